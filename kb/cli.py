@@ -1,0 +1,207 @@
+"""`kb`: the terminal front end. Commands parse options, call the core, print; errors are one line.
+
+Exit status (contracts.md): 0 ok, 2 bad input (one line on stderr saying what and how to fix),
+1 anything else.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from kb.errors import KbError
+from kb.settings import Settings, get_settings
+
+REPO_QUESTIONS = Path(__file__).resolve().parent.parent / "tests" / "eval" / "questions.jsonl"
+
+
+@contextmanager
+def _progress_bar() -> Iterator[Callable[[str, int, int], None]]:
+    """A progress bar on stderr for index builds (rich is imported only when a build happens)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    labels = {"parse": "parsing corpus", "embed": "embedding chunks", "lexical": "lexical index"}
+    with Progress(TextColumn("{task.description:<18}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=_stderr_console(), transient=False) as bar:
+        tasks: dict[str, Any] = {}
+
+        def report(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(labels.get(stage, stage), total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        yield report
+
+
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _settings(**overrides: Any) -> Settings:
+    base = get_settings()
+    return base.model_copy(update={k: v for k, v in overrides.items() if v is not None})
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def cli() -> None:
+    """Cited answers and computed fit checks for choosing GPUs for LLM work."""
+
+
+@cli.command()
+@click.argument("question")
+@click.option("--top-k", type=int, default=None, help="How many passages (default 5).")
+@click.option("--json", "as_json", is_flag=True, help="Print the Answer as JSON.")
+def ask(question: str, top_k: int | None, as_json: bool) -> None:
+    """Answer QUESTION from the local index (built first if missing or stale)."""
+    from kb.engine import Engine
+    from kb.index import is_stale
+    from kb.question import clean_question, clean_top_k
+
+    s = _settings()
+    clean_question(question, s.max_question_chars)  # fail fast, before any loading
+    clean_top_k(top_k, s.default_top_k, s.max_top_k)
+    if s.corpus_dir.is_dir() and is_stale(s.index_dir, s.corpus_dir):
+        click.echo(f"building the index at {s.index_dir} (first use or the corpus changed)…", err=True)
+        with _progress_bar() as report:
+            engine = Engine.open(s, progress=report)
+    else:
+        engine = Engine.open(s, build_if_needed=False)
+    answer = engine.answer(question, top_k)
+    if as_json:
+        click.echo(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2))
+    else:
+        from kb.render import render_answer
+
+        click.echo(render_answer(answer), nl=False)
+
+
+@cli.command()
+@click.option("--corpus", "corpus", type=click.Path(path_type=Path), default=None, help="Corpus folder.")
+@click.option("--out", "out", type=click.Path(path_type=Path), default=None, help="Artifact folder.")
+def index(corpus: Path | None, out: Path | None) -> None:
+    """(Re)build the index artifact, atomically, with a progress bar."""
+    import time
+
+    from indexer.build import build_index
+    from indexer.embedder import make_embedder
+
+    s = _settings(corpus_dir=corpus, index_dir=out)
+    if not s.corpus_dir.is_dir():
+        raise click.BadParameter(f"corpus folder {s.corpus_dir} does not exist", param_hint="--corpus")
+    started = time.perf_counter()
+    embedder = make_embedder(s.embedder)
+    with _progress_bar() as report:
+        build_index(s.corpus_dir, s.index_dir, embedder, report)
+    click.echo(f"index written to {s.index_dir} ({embedder.name}, {time.perf_counter() - started:.1f} s)", err=True)
+
+
+@cli.command("eval")
+@click.option("--questions", type=click.Path(path_type=Path), default=None,
+              help="JSONL question set (default: tests/eval/questions.jsonl).")
+@click.option("--json", "as_json", is_flag=True, help="Print the metrics as JSON.")
+@click.option("--sweep", is_flag=True, help="Also report each dense/lexical weight from 0 to 1, per language.")
+def eval_(questions: Path | None, as_json: bool, sweep: bool) -> None:
+    """Retrieval quality on a labelled question set: recall@1, recall@5, MRR."""
+    from kb.engine import Engine
+    from kb.evaluate import first_hit, load_questions, summarise_ranks
+
+    qs = load_questions(questions or REPO_QUESTIONS)
+    engine = Engine.open(_settings())
+    k = 5
+
+    def run(weights: dict[str, float] | None) -> dict[str, dict[str, float]]:
+        saved = dict(engine.searcher.dense_weight)
+        if weights:
+            engine.searcher.dense_weight.update(weights)
+        try:
+            ranks = [first_hit([p.section for p in engine.search(q.q, k, q.language)], q.rel) for q in qs]
+        finally:
+            engine.searcher.dense_weight = saved
+        return summarise_ranks(qs, ranks)
+
+    report: dict[str, Any] = {"questions": str(questions or REPO_QUESTIONS), "weights": engine.searcher.dense_weight,
+                              "metrics": run(None)}
+    if sweep:
+        grid = [round(0.1 * i, 1) for i in range(11)]
+        report["sweep"] = {f"{w:.1f}": run({"zh": w, "en": w}) for w in grid}
+    if as_json:
+        click.echo(json.dumps(report, ensure_ascii=False, indent=2))
+        return
+    click.echo(f"{report['questions']}  (dense weight: {report['weights']})")
+    _print_metrics("hybrid", report["metrics"])
+    for w, m in report.get("sweep", {}).items():
+        _print_metrics(f"dense={w}", m)
+
+
+def _print_metrics(label: str, m: dict[str, dict[str, float]]) -> None:
+    for lang in ("all", "zh", "en"):
+        if lang in m:
+            x = m[lang]
+            click.echo(f"{label:<10} {lang:<3} n={int(x['n']):<3} recall@1={x['recall@1']:.3f} "
+                       f"recall@5={x['recall@5']:.3f} MRR={x['mrr']:.3f}")
+
+
+@cli.command()
+@click.option("--host", default=None, help="Bind address (KB_HOST, default 127.0.0.1).")
+@click.option("--port", type=int, default=None, help="Port (KB_PORT, default 8000).")
+@click.option("--workers", type=int, default=None, help="Worker processes (KB_WORKERS, default 1).")
+def serve(host: str | None, port: int | None, workers: int | None) -> None:
+    """Serve the HTTP API (and /slack/events where Slack is configured)."""
+    from service.server import run
+
+    run(_settings(host=host, port=port, workers=workers))
+
+
+@cli.command()
+def slack() -> None:
+    """Run the Slack bot over Socket Mode (needs KB_SLACK_APP_TOKEN and KB_SLACK_BOT_TOKEN)."""
+    from service.slack.socket_mode import run_socket_mode
+
+    run_socket_mode(_settings())
+
+
+def _register_fit() -> None:
+    try:
+        from kb.fit.command import fit
+    except ImportError:  # the fit engine is optional while it is being built
+        return
+    cli.add_command(fit)
+
+
+_register_fit()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point: every expected failure is one line on stderr and the contract's exit code."""
+    try:
+        cli.main(args=argv, prog_name="kb", standalone_mode=False)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.UsageError as e:
+        hint = f" (see `kb {e.ctx.info_name} --help`)" if e.ctx and e.ctx.info_name != "kb" else " (see `kb --help`)"
+        click.echo(f"error: {e.format_message()}{hint}", err=True)
+        sys.exit(2)
+    except click.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(1)
+    except KbError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(e.exit_code)
+    except Exception as e:  # the last line of defence: one line, and the traceback on request
+        if os.environ.get("KB_DEBUG"):
+            raise
+        click.echo(f"error: unexpected {type(e).__name__}: {e} (set KB_DEBUG=1 for a traceback)", err=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""The core every front end calls: question → Answer, over one loaded index.
+
+An Engine is safe to share between threads: the index is read-only, the embedder serialises its
+own calls, and the query-embedding cache has its own lock.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from indexer.build import Progress
+from indexer.embedder import Embedder
+from kb.cache import LruCache
+from kb.compose import summarise, to_passage
+from kb.index import LoadedIndex, open_index
+from kb.language import detect_language
+from kb.models import Answer, Passage
+from kb.question import clean_question, clean_top_k
+from kb.search import HybridSearcher
+from kb.settings import Settings, get_settings
+
+# Called with the seconds spent in retrieval (embedding + search), for metrics.
+RetrievalObserver = Callable[[float], None]
+
+
+class Engine:
+    """A loaded index, its embedder and searcher, and the answer pipeline."""
+
+    def __init__(self, index: LoadedIndex, embedder: Embedder, settings: Settings) -> None:
+        self.index = index
+        self.embedder = embedder
+        self.settings = settings
+        self.searcher = HybridSearcher(index)
+        self.cache: LruCache[str, np.ndarray] = LruCache(settings.embed_cache_size)
+        self._rows = index.by_id()
+        self._tables: dict[str, str] = {}  # section → the first chunk of its computed table
+        for c in index.chunks:
+            if c.kind == "table":
+                self._tables.setdefault(c.section, c.id)
+        self.observe_retrieval: RetrievalObserver | None = None
+
+    @classmethod
+    def open(cls, settings: Settings | None = None, build_if_needed: bool = True,
+             progress: Progress | None = None) -> Engine:
+        """Load (and if needed first build) the index the settings point at."""
+        settings = settings or get_settings()
+        index, embedder = open_index(settings, build_if_needed=build_if_needed, progress=progress)
+        return cls(index, embedder, settings)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.cache.get_or_compute(text, lambda: self.embedder.embed_query(text))
+
+    def search(self, question: str, top_k: int, language: str | None = None) -> list[Passage]:
+        """The top_k passages for a (validated) question."""
+        language = language or detect_language(question)
+        started = time.perf_counter()
+        hits = self.searcher.search(self.embed_query(question), question, language, top_k)
+        if self.observe_retrieval is not None:
+            self.observe_retrieval(time.perf_counter() - started)
+        chunks = self.index.chunks
+        return [to_passage(chunks[h.row], rank, h.score, self._tables, language)
+                for rank, h in enumerate(hits, 1)]
+
+    def answer(self, question: str, top_k: int | None = None) -> Answer:
+        """Cited passages, an extractive summary, and fit checks where the question asks for them."""
+        from kb.fit import fit_checks_for_question
+
+        s = self.settings
+        text = clean_question(question, s.max_question_chars)
+        k = clean_top_k(top_k, s.default_top_k, s.max_top_k)
+        language = detect_language(text)
+        passages = self.search(text, k, language)
+        terms = self.index.lexical.tokenize_query(text)
+        if language == "en":
+            terms += self.searcher.expander.expand(text)
+        checks, selection = fit_checks_for_question(text, language)
+        return Answer(question=text, language=language,  # type: ignore[arg-type]
+                      answer=summarise(passages, terms), passages=passages,
+                      fit_checks=checks, selection=selection)
+
+    def passage(self, passage_id: str, language: str = "zh") -> Passage | None:
+        """One passage by id (rank 1, score 0: it was asked for, not retrieved)."""
+        row = self._rows.get(passage_id)
+        if row is None:
+            return None
+        return to_passage(self.index.chunks[row], 1, 0.0, self._tables, language)

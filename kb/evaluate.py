@@ -1,0 +1,69 @@
+"""Retrieval quality on a labelled question set: recall@1, recall@5 and MRR, by language.
+
+A question is a JSONL line {"q": …, "rel": ["3.2", …]}; a hit is a passage whose section is in rel.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from kb.errors import BadInput
+from kb.language import detect_language
+
+
+@dataclass(frozen=True)
+class Question:
+    q: str
+    rel: frozenset[str]
+    language: str
+
+
+def load_questions(path: Path) -> list[Question]:
+    """Parse a question file; a malformed line is BadInput naming the line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise BadInput(f"cannot read questions file {path}: {e.strerror}", field="questions") from None
+    out = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+            q, rel = item["q"], item["rel"]
+            if not isinstance(q, str) or not q.strip() or not isinstance(rel, list) or not rel:
+                raise ValueError
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+            raise BadInput(f"{path}:{n}: expected {{\"q\": \"question\", \"rel\": [\"3.2\", …]}}",
+                           field="questions") from None
+        out.append(Question(q, frozenset(str(r) for r in rel), detect_language(q)))
+    if not out:
+        raise BadInput(f"{path} holds no questions", field="questions")
+    return out
+
+
+def first_hit(sections: list[str], rel: frozenset[str]) -> int | None:
+    """1-based rank of the first relevant passage, or None."""
+    return next((i for i, s in enumerate(sections, 1) if s in rel), None)
+
+
+def metrics(ranks: list[int | None]) -> dict[str, float]:
+    n = max(len(ranks), 1)
+    return {
+        "n": len(ranks),
+        "recall@1": sum(1 for r in ranks if r == 1) / n,
+        "recall@5": sum(1 for r in ranks if r is not None and r <= 5) / n,
+        "mrr": sum(1 / r for r in ranks if r is not None) / n,
+    }
+
+
+def summarise_ranks(questions: list[Question], ranks: list[int | None]) -> dict[str, dict[str, float]]:
+    """Metrics over all questions and per language."""
+    out = {"all": metrics(ranks)}
+    for lang in ("zh", "en"):
+        sub = [r for q, r in zip(questions, ranks, strict=True) if q.language == lang]
+        if sub:
+            out[lang] = metrics(sub)
+    return out

@@ -1,0 +1,24 @@
+"""English question → the document's Chinese terms, through the corpus glossary."""
+
+from __future__ import annotations
+
+import re
+
+
+class Expander:
+    """Finds glossary phrases in an English question (longest first) and returns their Chinese terms."""
+
+    def __init__(self, glossary: list[tuple[list[str], list[str]]]) -> None:
+        pairs = [(en, zh) for ens, zh in glossary for en in ens]
+        pairs.sort(key=lambda p: -len(p[0]))
+        self._pairs = [(re.compile(rf"(?<![a-z0-9]){re.escape(en)}(?![a-z0-9])"), zh) for en, zh in pairs]
+
+    def expand(self, question: str) -> list[str]:
+        """Chinese terms for the English phrases in `question`; a phrase inside a longer match is skipped."""
+        text = question.lower()
+        terms: list[str] = []
+        for pattern, zh in self._pairs:
+            if pattern.search(text):
+                text = pattern.sub(" ", text)
+                terms.extend(t for t in zh if t not in terms)
+        return terms

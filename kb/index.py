@@ -1,0 +1,81 @@
+"""Opening the index artifact: verify it, match its embedder, rebuild it when the corpus moved on."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import faiss
+import numpy as np
+
+from indexer.artifact import Manifest, read_manifest, verify_files
+from indexer.build import Progress, build_index, current_corpus_hash
+from indexer.chunks import Chunk
+from indexer.embedder import Embedder, embedder_name, make_embedder
+from indexer.lexical import Bm25Index
+from kb.errors import IndexUnavailable
+from kb.settings import Settings
+
+REBUILD = "kb index"
+
+
+@dataclass
+class LoadedIndex:
+    """A verified artifact in memory: chunks by FAISS row, vectors, BM25, glossary."""
+
+    folder: Path
+    manifest: Manifest
+    chunks: list[Chunk]
+    vectors: np.ndarray  # (n, dim), L2-normalised; the search multiplies by it directly
+    lexical: Bm25Index
+    glossary: list[tuple[list[str], list[str]]]
+
+    def by_id(self) -> dict[str, int]:
+        return {c.id: row for row, c in enumerate(self.chunks)}
+
+
+def load_index(folder: Path, expected_embedder: str | None = None) -> LoadedIndex:
+    """Load and verify the artifact at `folder`; every failure says how to fix it."""
+    manifest = read_manifest(folder, REBUILD)
+    if expected_embedder is not None and manifest.embedder != expected_embedder:
+        raise IndexUnavailable(
+            f"index at {folder} was built with embedder {manifest.embedder!r} but kb is set to use "
+            f"{expected_embedder!r}: rebuild with `{REBUILD}`, or set KB_EMBEDDER to match the index"
+        )
+    verify_files(folder, manifest, REBUILD)
+    try:
+        raw: list[dict[str, Any]] = json.loads((folder / "chunks.json").read_text(encoding="utf-8"))
+        chunks = [Chunk(**c) for c in raw]
+        flat = faiss.read_index(str(folder / "vectors.faiss"))
+        vectors = flat.reconstruct_n(0, flat.ntotal) if flat.ntotal else np.zeros((0, flat.d), np.float32)
+        lexical = Bm25Index.load(folder)
+        glossary = [(list(en), list(zh)) for en, zh in
+                    json.loads((folder / "glossary.json").read_text(encoding="utf-8"))]
+    except (OSError, ValueError, TypeError, KeyError, RuntimeError) as e:
+        raise IndexUnavailable(f"index at {folder} cannot be read ({e}); rebuild with `{REBUILD}`") from None
+    if flat.d != manifest.dim or len(chunks) != flat.ntotal or lexical.n_docs != len(chunks):
+        raise IndexUnavailable(f"index at {folder} is inconsistent (vectors, chunks and BM25 disagree); "
+                          f"rebuild with `{REBUILD}`")
+    return LoadedIndex(folder, manifest, chunks, np.ascontiguousarray(vectors, dtype=np.float32), lexical, glossary)
+
+
+def is_stale(folder: Path, corpus_dir: Path) -> bool:
+    """True when there is no readable manifest or it was built from a different corpus."""
+    try:
+        manifest = read_manifest(folder, REBUILD)
+    except IndexUnavailable:
+        return True
+    return manifest.corpus_hash != current_corpus_hash(corpus_dir)
+
+
+def open_index(settings: Settings, embedder: Embedder | None = None, build_if_needed: bool = True,
+               progress: Progress | None = None) -> tuple[LoadedIndex, Embedder]:
+    """The index for these settings and the embedder that queries it, building it first if needed."""
+    folder, corpus = settings.index_dir, settings.corpus_dir
+    if build_if_needed and corpus.is_dir() and is_stale(folder, corpus):
+        embedder = embedder or make_embedder(settings.embedder)
+        build_index(corpus, folder, embedder, progress)
+    index = load_index(folder, embedder.name if embedder else embedder_name(settings.embedder))
+    return index, embedder or make_embedder(settings.embedder)

@@ -25,7 +25,17 @@ SEED_SUBSECTION_RE = re.compile(r"^(\d+)\.(\d+) \S")
 
 # The document's own numbering: chapters 1..13; subsections per chapter.
 EXPECTED_SUBSECTIONS = {
-    2: 3, 3: 4, 4: 4, 5: 4, 6: 4, 7: 4, 8: 4, 9: 3, 10: 4, 11: 4, 12: 4,
+    2: 3,
+    3: 4,
+    4: 4,
+    5: 4,
+    6: 4,
+    7: 4,
+    8: 4,
+    9: 3,
+    10: 4,
+    11: 4,
+    12: 4,
 }
 EXPECTED_CHAPTERS = list(range(1, 14))
 
@@ -56,7 +66,7 @@ def undo_conversion(line: str, lineno: int) -> str:
         return m.group(2)
     m = SUBSECTION_RE.match(line)
     if m:
-        return line[len("### "):]
+        return line[len("### ") :]
     if line.startswith("- "):
         return "• " + line[2:]
     return line
@@ -80,8 +90,7 @@ def test_every_seed_bullet_and_subsection_was_converted(guide: list[str], seed: 
     missed = [
         f"line {n}: {s!r}"
         for n, (g, s) in enumerate(zip(guide, seed, strict=False), start=1)
-        if (s.startswith("• ") and not g.startswith("- "))
-        or (SEED_SUBSECTION_RE.match(s) and not g.startswith("### "))
+        if (s.startswith("• ") and not g.startswith("- ")) or (SEED_SUBSECTION_RE.match(s) and not g.startswith("### "))
     ]
     assert not missed, "seed lines left unconverted:\n" + "\n".join(missed)
 

@@ -1,0 +1,101 @@
+"""Reading corpus records (front matter + body) and checking a record's numbers against the guide.
+
+The honesty rule (corpus/README.md, enforced by tests/test_corpus_records.py): a `doc` figure's quote
+is verbatim in its section, and every number in a record's title and body is in the cited sections'
+text or among the record's figures (value, quote, or a vendor/derived figure's note). The table
+generator runs `unsupported_numbers` on what it writes, by the same reading of "a number", so a
+computed table cannot state a number it did not declare.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from kb.errors import CorpusError
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when built: about 10x faster
+# Digits glued to a letter are names (A100, FP16, x16); thousands separators join one number.
+_NUMBER = re.compile(r"(?<![A-Za-z0-9.])(\d{1,3}(?:,\d{3})+(?![\d.])|\d+(?:\.\d+)?)")
+_SCALES = ((re.compile(r"\s*万"), 1e4), (re.compile(r"\s*亿"), 1e8), (re.compile(r"\s*千"), 1e3),
+           (re.compile(r"\s*TB"), 1e3))
+_SKIP = re.compile(r"https?://\S+|§\s*\d+(?:\.\d+)?|(?<![\d.])2:4(?![\d.])")
+_CHAPTER = re.compile(r"^## (\d+) ")
+_SUBSECTION = re.compile(r"^### (\d+\.\d+) ")
+
+
+def split_front_matter(text: str, path: Path) -> tuple[dict[str, Any], str]:
+    """(front matter, body) of a record; CorpusError when the front matter is missing or not YAML."""
+    if not text.startswith("---\n"):
+        raise CorpusError(f"{path}: a record must start with '---' front matter")
+    end = text.find("\n---\n", 4)
+    if end < 0:
+        raise CorpusError(f"{path}: front matter is not closed by '---'")
+    try:
+        meta = yaml.load(text[4:end], Loader=_LOADER)  # noqa: S506 - a safe loader
+    except yaml.YAMLError as e:
+        raise CorpusError(f"{path}: front matter is not YAML ({e})") from e
+    if not isinstance(meta, dict):
+        raise CorpusError(f"{path}: front matter must be a mapping")
+    return meta, text[end + 5:]
+
+
+def number_values(text: str) -> set[float]:
+    """Every value the numbers of a text may stand for ("1.9万" is 1.9 and 19000)."""
+    text = _SKIP.sub(" ", text)
+    values: set[float] = set()
+    for m in _NUMBER.finditer(text):
+        raw = float(m.group(1).replace(",", ""))
+        values.add(round(raw, 6))
+        for pattern, factor in _SCALES:
+            if pattern.match(text, m.end()):
+                values.add(round(raw * factor, 6))
+                break
+    return values
+
+
+def numbers_written(text: str) -> list[tuple[str, float]]:
+    """(as written, value) for every number of a text, multipliers not applied."""
+    text = _SKIP.sub(" ", text)
+    return [(m.group(1), round(float(m.group(1).replace(",", "")), 6)) for m in _NUMBER.finditer(text)]
+
+
+@lru_cache(maxsize=4)
+def guide_sections(corpus_dir: Path) -> dict[str, str]:
+    """Section id -> text of guide.md, heading included; a chapter's text includes its subsections."""
+    sections: dict[str, list[str]] = {}
+    chapter: str | None = None
+    sub: str | None = None
+    for line in (corpus_dir / "guide.md").read_text(encoding="utf-8").splitlines():
+        if m := _CHAPTER.match(line):
+            chapter, sub = m.group(1), None
+            sections[chapter] = []
+        elif m := _SUBSECTION.match(line):
+            sub = m.group(1)
+            sections[sub] = []
+        if chapter is not None:
+            sections[chapter].append(line)
+        if sub is not None:
+            sections[sub].append(line)
+    return {k: "\n".join(v) for k, v in sections.items()}
+
+
+def unsupported_numbers(meta: dict[str, Any], body: str, corpus_dir: Path) -> list[str]:
+    """Numbers in the title and body found neither in the cited sections' text nor among the figures."""
+    texts = guide_sections(corpus_dir)
+    cited = [str(meta.get("section", ""))] + [str(s) for s in meta.get("sections") or []]
+    allowed: set[float] = set()
+    for sid in cited:
+        allowed |= number_values(texts.get(sid, ""))
+    for fig in (meta.get("figures") or {}).values():
+        if isinstance(fig.get("value"), int | float):
+            allowed.add(round(float(fig["value"]), 6))
+        allowed |= number_values(str(fig.get("quote") or ""))
+        if fig.get("source") in ("vendor", "derived"):
+            allowed |= number_values(f"{fig.get('note') or ''} {fig.get('ref') or ''}")
+    text = f"{meta.get('title') or ''}\n{body}"
+    return sorted({written for written, value in numbers_written(text) if value not in allowed})

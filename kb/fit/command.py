@@ -1,0 +1,59 @@
+"""`kb fit`: one fit check from explicit options, printed for people or as FitResult JSON.
+
+Thin by design: parse options, call check_fit, print. Bad input of any kind (an unknown GPU, --count 0,
+a value click cannot even convert) ends with one line on stderr that lists what is accepted, exit 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, NoReturn
+
+import click
+
+from kb.errors import BadInput
+from kb.fit.check import check_fit
+from kb.fit.render import render_fit_text
+from kb.fit.request import ACCEPTED, parse_request
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+class _OneLineErrors(click.Command):
+    """Click's own parse errors (--count abc, a missing --gpu) as one line and exit 2, like ours."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as e:
+            param = getattr(e, "param", None)
+            name = getattr(param, "name", None) or ""
+            accepted = f"; accepted: {ACCEPTED[name]}" if name in ACCEPTED else "; see `kb fit --help`"
+            _fail(e.format_message().replace("\n", " ").rstrip(".") + accepted)
+
+
+@click.command("fit", cls=_OneLineErrors)
+@click.option("--model", required=True, help="preset (llama-2-7b …) or size (7b, 13B, 6.7e9)")
+@click.option("--workload", required=True, help="inference, full, lora or qlora")
+@click.option("--gpu", required=True, help="a100-40gb, a100-80gb, h100-sxm, rtx-4090, rtx-4080, …")
+@click.option("--count", type=int, default=1, show_default=True, help="GPUs of that kind")
+@click.option("--precision", default=None, help="fp32, bf16, fp16, int8, int4, nf4")
+@click.option("--seq-len", type=int, default=None, help="tokens of context (default 4096 inference, 2048 training)")
+@click.option("--batch", type=int, default=1, show_default=True, help="sequences at once (training: a GPU)")
+@click.option("--zero", type=int, default=0, show_default=True, help="ZeRO stage 0-3 for full training")
+@click.option("--tokens", type=float, default=None, help="training tokens, for time and cost (e.g. 2e12)")
+@click.option("--vram-gib", type=float, default=None, help="override the card's capacity in GiB")
+@click.option("--checkpointing/--no-checkpointing", default=None, help="activation checkpointing (default on)")
+@click.option("--lora-rank", type=int, default=64, show_default=True, help="LoRA/QLoRA adapter rank")
+@click.option("--lang", type=click.Choice(["zh", "en"]), default="en", show_default=True, help="labels")
+@click.option("--json", "as_json", is_flag=True, help="print the FitResult as JSON")
+def fit(lang: str, as_json: bool, **options: Any) -> None:
+    """Check whether a model fits a GPU for a workload: memory by term, speed, cost, and the working."""
+    try:
+        result = check_fit(parse_request(**options))
+    except BadInput as e:
+        _fail(str(e))
+    click.echo(result.model_dump_json(indent=2) if as_json else render_fit_text(result, lang))

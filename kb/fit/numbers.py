@@ -1,0 +1,51 @@
+"""Numbers as people write them in questions: 两张, 十六, 700亿, 50万元, 1.9万, "a pair of", "eight", 32k."""
+
+from __future__ import annotations
+
+import re
+
+CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "俩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
+             "八": 8, "九": 9, "双": 2, "单": 1}
+CN_UNITS = {"十": 10, "百": 100, "千": 1000}
+EN_WORDS = {"a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "dual": 2, "twin": 2, "three": 3, "four": 4,
+            "quad": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12,
+            "sixteen": 16, "a pair of": 2, "pair of": 2, "a couple of": 2, "couple of": 2, "a dozen": 12}
+# Multipliers after a number ("50万", "2万亿", "1.5k", "70 billion").
+SCALE = {"万亿": 1e12, "千亿": 1e11, "亿": 1e8, "万": 1e4, "千": 1e3, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12,
+         "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "mn": 1e6, "bn": 1e9}
+
+CN_NUMERAL = "[零〇一二两俩三四五六七八九十百千]+"
+EN_NUMBER_WORD = "|".join(sorted((re.escape(w) for w in EN_WORDS), key=len, reverse=True))
+NUM = r"\d+(?:,\d{3})*(?:\.\d+)?"
+
+
+def cn_int(text: str) -> int | None:
+    """A Chinese numeral below ten thousand ("十六" 16, "二十" 20, "一百二十八" 128); None if not one."""
+    if not text or any(c not in CN_DIGITS and c not in CN_UNITS for c in text):
+        return None
+    if len(text) == 1 and text in CN_DIGITS:
+        return CN_DIGITS[text]
+    total, digit = 0, None
+    for c in text:
+        if c in CN_UNITS:
+            total += (digit if digit is not None else 1) * CN_UNITS[c]
+            digit = None
+        else:
+            digit = CN_DIGITS[c]
+    return total + (digit or 0)
+
+
+def to_int(token: str) -> int | None:
+    """An Arabic, Chinese or English count ("8", "两", "eight", "a pair of"); None otherwise."""
+    token = token.strip().lower()
+    if re.fullmatch(r"\d+", token):
+        return int(token)
+    if token in EN_WORDS:
+        return EN_WORDS[token]
+    return cn_int(token)
+
+
+def amount(number: str, scale: str | None) -> float:
+    """'50' + '万' -> 500000.0; '1,000' -> 1000.0; '32' + 'k' -> 32000.0."""
+    value = float(number.replace(",", ""))
+    return value * SCALE.get((scale or "").lower(), 1.0)

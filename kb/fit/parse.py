@@ -1,0 +1,225 @@
+"""Question understanding: what a fit check needs, read from a Chinese or English question.
+
+Regular expressions only (no tokenizer): a question is short, and this runs on every `kb ask`.
+Each thing found removes its text, so "2万亿token" is not also read as a model size, and
+"A100 80G" is not also read as 80 cards. Whatever the parser had to decide is said in `notes`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from kb.fit.numbers import CN_NUMERAL, EN_NUMBER_WORD, NUM, amount, to_int
+
+_WIDTH = str.maketrans({"×": "x", "＊": "*", "￥": "¥", "＄": "$", "：": ":", "，": ",", "（": "(", "）": ")"})
+
+
+@dataclass
+class ParsedQuestion:
+    """The checkable parts of a question; None where the question does not say."""
+
+    gpus: list[tuple[str, int | None]] = field(default_factory=list)
+    model: str | None = None
+    workloads: list[str] = field(default_factory=list)
+    precision: str | None = None
+    seq_len: int | None = None
+    batch: int | None = None
+    tokens: float | None = None
+    zero: int | None = None
+    budget_cny: float | None = None
+    max_gpus: int | None = None
+    how_many: bool = False
+    wants_selection: bool = False
+    latency: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+class _Text:
+    """The question, lower-cased, with spans blanked out as they are consumed."""
+
+    def __init__(self, question: str) -> None:
+        self.s = unicodedata.normalize("NFKC", question).translate(_WIDTH).lower()
+
+    def take(self, pattern: str | re.Pattern[str]) -> list[re.Match[str]]:
+        found = list(re.finditer(pattern, self.s))
+        for m in reversed(found):
+            self.s = self.s[: m.start()] + " " * (m.end() - m.start()) + self.s[m.end():]
+        return found
+
+    def has(self, pattern: str) -> bool:
+        return re.search(pattern, self.s) is not None
+
+
+_CURRENCY_CN = r"(?:元|块钱|块|rmb|cny|人民币)"
+_CURRENCY_US = r"(?:usd|us\$|dollars?|美元|美金|刀)"
+_SCALE = r"(?:万亿|千亿|亿|万|千|k|m\b|mn|million|thousand)"
+
+
+def _budget(t: _Text, q: ParsedQuestion, usd_cny: float) -> None:
+    for m in t.take(rf"(?:us)?\$\s*({NUM})\s*({_SCALE})?|({NUM})\s*({_SCALE})?\s*{_CURRENCY_US}"):
+        num, scale = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        usd = amount(num, scale)
+        q.budget_cny = usd * usd_cny
+        q.notes.append(f"budget ${usd:,.0f} converted at {usd_cny:g} CNY a USD = {q.budget_cny:,.0f} CNY")
+    for m in t.take(rf"¥\s*({NUM})\s*({_SCALE})?|({NUM})\s*({_SCALE})?\s*{_CURRENCY_CN}"
+                    rf"|(?:预算|budget(?: of)?|花)\s*(?:是|为|有|大概|约|:)?\s*({NUM})\s*({_SCALE})?"
+                    rf"|({NUM})\s*({_SCALE})\s*(?:的)?(?:预算|budget)"):
+        groups = [(m.group(i), m.group(i + 1)) for i in (1, 3, 5, 7) if m.group(i)]
+        q.budget_cny = amount(*groups[0])
+    if q.budget_cny is not None:
+        q.wants_selection = True
+
+
+def _tokens(t: _Text, q: ParsedQuestion) -> None:
+    unit = r"(?:万亿|千亿|亿|万|trillion|billion|million|t|b|m|k)"
+    for m in t.take(rf"({NUM})\s*({unit})?\s*(?:个)?\s*(?:training\s+)?(?:tokens?|词元)(?!\s*/\s*s)"):
+        value = amount(m.group(1), m.group(2))
+        if value >= 1e7:
+            q.tokens = value
+        elif value >= 16:
+            q.seq_len = int(value * (1.024 if m.group(2) == "k" else 1))  # "32k tokens" is 32768
+
+
+def _context(t: _Text, q: ParsedQuestion) -> None:
+    word = r"(?:context(?:\s+length|\s+window)?|上下文(?:长度)?|序列长度|seq(?:uence)?[\s_-]*len(?:gth)?|ctx|max[\s_-]*len)"
+    for m in t.take(rf"({NUM})\s*(k)?\s*(?:tokens?\s*)?(?:的)?\s*{word}|{word}\s*(?:of|为|是|=|:)?\s*({NUM})\s*(k)?"):
+        num, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        q.seq_len = int(float(num.replace(",", "")) * (1024 if k else 1))
+
+
+def _batch(t: _Text, q: ParsedQuestion) -> None:
+    for m in t.take(rf"(?:batch(?:[\s_-]*size)?|批量(?:大小)?|批大小|bs|并发(?:数)?)\s*(?:of|为|是|=|:)?\s*({NUM})"
+                    rf"|({NUM})\s*(?:路|个)?\s*(?:并发|concurrent)"):
+        q.batch = int(float((m.group(1) or m.group(2)).replace(",", "")))
+
+
+_PRESET = re.compile(r"llama[\s_-]*(2|3\.1|3|1)?[\s_-]*(7|8|13|65|70|405)\s*b")
+_PRESET_NAMES = {("2", "7"): "llama-2-7b", ("2", "13"): "llama-2-13b", ("2", "70"): "llama-2-70b",
+                 ("3", "8"): "llama-3-8b", ("3", "70"): "llama-3-70b", ("3.1", "405"): "llama-3.1-405b",
+                 ("3.1", "8"): "llama-3-8b", ("3.1", "70"): "llama-3-70b", ("1", "65"): "llama-65b",
+                 ("", "65"): "llama-65b"}
+
+
+def _model(t: _Text, q: ParsedQuestion) -> None:
+    for m in t.take(_PRESET):
+        name = _PRESET_NAMES.get((m.group(1) or "", m.group(2)))
+        if name:
+            q.model = name
+        else:
+            q.model = f"{m.group(2)}b"
+            q.notes.append(f"'{m.group(0).strip()}' is not a preset: checked as a {m.group(2)}B model")
+    if q.model:
+        return
+    for m in t.take(rf"(\d+(?:\.\d+)?e\d+)|({NUM})\s*(b|bn|billion|亿|千亿)(?![a-z])\s*(?:参数|params?|parameters?)?"):
+        if m.group(1):
+            q.model = m.group(1)
+        else:
+            value = amount(m.group(2), m.group(3))
+            q.model = f"{value / 1e9:g}b"
+
+
+_GPU = re.compile(
+    r"(?:nvidia\s*)?(?:(a100)(?:\s*[-_(]?\s*(40|80)\s*g(?:i?b)?\)?)?(?:\s*(?:sxm4?|pcie))?"
+    r"|(h100)(?:\s*[-_]?\s*(?:sxm5?|80\s*g(?:i?b)?))*"
+    r"|(?:geforce\s*)?(?:rtx\s*)?(4090|4080|4070\s*ti|4070|4060\s*ti(?:\s*[-_(]?\s*16\s*g(?:i?b)?\)?)?|4060)(?![\d.])"
+    r"(?:\s*(?:显卡|gpus?|cards?|s)\b)?)"
+)
+_COUNT_BEFORE = re.compile(rf"(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:x|\*|张|块|卡|片|台|个|路|pcs)?\s*(?:的)?\s*$")
+_COUNT_AFTER = re.compile(rf"^\s*(?:s\b)?\s*(?:x|\*)\s*(\d+)|^\s*(\d+|{CN_NUMERAL})\s*(?:张|块|卡|片)")
+
+
+def _gpu_id(m: re.Match[str], q: ParsedQuestion) -> str:
+    if m.group(1):
+        if m.group(2):
+            return f"a100-{m.group(2)}gb"
+        q.notes.append("'A100' without a size: the 80GB card assumed")
+        return "a100-80gb"
+    if m.group(3):
+        return "h100-sxm"
+    name = re.sub(r"\s+", "", m.group(4))
+    if name.startswith("4060ti"):
+        if "16" not in name:
+            q.notes.append("'4060 Ti' without a size: the 16GB card assumed (the only 4060 Ti kb knows)")
+        return "rtx-4060-ti-16gb"
+    return {"4070ti": "rtx-4070-ti"}.get(name, f"rtx-{name}")
+
+
+def _gpus(t: _Text, q: ParsedQuestion) -> None:
+    s = t.s
+    for m in _GPU.finditer(s):
+        gid = _gpu_id(m, q)
+        before = _COUNT_BEFORE.search(s[max(0, m.start() - 16): m.start()])
+        after = _COUNT_AFTER.search(s[m.end(): m.end() + 12])
+        count = to_int(before.group(1)) if before else to_int(after.group(1) or after.group(2)) if after else None
+        if count is not None and not 1 <= count <= 4096:
+            count = None
+        if gid not in [g for g, _ in q.gpus]:
+            q.gpus.append((gid, count))
+    t.take(_GPU)
+    m = re.search(rf"(?:双|两|二|四|八|{CN_NUMERAL}|\d+)\s*卡", t.s)
+    if m and q.gpus and all(c is None for _, c in q.gpus) and len(q.gpus) == 1:
+        q.gpus = [(q.gpus[0][0], to_int(m.group(0)[:-1].strip()))]
+
+
+def _max_gpus(t: _Text, q: ParsedQuestion) -> None:
+    for m in t.take(rf"(?:最多|至多|不超过|at most|up to|no more than|max(?:imum)?)\s*({NUM}|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*"
+                    r"(?:张|块|个|台)?\s*(?:卡|显卡|gpus?|cards?)"):
+        q.max_gpus = to_int(m.group(1).replace(",", ""))
+
+
+_WORKLOADS = [
+    ("qlora", r"qlora"),
+    ("lora", r"(?<!q)lora|peft|参数高效"),
+    ("full", r"全参|全量|full[\s-]*(?:fine[\s-]*tun|finetun|train|param)|pre[\s-]*train|预训练|from scratch|从头训练|"
+             r"从零训练|(?<!微)训练|\btrain(?:ing)?\b"),
+    ("fine-tune", r"微调|fine[\s-]*tun|finetun|\bsft\b"),
+    ("inference", r"推理|部署|inference|infer|serv(?:e|ing)|\brun\b|跑|运行|上线|生成|decode|tokens?/s|latency|延迟|"
+                  r"吞吐|throughput|聊天|chat|加载|load"),
+]
+_PRECISIONS = [
+    ("nf4", r"nf4"), ("int4", r"int4|4[\s-]*bit|4位|四位|gptq|awq|q4"), ("int8", r"int8|8[\s-]*bit|8位|八位"),
+    ("bf16", r"bf16|bfloat16"), ("fp16", r"fp16|float16|半精度|half[\s-]*precision"),
+    ("fp32", r"fp32|float32|全精度|单精度|full[\s-]*precision"),
+]
+
+
+def _words(t: _Text, q: ParsedQuestion) -> None:
+    for name, pattern in _WORKLOADS:
+        if t.has(pattern) and name not in q.workloads:
+            q.workloads.append(name)
+    if "qlora" in q.workloads or "lora" in q.workloads:
+        q.workloads = [w for w in q.workloads if w in ("qlora", "lora")]
+    elif "fine-tune" in q.workloads:
+        q.workloads = ["full"] if "full" in q.workloads and t.has(r"全参|全量|full") else ["full", "lora"]
+        if q.workloads == ["full", "lora"]:
+            q.notes.append("'fine-tune' without a method: checked as full fine-tuning and as LoRA")
+    elif "full" in q.workloads:
+        q.workloads = ["full"]
+    for name, pattern in _PRECISIONS:
+        if t.has(pattern):
+            q.precision = name
+            break
+    if m := re.search(r"zero[\s-]*(?:stage)?[\s-]*([0-3])\b", t.s):
+        q.zero = int(m.group(1))
+    q.how_many = t.has(r"how many|几张|几块|几个|多少张|多少块|多少卡|几卡|多少个|需要多少|minimum number|fewest")
+    q.latency = t.has(r"latency|延迟|首字|ttft|time to first|prefill|响应时间")
+    if t.has(r"选哪|哪种|哪款|哪个|哪张|哪一|which (?:gpu|card)|what (?:gpu|card)|买什么|选什么|推荐|should i (?:buy|get)|"
+             r"best gpu|recommend"):
+        q.wants_selection = True
+
+
+def parse_question(question: str, usd_cny: float = 7.2) -> ParsedQuestion:
+    """Read what a fit check needs from a question; order matters (money and tokens before sizes)."""
+    q = ParsedQuestion()
+    t = _Text(question)
+    _budget(t, q, usd_cny)
+    _tokens(t, q)
+    _context(t, q)
+    _batch(t, q)
+    _max_gpus(t, q)
+    _model(t, q)
+    _gpus(t, q)
+    _words(t, q)
+    return q

@@ -1,0 +1,114 @@
+"""Plain-text renderings of a fit check and of a selection, in Chinese or English, for terminals and Slack."""
+
+from __future__ import annotations
+
+from kb.fit.memory import GIB, TERMS
+from kb.fit.result import FitResult, Selection
+
+MAX_ROWS = 10  # a terminal table longer than this stops being "short"; --json carries every row
+
+LABELS = {
+    "zh": {"fits": "放得下", "nofit": "放不下", "check": "显存检查", "term": "项目", "total": "合计",
+           "per_gpu": "每卡", "required": "每卡需要", "available": "每卡可用", "headroom": "余量",
+           "min_gpus": "最少卡数", "none": "无（单卡放不下每卡都要的部分）", "decode": "解码速度上限",
+           "prefill": "预填充时间", "train": "训练时间", "capex": "显卡投入", "energy": "电费",
+           "per_m": "每百万token成本", "assumptions": "假设", "steps": "计算步骤", "citations": "引用",
+           "weights": "权重", "gradients": "梯度", "optimizer": "优化器状态", "activations": "激活值",
+           "kv_cache": "KV缓存", "overhead": "开销余量", "selection": "选型", "budget": "预算", "gpu": "显卡",
+           "count": "张数", "speed": "速度", "rank_time": "按速度", "rank_cost": "按成本", "guidance": "文档建议",
+           "excluded": "未列入", "more": "另有 {n} 行见 --json", "gpu_hours": "GPU小时", "hours": "小时",
+           "none_fit": "预算内没有能放下的配置", "workloads": {"inference": "推理", "full": "全参数训练",
+                                                          "lora": "LoRA 微调", "qlora": "QLoRA 微调"}},
+    "en": {"fits": "fits", "nofit": "does not fit", "check": "Fit check", "term": "term", "total": "total",
+           "per_gpu": "per GPU", "required": "required per GPU", "available": "available per GPU",
+           "headroom": "headroom", "min_gpus": "fewest GPUs that fit", "none": "none (what every GPU must hold "
+           "is larger than one card)", "decode": "decode upper bound", "prefill": "prefill time",
+           "train": "training time", "capex": "cards (capex)", "energy": "energy", "per_m": "cost per million tokens",
+           "assumptions": "Assumptions", "steps": "Working", "citations": "Sources", "weights": "weights",
+           "gradients": "gradients", "optimizer": "optimizer", "activations": "activations", "kv_cache": "KV cache",
+           "overhead": "overhead", "selection": "Selection", "budget": "budget", "gpu": "GPU", "count": "count",
+           "speed": "speed", "rank_time": "by speed", "rank_cost": "by cost", "guidance": "The document's guidance",
+           "excluded": "Left out", "more": "{n} more rows in --json", "gpu_hours": "GPU-hours", "hours": "hours",
+           "none_fit": "nothing fits within the budget", "workloads": {"inference": "inference",
+           "full": "full training", "lora": "LoRA fine-tuning", "qlora": "QLoRA fine-tuning"}},
+}
+
+
+def _l(language: str) -> dict:  # type: ignore[type-arg]
+    return LABELS["zh" if language == "zh" else "en"]
+
+
+def _gib(n: int) -> str:
+    return f"{n / GIB:,.2f} GiB"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(_width(c) for c in col) for col in zip(header, *rows, strict=True)]
+    def line(cells: list[str]) -> str:
+        return "  ".join(c + " " * (w - _width(c)) for c, w in zip(cells, widths, strict=True)).rstrip()
+    return [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
+
+
+def _width(s: str) -> int:
+    """Terminal columns: CJK characters take two."""
+    return sum(2 if "\u2e80" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef" else 1 for ch in s)
+
+
+def render_fit_text(result: FitResult, language: str) -> str:
+    """The verdict, the memory breakdown as a table, speed and cost, then assumptions, working and sources."""
+    L = _l(language)
+    r = result
+    verdict = L["fits"] if r.fits else L["nofit"]
+    out = [f"{L['check']}: {r.model} · {L['workloads'].get(r.workload, r.workload)} · {r.precision} · "
+           f"{r.gpu} × {r.gpu_count} → {verdict}", ""]
+    per = r.per_gpu_breakdown
+    rows = [[L[k], _gib(getattr(r.breakdown, k)), _gib(getattr(per, k)) if per else ""]
+            for k in TERMS if getattr(r.breakdown, k)]
+    out += _table([L["term"], L["total"], L["per_gpu"]], rows)
+    out += ["", f"{L['required']}: {_gib(r.per_gpu_required_bytes)}   {L['available']}: "
+            f"{_gib(r.per_gpu_available_bytes)}   {L['headroom']}: {r.headroom_bytes / GIB:+,.2f} GiB",
+            f"{L['min_gpus']}: {r.min_gpus if r.min_gpus is not None else L['none']}"]
+    if r.decode_tokens_per_s is not None:
+        out.append(f"{L['decode']}: {r.decode_tokens_per_s:,.1f} tokens/s")
+    if r.prefill_s is not None:
+        out.append(f"{L['prefill']}: {r.prefill_s:,.2f} s")
+    if r.train_gpu_hours is not None and r.train_wall_hours is not None:
+        out.append(f"{L['train']}: {r.train_gpu_hours:,.0f} {L['gpu_hours']} = {r.train_wall_hours:,.1f} {L['hours']}")
+    if r.capex_cny is not None:
+        out.append(f"{L['capex']}: {r.capex_cny:,.0f} CNY")
+    if r.energy_cny is not None:
+        out.append(f"{L['energy']}: {r.energy_cny:,.0f} CNY")
+    if r.cost_per_million_tokens_cny is not None:
+        out.append(f"{L['per_m']}: {r.cost_per_million_tokens_cny:,.3f} CNY")
+    out += ["", f"{L['assumptions']}:", *(f"- {a}" for a in r.assumptions),
+            "", f"{L['steps']}:", *(f"{i}. {s}" for i, s in enumerate(r.steps, 1)),
+            "", f"{L['citations']}: {', '.join(r.citations)}"]
+    return "\n".join(out)
+
+
+def render_selection_text(sel: Selection, language: str) -> str:
+    """The ranked configurations as a short table, with the document's guidance cited beside it."""
+    L = _l(language)
+    head = f"{L['selection']}: {sel.model} · {L['workloads'].get(sel.workload, sel.workload)}"
+    if sel.budget_cny is not None:
+        head += f" · {L['budget']} {sel.budget_cny:,.0f} CNY"
+    out = [head, ""]
+    rows = sorted(sel.rows, key=lambda r: r.rank_by_time)
+    if not rows:
+        out.append(L["none_fit"])
+    else:
+        speed_unit = "tokens/s" if sel.workload == "inference" else L["hours"]
+        table = []
+        for r in rows[:MAX_ROWS]:
+            speed = r.decode_tokens_per_s if sel.workload == "inference" else r.train_wall_hours
+            table.append([str(r.rank_by_time), str(r.rank_by_cost), r.gpu, str(r.gpu_count),
+                          f"{r.capex_cny:,.0f}", f"{speed:,.1f}" if speed is not None else "-"])
+        out += _table([L["rank_time"], L["rank_cost"], L["gpu"], L["count"], "CNY", f"{L['speed']} ({speed_unit})"],
+                      table)
+        if len(rows) > MAX_ROWS:
+            out.append(L["more"].format(n=len(rows) - MAX_ROWS))
+    out += ["", f"{L['guidance']}: {', '.join(sel.guidance)}"]
+    if sel.excluded:
+        out += ["", f"{L['excluded']}:", *(f"- {e}" for e in sel.excluded)]
+    out += ["", f"{L['assumptions']}:", *(f"- {a}" for a in sel.assumptions)]
+    return "\n".join(out)

@@ -16,7 +16,8 @@ from kb.fit.result import Breakdown, FitResult
 MAX_SEARCH = 1024  # min_gpus looks no further: past this a cluster plan, not a fit check, is needed
 
 
-def _planner(req: FitRequest, shape: ModelShape, precision: str, seq: int, ckpt: bool) -> Callable[[int, int], MemoryPlan]:
+def _planner(req: FitRequest, shape: ModelShape, precision: str, seq: int,
+             ckpt: bool) -> Callable[[int, int], MemoryPlan]:
     """A function (count, zero stage) -> MemoryPlan for this request's workload."""
     if req.workload == "inference":
         return lambda n, _z: inference_memory(shape, precision, seq, req.batch, n)

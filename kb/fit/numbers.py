@@ -14,7 +14,7 @@ EN_WORDS = {"a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "dual": 2, "twin":
 SCALE = {"万亿": 1e12, "千亿": 1e11, "亿": 1e8, "万": 1e4, "千": 1e3, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12,
          "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "mn": 1e6, "bn": 1e9}
 
-CN_NUMERAL = "[零〇一二两俩三四五六七八九十百千]+"
+CN_NUMERAL = "[零〇一二两俩三四五六七八九十百千单双]+"
 EN_NUMBER_WORD = "|".join(sorted((re.escape(w) for w in EN_WORDS), key=len, reverse=True))
 NUM = r"\d+(?:,\d{3})*(?:\.\d+)?"
 

@@ -83,7 +83,8 @@ def _tokens(t: _Text, q: ParsedQuestion) -> None:
 
 
 def _context(t: _Text, q: ParsedQuestion) -> None:
-    word = r"(?:context(?:\s+length|\s+window)?|上下文(?:长度)?|序列长度|seq(?:uence)?[\s_-]*len(?:gth)?|ctx|max[\s_-]*len)"
+    word = (r"(?:context(?:\s+length|\s+window)?|上下文(?:长度)?|序列长度|seq(?:uence)?[\s_-]*len(?:gth)?|ctx"
+            r"|max[\s_-]*len)")
     for m in t.take(rf"({NUM})\s*(k)?\s*(?:tokens?\s*)?(?:的)?\s*{word}|{word}\s*(?:of|为|是|=|:)?\s*({NUM})\s*(k)?"):
         num, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         q.seq_len = int(float(num.replace(",", "")) * (1024 if k else 1))
@@ -158,13 +159,14 @@ def _gpus(t: _Text, q: ParsedQuestion) -> None:
         if gid not in [g for g, _ in q.gpus]:
             q.gpus.append((gid, count))
     t.take(_GPU)
-    m = re.search(rf"(?:双|两|二|四|八|{CN_NUMERAL}|\d+)\s*卡", t.s)
-    if m and q.gpus and all(c is None for _, c in q.gpus) and len(q.gpus) == 1:
-        q.gpus = [(q.gpus[0][0], to_int(m.group(0)[:-1].strip()))]
+    card = re.search(rf"(?:{CN_NUMERAL}|\d+)\s*卡", t.s)
+    if card and q.gpus and all(c is None for _, c in q.gpus) and len(q.gpus) == 1:
+        q.gpus = [(q.gpus[0][0], to_int(card.group(0)[:-1].strip()))]
 
 
 def _max_gpus(t: _Text, q: ParsedQuestion) -> None:
-    for m in t.take(rf"(?:最多|至多|不超过|at most|up to|no more than|max(?:imum)?)\s*({NUM}|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*"
+    for m in t.take(rf"(?:最多|至多|不超过|at most|up to|no more than|max(?:imum)?)\s*"
+                    rf"({NUM}|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*"
                     r"(?:张|块|个|台)?\s*(?:卡|显卡|gpus?|cards?)"):
         q.max_gpus = to_int(m.group(1).replace(",", ""))
 
@@ -201,11 +203,12 @@ def _words(t: _Text, q: ParsedQuestion) -> None:
         if t.has(pattern):
             q.precision = name
             break
-    if m := re.search(r"zero[\s-]*(?:stage)?[\s-]*([0-3])\b", t.s):
+    if m := re.search(r"zero[\s-]*(?:stage)?[\s-]*([0-3])(?!\d)", t.s):
         q.zero = int(m.group(1))
     q.how_many = t.has(r"how many|几张|几块|几个|多少张|多少块|多少卡|几卡|多少个|需要多少|minimum number|fewest")
     q.latency = t.has(r"latency|延迟|首字|ttft|time to first|prefill|响应时间")
-    if t.has(r"选哪|哪种|哪款|哪个|哪张|哪一|which (?:gpu|card)|what (?:gpu|card)|买什么|选什么|推荐|should i (?:buy|get)|"
+    if t.has(r"选哪|哪种|哪款|哪个|哪张|哪一|which (?:gpu|card)|what (?:gpu|card)|买什么|选什么|推荐|"
+             r"should i (?:buy|get)|"
              r"best gpu|recommend"):
         q.wants_selection = True
 

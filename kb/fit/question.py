@@ -9,7 +9,7 @@ from __future__ import annotations
 from kb.errors import BadInput
 from kb.fit.check import check_fit
 from kb.fit.parse import ParsedQuestion, parse_question
-from kb.fit.request import WORKLOAD_PRECISIONS, FitRequest
+from kb.fit.request import WORKLOAD_PRECISIONS, parse_request
 from kb.fit.result import FitResult, Selection
 from kb.fit.select import select
 
@@ -40,7 +40,7 @@ def _one(q: ParsedQuestion, gpu: str, count: int | None, workload: str, notes: l
     if count is None and not q.how_many:
         notes.append("no count given: one card")
     try:
-        req = FitRequest(model=q.model or "", workload=workload, gpu=gpu, count=count or 1,  # type: ignore[arg-type]
+        req = parse_request(model=q.model or "", workload=workload, gpu=gpu, count=count or 1,
                          precision=precision, seq_len=q.seq_len, batch=q.batch or 1, zero=zero, tokens=q.tokens)
         result = check_fit(req)
         if q.how_many and count is None and result.min_gpus and result.min_gpus != req.count:

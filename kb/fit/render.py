@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from kb.fit.memory import GIB, TERMS
 from kb.fit.result import FitResult, Selection
 
@@ -34,7 +36,7 @@ LABELS = {
 }
 
 
-def _l(language: str) -> dict:  # type: ignore[type-arg]
+def _l(language: str) -> dict[str, Any]:
     return LABELS["zh" if language == "zh" else "en"]
 
 

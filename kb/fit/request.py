@@ -75,6 +75,6 @@ def parse_request(**fields: Any) -> FitRequest:
     except ValidationError as e:
         err = e.errors()[0]
         name = str(err["loc"][0]) if err["loc"] else "request"
-        got = fields.get(name, None)
+        got = fields.get(name)
         accepted = ACCEPTED.get(name, "see `kb fit --help`")
         raise BadInput(f"{name.replace('_', '-')} {got!r} is not accepted; accepted: {accepted}", field=name) from e

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from kb.fit.check import check_fit
 from kb.fit.gpus import GpuSpec, load_gpus
-from kb.fit.request import FitRequest
+from kb.fit.request import parse_request
 from kb.fit.result import FitResult, Selection, SelectionRow
 
 GEFORCE_COUNTS = tuple(range(1, 9))  # one PCIe node: eight cards is the most a server board takes
@@ -56,7 +56,7 @@ def select(model: str, workload: str, *, budget_cny: float | None = None, max_gp
         if gpu.price_cny is None:
             excluded.append(f"{gpu.id}: no price in the document or a vendor list")
             continue
-        req = FitRequest(model=model, workload=workload, gpu=gpu.id, precision=precision,  # type: ignore[arg-type]
+        req = parse_request(model=model, workload=workload, gpu=gpu.id, precision=precision,
                          seq_len=seq_len, batch=batch, zero=3 if workload == "full" else 0,
                          tokens=train_tokens if workload != "inference" else None)
         first = check_fit(req, corpus_dir)

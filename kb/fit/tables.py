@@ -17,9 +17,10 @@ import yaml
 from kb.fit.check import check_fit
 from kb.fit.gpus import GpuSpec, load_gpus
 from kb.fit.records import unsupported_numbers
-from kb.fit.request import FitRequest
+from kb.fit.request import parse_request
 from kb.fit.tables_common import DASH, GPU_SECTIONS, NAMES, Figures, gpus_in_order, md_table
 from kb.fit.tables_extra import interconnect_table, investment_table, power_price_table
+
 
 def compute_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str]]:
     """§5.1: dense 16-bit tensor rates (the training denominator) beside the figures the document quotes."""
@@ -41,7 +42,8 @@ def compute_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str]]:
                   f"A100 dense {a100:g} / this card's dense {g.bf16_dense_tflops:g} TFLOPS, same job and MFU"),
         ])
     body = md_table(["GPU", "BF16/FP16 稠密，FP32累加 [dense, fp32 acc.] TFLOPS", "文档所写FP16 [document's FP16]",
-                     "INT8 稠密 [dense] TOPS", "INT8 稀疏 [sparse] TOPS", "同一训练任务耗时，A100=1 [training time vs A100]"],
+                     "INT8 稠密 [dense] TOPS", "INT8 稀疏 [sparse] TOPS",
+                     "同一训练任务耗时，A100=1 [training time vs A100]"],
                     rows)
     body += ["", "注：训练时间以FP32累加的稠密算力为分母。文档把RTX 4090的330与A100的312并列，但330是FP16累加"
              "（或稀疏）算力；INT8一项文档以4090的稀疏算力比A100的稠密算力。"
@@ -54,7 +56,7 @@ def compute_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str]]:
 def largest_model_b(gpu: GpuSpec, precision: str, corpus_dir: Path | None) -> float:
     """Largest bare size (billions, 0.1 steps) whose inference at 4,096 tokens fits one card."""
     def fits(b: float) -> bool:
-        req = FitRequest(model=f"{b:.1f}b", workload="inference", gpu=gpu.id, precision=precision)  # type: ignore[arg-type]
+        req = parse_request(model=f"{b:.1f}b", workload="inference", gpu=gpu.id, precision=precision)
         return check_fit(req, corpus_dir).fits
     lo, hi = 0, 10000  # tenths of a billion
     while lo < hi:
@@ -105,7 +107,7 @@ def inference_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str]]
         row = [NAMES[g.id]]
         for m in models:
             for p in ("fp16", "int8", "int4"):
-                r = check_fit(FitRequest(model=m, workload="inference", gpu=g.id, precision=p, seq_len=1024),  # type: ignore[arg-type]
+                r = check_fit(parse_request(model=m, workload="inference", gpu=g.id, precision=p, seq_len=1024),
                               corpus_dir)
                 tps = r.decode_tokens_per_s
                 row.append(f.num(f"{g.id}_{m}_{p}_tps", tps, 0, "tokens/s",
@@ -146,7 +148,8 @@ def render_table(table_id: str, corpus_dir: Path | None = None) -> str:
     front = {"id": table_id, "kind": "table", "section": meta["section"], "sections": meta["sections"],
              "title": meta["title"], "computed": True, "inputs": inputs, "figures": meta["figures"]}
     text_body = "\n".join([f"# {meta['title']}", "", PREAMBLE, "", *body, "",
-                           "输入 [inputs]: " + ", ".join(inputs), "", "重新生成 [regenerate]: python -m kb.fit.tables", ""])
+                           "输入 [inputs]: " + ", ".join(inputs), "",
+                           "重新生成 [regenerate]: python -m kb.fit.tables", ""])
     missing = unsupported_numbers(front, text_body, _corpus(corpus_dir))
     if missing:
         raise ValueError(f"{table_id}: undeclared numbers {missing}")

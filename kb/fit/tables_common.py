@@ -23,7 +23,7 @@ class Figures:
         self.figs: dict[str, dict[str, Any]] = {}
 
     def num(self, name: str, value: float, decimals: int, unit: str, note: str) -> str:
-        v: float = round(value, decimals) if decimals else int(round(value))
+        v: float = round(value, decimals) if decimals else round(value)
         self.figs[name] = {"value": v, "unit": unit, "source": "derived", "note": note}
         return f"{v:.{decimals}f}" if decimals else f"{int(v):,}"
 
@@ -39,4 +39,5 @@ def gpus_in_order(corpus_dir: Path | None) -> list[GpuSpec]:
 
 
 def md_table(header: list[str], rows: list[list[str]]) -> list[str]:
-    return ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header), *("| " + " | ".join(r) + " |" for r in rows)]
+    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    return lines + ["| " + " | ".join(r) + " |" for r in rows]

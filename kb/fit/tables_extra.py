@@ -27,7 +27,8 @@ def interconnect_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[st
         seconds = 2 * (RING_GPUS - 1) / RING_GPUS * grad_bytes / (link / 2 * 1e9)
         rows.append([
             NAMES[g.id],
-            f.num(f"{g.id}_nvlink", g.nvlink_gbs, 0, "GB/s", f"copied from {g.record_id}") if g.nvlink_gbs else "无 [none]",
+            f.num(f"{g.id}_nvlink", g.nvlink_gbs, 0, "GB/s", f"copied from {g.record_id}")
+            if g.nvlink_gbs else "无 [none]",
             f.num(f"{g.id}_pcie", g.pcie_gbs, 0, "GB/s", f"copied from {g.record_id}"),
             f.num(f"{g.id}_allreduce_s", seconds, 2, "s",
                   f"ring all-reduce 2(n-1)/n x {grad_bytes} B over {link / 2:g} GB/s each way, n = {RING_GPUS}"),
@@ -60,13 +61,15 @@ def power_price_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str
                     + f"（{src}）",
                     f.num(f"{g.id}_tflops_per_wan", g.bf16_dense_tflops / wan, 1, "TFLOPS per 10k CNY",
                           f"{g.bf16_dense_tflops:g} / ({g.price_cny:g} / 10000)"),
-                    f.num(f"{g.id}_gib_per_wan", g.vram_gib / wan, 2, "GiB per 10k CNY", f"{g.vram_gib:g} / ({g.price_cny:g} / 10000)"),
+                    f.num(f"{g.id}_gib_per_wan", g.vram_gib / wan, 2, "GiB per 10k CNY",
+                          f"{g.vram_gib:g} / ({g.price_cny:g} / 10000)"),
                     f.num(f"{g.id}_gbs_per_wan", g.bandwidth_gbs / wan, 0, "GB/s per 10k CNY",
                           f"{g.bandwidth_gbs:g} / ({g.price_cny:g} / 10000)")]
         else:
             row += ["无价格 [no price]", DASH, DASH, DASH]
         rows.append(row)
-    body = md_table(["GPU", "功耗 [TDP] W", "稠密TFLOPS每千瓦 [per kW]", "价格 [price] CNY", "每万元TFLOPS [TFLOPS per 万 CNY]",
+    body = md_table(["GPU", "功耗 [TDP] W", "稠密TFLOPS每千瓦 [per kW]", "价格 [price] CNY",
+                     "每万元TFLOPS [TFLOPS per 万 CNY]",
                      "每万元显存 GiB", "每万元带宽 GB/s"], rows)
     body += ["", "注：算力为FP32累加的稠密BF16算力；A100价格来自文档（未说明40GB或80GB），RTX 4090价格来自文档，"
              "其余RTX 40卡为英伟达国行首发价。[Dense fp32-accumulate rates; A100 and RTX 4090 prices from the "
@@ -94,8 +97,10 @@ def investment_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str]
         capex = sum(specs[g].price_cny or 0.0 for g, n in cards.items() for _ in range(n))
         kw = sum(specs[g].tdp_w * n for g, n in cards.items()) / 1000
         rows.append([name,
-                     f.num(f"config{i}_capex", capex, 0, "CNY", " + ".join(f"{n} x {specs[g].price_cny:g}" for g, n in cards.items())),
-                     f.num(f"config{i}_kw", kw, 2, "kW", " + ".join(f"{n} x {specs[g].tdp_w:g} W" for g, n in cards.items())),
+                     f.num(f"config{i}_capex", capex, 0, "CNY",
+                           " + ".join(f"{n} x {specs[g].price_cny:g}" for g, n in cards.items())),
+                     f.num(f"config{i}_kw", kw, 2, "kW",
+                           " + ".join(f"{n} x {specs[g].tdp_w:g} W" for g, n in cards.items())),
                      f.num(f"config{i}_energy_year", kw * HOURS_A_YEAR * ENERGY_PRICE, 0, "CNY a year",
                            f"{kw:g} kW x {HOURS_A_YEAR} h x {ENERGY_PRICE:g} CNY/kWh")])
     saving = 1 - 8 * (specs["rtx-4090"].price_cny or 0) / (8 * (specs["a100-80gb"].price_cny or 1))
@@ -104,7 +109,8 @@ def investment_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str]
     body = md_table(["配置 [configuration]", "显卡投入 [cards] CNY", "显卡功耗 [cards' TDP] kW",
                      "全年满载电费 [energy a year] CNY"], rows)
     body += ["", f"注：只计显卡，不含服务器、网络、散热；电费按显卡功耗全年满载、{ENERGY_PRICE:.1f} 元每千瓦时计。"
-             f"8卡RTX 4090比8卡A100的显卡投入少 {pct}%（文档说“节省近80%”）。文档中大学团队“8卡RTX 4090集群，总成本约45万元”"
+             f"8卡RTX 4090比8卡A100的显卡投入少 {pct}%（文档说“节省近80%”）。"
+             "文档中大学团队“8卡RTX 4090集群，总成本约45万元”"
              "是整个集群，不只是显卡。[Cards only. 8 x RTX 4090 saves this much over 8 x A100 on cards; the "
              "university's 45万 is the whole cluster.]"]
     return {"section": "8.1", "sections": ["8.1", "3.4", "4.3", "11.3", "9.1", "9.2"],

@@ -25,6 +25,11 @@ MIN_TAIL_CHARS = 120
 # Sections whose prose points at a comparison table the document does not contain.
 MISSING_TABLE_SECTIONS = frozenset({"5.1", "5.2", "5.3", "5.4", "6.2", "7.1", "8.1", "8.2", "8.3"})
 
+# "(memory bandwidth)", "[spec sheet]": English glosses that records add for English readers and the
+# lexical index. Left in the embedded text they pull every English question towards the records
+# (e5 matches language as well as meaning), so the embedder sees the Chinese without them.
+_LATIN_GLOSS = re.compile(r"\s*[(\[（][^()\[\]（）\u4e00-\u9fff]*[A-Za-z][^()\[\]（）\u4e00-\u9fff]*[)\]）]")
+
 SKIP_FILES = frozenset({"README.md", "glossary.md"})
 _CHAPTER = re.compile(r"^(\d+) ")
 _SUBSECTION = re.compile(r"^(\d+\.\d+) ")
@@ -46,8 +51,8 @@ class Chunk:
     group: str = ""  # the subsection or record the chunk is a part of (its first part's id)
 
     def embed_text(self) -> str:
-        """What the embedder sees: the heading gives a short part its context."""
-        return f"{self.heading}\n{self.text}"
+        """What the embedder sees: the heading gives a short part its context; English glosses go."""
+        return _LATIN_GLOSS.sub("", f"{self.heading}\n{self.text}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -64,13 +69,19 @@ def _blocks(lines: list[str], offset: int = 0) -> list[_Block]:
     """Top-level blocks (headings, paragraphs, lists…) with their line ranges."""
     tokens = MarkdownIt("commonmark").parse("\n".join(lines))
     blocks: list[_Block] = []
+    split_list = False  # inside a top-level list too long for one chunk: its items are the blocks
     for i, tok in enumerate(tokens):
-        if tok.level != 0 or tok.map is None or tok.nesting == -1:
+        if tok.map is None or tok.nesting == -1:
             continue
         start, end = tok.map[0] + offset, tok.map[1] + offset
-        if tok.type == "heading_open":
-            blocks.append(_Block(start, end, (int(tok.tag[1]), tokens[i + 1].content.strip())))
-        else:
+        if tok.level == 0:
+            split_list = tok.type.endswith("list_open") and \
+                len("\n".join(lines[start - offset:end - offset])) > MAX_CHUNK_CHARS
+            if tok.type == "heading_open":
+                blocks.append(_Block(start, end, (int(tok.tag[1]), tokens[i + 1].content.strip())))
+            elif not split_list:
+                blocks.append(_Block(start, end))
+        elif split_list and tok.level == 1 and tok.type == "list_item_open":
             blocks.append(_Block(start, end))
     return blocks
 

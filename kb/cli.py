@@ -116,37 +116,46 @@ def eval_(questions: Path | None, as_json: bool, sweep: bool) -> None:
 
     qs = load_questions(questions or REPO_QUESTIONS)
     engine = Engine.open(_settings())
-    k = 5
+    searcher = engine.searcher
 
-    def run(weights: dict[str, float] | None) -> dict[str, dict[str, float]]:
-        saved = dict(engine.searcher.dense_weight)
-        if weights:
-            engine.searcher.dense_weight.update(weights)
+    def run(**overrides: Any) -> dict[str, dict[str, float]]:
+        """Metrics with some searcher knobs changed for the run (weights, prior, glossary)."""
+        saved = {k: getattr(searcher, k) for k in overrides}
+        for key, value in overrides.items():
+            setattr(searcher, key, value)
         try:
-            ranks = [first_hit([p.section for p in engine.search(q.q, k, q.language)], q.rel) for q in qs]
+            ranks = [first_hit([p.section for p in engine.search(q.q, 5, q.language)], q.rel) for q in qs]
         finally:
-            engine.searcher.dense_weight = saved
+            for key, value in saved.items():
+                setattr(searcher, key, value)
         return summarise_ranks(qs, ranks)
 
-    report: dict[str, Any] = {"questions": str(questions or REPO_QUESTIONS), "weights": engine.searcher.dense_weight,
-                              "metrics": run(None)}
+    knobs = {"dense_weight": searcher.dense_weight, "record_prior": searcher.record_prior}
+    report: dict[str, Any] = {"questions": str(questions or REPO_QUESTIONS), "settings": knobs, "metrics": run()}
     if sweep:
+        plain = {"record_prior": 1.0, "use_glossary": False}
+        report["baselines"] = {
+            "e5 alone": run(dense_weight={"zh": 1.0, "en": 1.0}, **plain),
+            "bm25 alone": run(dense_weight={"zh": 0.0, "en": 0.0}, **plain),
+        }
         grid = [round(0.1 * i, 1) for i in range(11)]
-        report["sweep"] = {f"{w:.1f}": run({"zh": w, "en": w}) for w in grid}
+        report["sweep"] = {f"dense={w:.1f}": run(dense_weight={"zh": w, "en": w}) for w in grid}
+        report["sweep"] |= {f"prior={p:.1f}": run(record_prior=p) for p in (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)}
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False, indent=2))
         return
-    click.echo(f"{report['questions']}  (dense weight: {report['weights']})")
+    click.echo(f"{report['questions']}  {report['settings']}")
     _print_metrics("hybrid", report["metrics"])
-    for w, m in report.get("sweep", {}).items():
-        _print_metrics(f"dense={w}", m)
+    for section in ("baselines", "sweep"):
+        for label, m in report.get(section, {}).items():
+            _print_metrics(label, m)
 
 
 def _print_metrics(label: str, m: dict[str, dict[str, float]]) -> None:
     for lang in ("all", "zh", "en"):
         if lang in m:
             x = m[lang]
-            click.echo(f"{label:<10} {lang:<3} n={int(x['n']):<3} recall@1={x['recall@1']:.3f} "
+            click.echo(f"{label:<11} {lang:<3} n={int(x['n']):<3} recall@1={x['recall@1']:.3f} "
                        f"recall@5={x['recall@5']:.3f} MRR={x['mrr']:.3f}")
 
 

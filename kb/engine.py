@@ -57,7 +57,8 @@ class Engine:
         """The top_k passages for a (validated) question."""
         language = language or detect_language(question)
         started = time.perf_counter()
-        hits = self.searcher.search(self.embed_query(question), question, language, top_k)
+        vector = self.embed_query(self.searcher.query_text(question, language))
+        hits = self.searcher.search(vector, question, language, top_k)
         if self.observe_retrieval is not None:
             self.observe_retrieval(time.perf_counter() - started)
         chunks = self.index.chunks

@@ -22,3 +22,14 @@ class Expander:
                 text = pattern.sub(" ", text)
                 terms.extend(t for t in zh if t not in terms)
         return terms
+
+    def translate(self, question: str) -> str:
+        """The question with each glossary phrase replaced by its first Chinese term.
+
+        e5 matches an English query to English text better than to Chinese text of the same
+        meaning; a question moved towards the corpus's language scores the Chinese passages fairly.
+        """
+        text = question.lower()
+        for pattern, zh in self._pairs:
+            text = pattern.sub(f" {zh[0]} ", text)
+        return " ".join(text.split())

@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     slack_api_url: str = "https://slack.com/api/"
     slack_user_per_minute: int = Field(default=10, ge=0)
     feedback_path: Path = Path("feedback.jsonl")
+    # Key for pseudonymising voters in feedback_path (HMAC-SHA256 of the Slack user id); when unset the
+    # signing secret is used, so set this one to keep pseudonyms stable across a signing-secret rotation.
+    slack_feedback_salt: SecretStr | None = None
 
     # Fit-check conventions a user may want to change (stated in every check that uses them).
     energy_price_cny_per_kwh: float = Field(default=1.0, gt=0)

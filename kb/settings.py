@@ -35,6 +35,8 @@ class Settings(BaseSettings):
     cors_origins: list[str] = []
     rate_limit_per_minute: int = Field(default=600, ge=0)  # 0 turns the limit off
     embed_cache_size: int = Field(default=4096, ge=0)
+    answer_cache_size: int = Field(default=1024, ge=0)  # whole rendered answers, keyed by (question, top_k)
+    shutdown_grace_seconds: float = Field(default=10.0, ge=0)  # in-flight requests get this long on SIGTERM
 
     # Slack.
     slack_bot_token: SecretStr | None = None

@@ -70,7 +70,9 @@ class SentenceTransformerEmbedder:
         except Exception as e:  # the library raises OSError, ValueError, HTTP errors…
             raise BadInput(f"cannot load sentence-transformers model {model!r}: {e}", field="embedder") from e
         self.name = f"{ST_PREFIX}{model}"
-        dim = self._model.get_sentence_embedding_dimension()
+        get_dim = getattr(self._model, "get_embedding_dimension", None) or \
+            self._model.get_sentence_embedding_dimension  # renamed in sentence-transformers 6
+        dim = get_dim()
         if not dim:
             raise KbError(f"model {model!r} does not report an embedding dimension")
         self.dim = int(dim)

@@ -3,7 +3,7 @@
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The repository's corpus, found next to the installed packages (editable installs, the container's /app).
@@ -57,5 +57,12 @@ class Settings(BaseSettings):
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """The process-wide settings, read once."""
-    return Settings()
+    """The process-wide settings, read once; a bad KB_* value is BadInput naming the variable."""
+    try:
+        return Settings()
+    except ValidationError as e:
+        from kb.errors import BadInput
+
+        err = e.errors()[0]
+        name = f"KB_{str(err['loc'][0]).upper()}" if err.get("loc") else "a KB_* variable"
+        raise BadInput(f"environment variable {name}: {err['msg']}", field=name) from None

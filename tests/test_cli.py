@@ -110,3 +110,9 @@ def test_eval_reports_metrics_and_rejects_a_bad_file(index_dir: Path, tmp_path: 
     bad.write_text('{"q": "fine", "rel": ["1"]}\nnot json\n', encoding="utf-8")
     p = kb("eval", "--questions", str(bad), index_dir=index_dir)
     assert p.returncode == 2 and "bad.jsonl:2" in p.stderr
+
+
+def test_a_bad_setting_names_the_variable(tmp_path: Path) -> None:
+    p = kb("ask", "A100 功耗", index_dir=tmp_path / "idx", KB_MAX_TOP_K="many")
+    assert p.returncode == 2
+    assert p.stderr.strip().count("\n") == 0 and "KB_MAX_TOP_K" in p.stderr

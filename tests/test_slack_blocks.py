@@ -32,7 +32,8 @@ def test_chinese_answer_has_chinese_labels_passages_and_fit_table() -> None:
     # each passage: [n] marker, section, heading (escaped), a quoted excerpt, and where it came from
     for p in answer.passages:
         block = next(b for b in blocks if b.get("block_id") == f"kb_passage_{p.rank}")
-        assert block["text"]["text"].startswith(f"*[{p.rank}]* §{p.section} {p.section} RTX 4090技术规格详解 &lt;{p.rank}&gt;\n")
+        heading = f"{p.section} RTX 4090技术规格详解 &lt;{p.rank}&gt;"
+        assert block["text"]["text"].startswith(f"*[{p.rank}]* §{p.section} {heading}\n")
         assert "\n>RTX 4090 拥有24GB" in block["text"]["text"]
     assert "`corpus/guide.md` 行 10-19" in text
     assert "注: note 0 about figures &amp; &lt;units&gt;" in text
@@ -106,3 +107,23 @@ def test_tables_align_by_display_width_and_trim_rows() -> None:
     assert lines[0].startswith("verdict")
     # the GPU column starts at the same display column on every line, emoji and all
     assert len({width(line[: line.index(gpu)]) for line, gpu in zip(lines, ["GPU", "rtx", "a100"], strict=True)}) == 1
+
+
+def test_selection_ranked_rows_or_nothing_fits_with_what_was_left_out() -> None:
+    from kb.fit.result import Selection, SelectionRow
+
+    excluded = ["a100-80gb: needs 2 cards = 300,000 CNY, over the budget", "h100-sxm: no price <anywhere>"]
+    rows = [SelectionRow(gpu="rtx-4090", gpu_count=7, capex_cny=133000.0, decode_tokens_per_s=49.9, rank_by_time=1,
+                         rank_by_cost=1)]
+    answer = sample_answer().model_copy(update={"selection": Selection(
+        workload="inference", model="70b", budget_cny=200000.0, rows=rows, excluded=excluded, guidance=[],
+        assumptions=[])})
+    blocks = answer_blocks(answer)
+    assert block_problems(blocks) == []
+    sel = next(b for b in blocks if b.get("block_id") == "kb_selection")["text"]["text"]
+    assert sel.startswith("*选型排序* · inference · 70b · 预算 ¥20.0万\n```")
+    assert "rtx-4090×7  ¥13.3万  ≤50 tok/s" in sel and "• h100-sxm: no price &lt;anywhere&gt;" in sel
+
+    empty = answer.model_copy(update={"selection": answer.selection.model_copy(update={"rows": []})})
+    sel = next(b for b in answer_blocks(empty) if b.get("block_id") == "kb_selection")["text"]["text"]
+    assert "预算内没有能放下的配置。\n_未列入_:\n• a100-80gb" in sel

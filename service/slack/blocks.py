@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from kb.fit.result import Selection
 from kb.models import Answer, Passage
 from service.slack.labels import labels
-from service.slack.tables import fit_caption, fit_table, selection_table
+from service.slack.tables import fit_caption, fit_table, selection_caption, selection_table
 from service.slack.text import clip, escape
 
 Block = dict[str, Any]
@@ -62,6 +63,19 @@ def passage_blocks(p: Passage, language: str) -> list[Block]:
     return [body, context([where, *notes])]
 
 
+def selection_section(sel: Selection, language: str) -> Block:
+    """The configurations that fit, ranked (or that none does), then what was left out and why."""
+    t = labels(language)
+    title = f"*{t['selection']}* · {escape(clip(selection_caption(sel, language), 150, '…'))}\n"
+    left_out = "".join(f"\n• {escape(x)}" for x in sel.excluded)
+    left_out = f"\n_{t['excluded']}_:{left_out}" if left_out else ""
+    if not sel.rows:
+        return section(title + t["none_fit"] + left_out, "kb_selection", t["truncated"])
+    table = selection_table(sel, language, SECTION_TEXT - len(title))
+    room = SECTION_TEXT - len(title) - len(table)
+    return section(title + table + (clip(left_out, room, t["truncated"]) if room > 80 else ""), "kb_selection")
+
+
 def feedback_value(answer: Answer) -> str:
     """What a vote records, carried in the button (≤ 2,000 characters): the question (trimmed) and passage ids."""
     ids = [p.id for p in answer.passages]
@@ -93,10 +107,8 @@ def answer_blocks(answer: Answer, asked_by: str | None = None) -> list[Block]:
     asked = t["asked"].format(user=f"<@{asked_by}>", question=q) if asked_by else t["question"].format(question=q)
     head: list[Block] = [context([asked], "kb_question"),
                          section(f"*{t['answer']}*\n{escape(answer.answer) or t['none']}", "kb_answer", t["truncated"])]
-    if answer.selection is not None and answer.selection.rows:
-        title = f"*{t['selection']}*\n"
-        table = selection_table(answer.selection, lang, SECTION_TEXT - len(title))
-        head.append(section(title + table, "kb_selection"))
+    if answer.selection is not None:
+        head.append(selection_section(answer.selection, lang))
     if answer.fit_checks:
         title = f"*{t['fit']}* · {escape(clip(fit_caption(answer.fit_checks), 150, '…'))}\n"
         head.append(section(title + fit_table(answer.fit_checks, lang, SECTION_TEXT - len(title)), "kb_fit"))

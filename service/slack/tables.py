@@ -90,6 +90,12 @@ def fit_table(checks: Sequence[FitResult], language: str, budget: int) -> str:
     return code_table(header, rows, budget, t["more_rows"])[0]
 
 
+def selection_caption(selection: Selection, language: str) -> str:
+    """Workload · model · budget, the question the ranking answers."""
+    budget = f" · {labels(language)['budget']} {_money(selection.budget_cny, language)}" if selection.budget_cny else ""
+    return f"{selection.workload} · {selection.model}{budget}"
+
+
 def selection_table(selection: Selection, language: str, budget: int) -> str:
     """The configurations that fit, ranked: GPU × count, cost, speed, rank by speed and by cost."""
     t = labels(language)

@@ -1,0 +1,44 @@
+"""`kb slack`: the same bot over Socket Mode, for workspaces that cannot expose a URL to Slack."""
+
+from __future__ import annotations
+
+import logging
+
+from slack_bolt.adapter.socket_mode import SocketModeHandler
+
+from kb.errors import KbError
+from kb.settings import Settings
+from service.slack.replies import EngineGetter
+
+log = logging.getLogger("kb.slack")
+
+
+def _app_token(settings: Settings) -> str:
+    """The xapp- token; KbError naming every missing variable (never a value) when a token is not set."""
+    missing = [f"KB_{n.upper()}" for n in ("slack_bot_token", "slack_app_token") if getattr(settings, n) is None]
+    if missing or settings.slack_app_token is None:
+        raise KbError(f"Socket Mode needs {' and '.join(missing)} (an xoxb- bot token, and an xapp- app-level "
+                      "token with the connections:write scope); see the README's Slack section")
+    return settings.slack_app_token.get_secret_value()
+
+
+def socket_mode_handler(settings: Settings, engine_getter: EngineGetter) -> SocketModeHandler:
+    """bolt's Socket Mode handler around kb's App (the same listeners as POST /slack/events)."""
+    from service.slack.app import build_app
+
+    return SocketModeHandler(build_app(settings, engine_getter), _app_token(settings))
+
+
+def run_socket_mode(settings: Settings, engine_getter: EngineGetter | None = None) -> None:
+    """Load the index (building it if needed), connect to Slack over a WebSocket, and answer until stopped."""
+    _app_token(settings)  # fail on missing tokens before loading anything
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if engine_getter is None:
+        from kb.engine import Engine
+
+        log.info("loading the index at %s", settings.index_dir)
+        engine = Engine.open(settings)
+        engine_getter = lambda: engine  # noqa: E731
+    handler = socket_mode_handler(settings, engine_getter)
+    log.info("kb Slack bot connecting over Socket Mode (Web API %s)", settings.slack_api_url)
+    handler.start()

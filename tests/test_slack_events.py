@@ -1,0 +1,366 @@
+"""The Slack bot end to end over HTTP: signed requests through FastAPI, answers posted to a fake Slack on loopback."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_slack import (
+    BOT_ID,
+    BOT_USER,
+    FakeEngine,
+    FakeSlack,
+    block_actions_body,
+    block_problems,
+    event_body,
+    signed_headers,
+    slash_command_body,
+)
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from pydantic import SecretStr
+
+from kb.settings import Settings
+from service.slack import SlackIntegration, build_slack
+
+SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
+ZH = "能用一张4090 QLoRA微调13B模型吗？"
+EN = "Can one RTX 4090 QLoRA-tune a 13B model?"
+FORM = "application/x-www-form-urlencoded"
+
+
+class Bot:
+    """One bot under test: the FastAPI app with the Slack route, its engine, and the fake Slack it posts to."""
+
+    def __init__(self, slack: FakeSlack, settings: Settings, engine: Any) -> None:
+        self.slack, self.settings, self.engine = slack, settings, engine
+        integration = build_slack(settings, lambda: engine)
+        assert isinstance(integration, SlackIntegration)
+        self.integration = integration
+        app = FastAPI()
+        app.include_router(integration.router)
+        self.http = TestClient(app)
+
+    def post(self, body: str, content_type: str = "application/json", secret: str = SECRET,
+             timestamp: int | None = None, headers: dict[str, str] | None = None) -> Any:
+        sent = {**signed_headers(secret, body, content_type, timestamp), **(headers or {})}
+        return self.http.post("/slack/events", content=body.encode(), headers=sent)
+
+    def event(self, event: dict[str, Any], event_id: str, **headers: str) -> Any:
+        return self.post(event_body(event, event_id), headers=headers)
+
+    def settle(self) -> None:
+        """Wait for every lazy answer in flight (the worker pool drains), so 'nothing else was posted' is true."""
+        self.integration.close()
+
+
+@pytest.fixture
+def slack() -> Iterator[FakeSlack]:
+    with FakeSlack() as s:
+        yield s
+
+
+@pytest.fixture
+def make_bot(slack: FakeSlack, tmp_path: Path) -> Iterator[Callable[..., Bot]]:
+    bots: list[Bot] = []
+
+    def make(engine: Any = None, **overrides: Any) -> Bot:
+        settings = Settings(slack_bot_token=SecretStr("xoxb-test-token"), slack_signing_secret=SecretStr(SECRET),
+                            slack_api_url=slack.api_url, feedback_path=tmp_path / "feedback.jsonl",
+                            **overrides)
+        bots.append(Bot(slack, settings, engine or FakeEngine()))
+        return bots[-1]
+
+    yield make
+    for bot in bots:
+        bot.integration.close()
+
+
+def mention(text: str, ts: str, user: str = "UASKER1", channel: str = "C0GENERAL", **extra: Any) -> dict[str, Any]:
+    return {"type": "app_mention", "user": user, "text": f"<@{BOT_USER}> {text}", "ts": ts, "channel": channel,
+            "event_ts": ts, **extra}
+
+
+def message(text: str, ts: str, user: str = "UASKER1", channel: str = "D0DIRECT", channel_type: str = "im",
+            **extra: Any) -> dict[str, Any]:
+    return {"type": "message", "user": user, "text": text, "ts": ts, "channel": channel, "event_ts": ts,
+            "channel_type": channel_type, **extra}
+
+
+def blocks_of(call: Any) -> list[dict[str, Any]]:
+    blocks = call.body["blocks"]
+    return json.loads(blocks) if isinstance(blocks, str) else blocks
+
+
+# -- where people ask --------------------------------------------------------------------------------
+
+
+def test_slash_command_acks_then_posts_the_answer_in_the_channel(make_bot: Callable[..., Bot],
+                                                                 slack: FakeSlack) -> None:
+    bot = make_bot()
+    resp = bot.post(slash_command_body(ZH, slack.response_url("cmd1")), FORM)
+    assert resp.status_code == 200 and "正在查找" in resp.json()["text"]
+    (post,) = slack.wait_for_posts()
+    assert post.method == "chat.postMessage" and post.body["channel"] == "C0GENERAL"
+    assert post.headers["Authorization"] == "Bearer xoxb-test-token"
+    blocks = blocks_of(post)
+    assert block_problems(blocks) == []
+    assert blocks[0]["elements"][0]["text"].startswith("<@UASKER1> 问：能用一张4090")
+    assert bot.engine.questions == [ZH]
+
+
+def test_slash_command_where_kb_is_not_a_member_answers_through_the_response_url(
+        make_bot: Callable[..., Bot], slack: FakeSlack) -> None:
+    bot = make_bot()
+    slack.fail_next("chat.postMessage", status=200, payload={"ok": False, "error": "not_in_channel"})
+    bot.post(slash_command_body(EN, slack.response_url("cmd2"), channel="C0PRIVATE"), FORM)
+    (post,) = slack.wait_for_posts()
+    assert post.method == "response/cmd2" and post.body["response_type"] == "in_channel"
+    assert block_problems(post.body["blocks"]) == []
+
+
+def test_slash_command_help_and_bad_questions_are_answered_in_the_ack(make_bot: Callable[..., Bot],
+                                                                      slack: FakeSlack) -> None:
+    bot = make_bot()
+    assert "Usage: `/kb QUESTION`" in bot.post(slash_command_body("", slack.response_url("h")), FORM).json()["text"]
+    bad = bot.post(slash_command_body("x" * 600, slack.response_url("b")), FORM).json()["text"]
+    assert bad.startswith("Cannot answer: question is 600 characters; the limit is 500")
+    bot.settle()
+    assert slack.posts() == [] and bot.engine.questions == []
+
+
+def test_mention_is_answered_in_a_thread_under_the_question(make_bot: Callable[..., Bot], slack: FakeSlack) -> None:
+    bot = make_bot()
+    assert bot.event(mention(ZH, "1700000001.000100"), "Ev01").status_code == 200
+    (post,) = slack.wait_for_posts()
+    assert post.body["channel"] == "C0GENERAL" and post.body["thread_ts"] == "1700000001.000100"
+    assert bot.engine.questions == [ZH]  # the <@kb> prefix is gone
+    assert len(slack.of("auth.test")) == 1
+
+
+def test_direct_message_is_answered_in_the_dm(make_bot: Callable[..., Bot], slack: FakeSlack) -> None:
+    bot = make_bot()
+    bot.event(message(EN, "1700000002.000100"), "Ev02")
+    (post,) = slack.wait_for_posts()
+    assert post.body["channel"] == "D0DIRECT" and "thread_ts" not in post.body
+    assert blocks_of(post)[0]["elements"][0]["text"] == f"Q: {EN}"
+
+
+def test_follow_up_in_a_kb_thread_is_answered_in_that_thread(make_bot: Callable[..., Bot], slack: FakeSlack) -> None:
+    bot = make_bot()
+    bot.event(mention(ZH, "1700000003.000100"), "Ev03")
+    slack.wait_for_posts(1)
+    chan = {"channel": "C0GENERAL", "channel_type": "channel"}
+    bot.event(message("不在任何线程里的闲聊", "1700000003.000300", **chan), "Ev04")
+    bot.event(message("别人的线程", "1700000003.000400", thread_ts="1699999999.000001", **chan), "Ev05")
+    bot.event(message("那两张4090呢？", "1700000003.000500", thread_ts="1700000003.000100", **chan), "Ev06")
+    bot.settle()
+    first, follow_up = slack.posts()
+    assert first.body["thread_ts"] == follow_up.body["thread_ts"] == "1700000003.000100"
+    assert bot.engine.questions == [ZH, "那两张4090呢？"]
+
+
+def test_own_and_other_bots_messages_are_ignored(make_bot: Callable[..., Bot], slack: FakeSlack) -> None:
+    bot = make_bot()
+    bot.event(message("my own answer", "1.1", user=BOT_USER, bot_id=BOT_ID), "Ev10")
+    bot.event(message("another bot", "1.2", user="UOTHERBOT", bot_id="BOTHER"), "Ev11")
+    bot.event(message("legacy bot", "1.3", subtype="bot_message", bot_id="BOTHER"), "Ev12")
+    bot.event(mention("bot to bot", "1.4", user="UOTHERBOT", bot_id="BOTHER"), "Ev13")
+    bot.event(message("edited", "1.5", subtype="message_changed"), "Ev14")
+    bot.settle()
+    assert slack.posts() == [] and bot.engine.questions == []
+
+
+# -- what Slack expects -------------------------------------------------------------------------------
+
+
+def test_forged_signature_is_401_and_nothing_is_posted(make_bot: Callable[..., Bot], slack: FakeSlack) -> None:
+    bot = make_bot()
+    body = event_body(mention(ZH, "1.1"), "Ev20")
+    assert bot.post(body, secret="not-the-signing-secret").status_code == 401
+    assert bot.http.post("/slack/events", content=b"{not json", headers={
+        "X-Slack-Request-Timestamp": "yesterday", "X-Slack-Signature": "v0=00"}).status_code == 401
+    assert bot.http.post("/slack/events", content=body.encode()).status_code == 401
+    bot.settle()
+    assert slack.calls == []
+
+
+def test_stale_timestamp_is_401(make_bot: Callable[..., Bot], slack: FakeSlack) -> None:
+    bot = make_bot()
+    body = event_body(mention(ZH, "1.1"), "Ev21")
+    assert bot.post(body, timestamp=int(time.time()) - 5 * 60 - 30).status_code == 401  # correctly signed, too old
+    assert bot.post(body, timestamp=int(time.time()) - 4 * 60).status_code == 200  # inside the 5-minute window
+
+
+def test_url_verification_challenge(make_bot: Callable[..., Bot]) -> None:
+    resp = make_bot().post(json.dumps({"type": "url_verification", "challenge": "c-123", "token": "t"}))
+    assert resp.status_code == 200 and resp.json() == {"challenge": "c-123"}
+
+
+def test_retried_delivery_posts_exactly_one_answer(make_bot: Callable[..., Bot], slack: FakeSlack) -> None:
+    bot = make_bot()
+    event = mention(EN, "1700000004.000100")
+    assert bot.event(event, "Ev30").status_code == 200
+    assert bot.event(event, "Ev30", **{"X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_error"}).status_code \
+        == 200
+    assert bot.event(event, "Ev30", **{"X-Slack-Retry-Num": "2", "X-Slack-Retry-Reason": "http_timeout"}) \
+        .status_code == 200
+    # a mention inside a kb thread arrives twice, as app_mention and as message: one answer
+    bot.event(message(f"<@{BOT_USER}> {ZH}", "1700000004.000200", channel="C0GENERAL", channel_type="channel",
+                      thread_ts="1700000004.000100"), "Ev31")
+    bot.event(mention(ZH, "1700000004.000200", thread_ts="1700000004.000100"), "Ev32")
+    bot.settle()
+    assert [p.body.get("thread_ts") for p in slack.posts()] == ["1700000004.000100"] * 2
+    assert bot.engine.questions == [EN, ZH]
+
+
+def test_a_timed_out_retry_of_an_unseen_event_is_not_answered_again(make_bot: Callable[..., Bot],
+                                                                   slack: FakeSlack) -> None:
+    """http_timeout means the first delivery reached kb (maybe another replica): it is being answered there."""
+    bot = make_bot()
+    bot.event(mention(EN, "1.1"), "Ev33", **{"X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout"})
+    bot.event(mention(EN, "1.2"), "Ev34", **{"X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "connection_failed"})
+    bot.settle()
+    assert [p.body["thread_ts"] for p in slack.posts()] == ["1.2"]
+
+
+def test_acknowledged_within_3_seconds_while_a_slow_answer_follows(make_bot: Callable[..., Bot],
+                                                                   slack: FakeSlack) -> None:
+    bot = make_bot(FakeEngine(delay=5.0))
+    started = time.monotonic()
+    resp = bot.post(slash_command_body(EN, slack.response_url("slow")), FORM)
+    acked = time.monotonic() - started
+    assert resp.status_code == 200 and acked < 3.0, f"ack took {acked:.2f} s"
+    resp = bot.event(mention(ZH, "1.1"), "Ev40")
+    assert resp.status_code == 200 and time.monotonic() - started < 3.0
+    assert slack.posts() == []
+    posts = slack.wait_for_posts(2, timeout=20)
+    assert all(p.at - started >= 5.0 for p in posts)
+
+
+def test_rate_limited_post_is_retried_after_retry_after(make_bot: Callable[..., Bot], slack: FakeSlack) -> None:
+    bot = make_bot()
+    slack.fail_next("chat.postMessage")  # 429, Retry-After: 1
+    bot.event(mention(EN, "1.1"), "Ev50")
+    (post,) = slack.wait_for_posts(timeout=20)
+    bot.settle()
+    (refused,) = slack.refused
+    assert len(slack.posts()) == 1 and post.at - refused.at >= 1.0
+
+
+def test_per_user_limit_stops_one_person_flooding(make_bot: Callable[..., Bot], slack: FakeSlack) -> None:
+    bot = make_bot(slack_user_per_minute=2)
+    for i in range(3):
+        bot.event(mention(f"问题{i} 4090", f"1.{i}"), f"Ev6{i}")
+    bot.event(mention("another person", "2.1", user="UOTHER"), "Ev69")
+    bot.settle()
+    answers = slack.of("chat.postMessage")
+    (limited,) = slack.of("chat.postEphemeral")
+    assert len(answers) == 3 and limited.body["user"] == "UASKER1"
+    assert "一分钟内已经问了 2 个问题" in limited.body["text"]
+
+
+def test_bad_question_and_failure_are_told_to_the_asker_only(make_bot: Callable[..., Bot], slack: FakeSlack) -> None:
+    class Broken(FakeEngine):
+        def answer(self, question: str, top_k: int | None = None) -> Any:
+            raise RuntimeError("index exploded")
+
+    bot = make_bot()
+    bot.event(mention("", "1.1"), "Ev70")
+    broken = make_bot(Broken())
+    broken.event(mention("4090?", "1.2"), "Ev71")
+    bot.settle()
+    broken.settle()
+    empty, failed = sorted((c.body for c in slack.of("chat.postEphemeral")), key=lambda b: b["thread_ts"])
+    assert empty["user"] == "UASKER1" and empty["text"].startswith("Cannot answer: question is empty")
+    assert failed["text"].startswith("Sorry, kb could not answer this time") and "exploded" not in failed["text"]
+    assert slack.of("chat.postMessage") == []
+
+
+# -- what people get ----------------------------------------------------------------------------------
+
+
+def test_over_long_answer_is_posted_trimmed_and_valid(make_bot: Callable[..., Bot], slack: FakeSlack) -> None:
+    bot = make_bot(FakeEngine(n_passages=40, n_checks=200, text_chars=20_000, answer_chars=10_000, notes=30))
+    bot.event(mention(ZH, "1.1"), "Ev80")
+    (post,) = slack.wait_for_posts()
+    blocks = blocks_of(post)
+    assert block_problems(blocks) == [] and len(blocks) <= 50
+    assert any("已截断" in json.dumps(b, ensure_ascii=False) for b in blocks)
+
+
+def test_feedback_click_is_recorded_with_a_hashed_user(make_bot: Callable[..., Bot], slack: FakeSlack) -> None:
+    bot = make_bot()
+    bot.event(mention(ZH, "1.1"), "Ev90")
+    (post,) = slack.wait_for_posts()
+    posted = {"type": "message", "ts": "1700000000.000001", "bot_id": BOT_ID, "text": post.body["text"],
+              "blocks": blocks_of(post)}
+    up = next(e for e in blocks_of(post)[-1]["elements"] if e["action_id"] == "kb_vote_up")
+    click = block_actions_body({**up, "block_id": "kb_feedback", "action_ts": "1.2"}, posted, slack.response_url("v"))
+    started = time.monotonic()
+    assert bot.post(click, FORM).status_code == 200 and time.monotonic() - started < 3.0
+    slack.wait_for(lambda s: bool(s.of("response/v")))
+    (thanks,) = slack.of("response/v")
+    assert thanks.body["response_type"] == "ephemeral" and "有帮助" in thanks.body["text"]
+    lines = bot.settings.feedback_path.read_text().splitlines()
+    (record,) = [json.loads(line) for line in lines]
+    assert record["vote"] == "up" and record["question"] == ZH and record["language"] == "zh"
+    assert record["passages"] == [f"guide-{i}.1-c{i}" for i in (1, 2, 3)]
+    assert len(record["user"]) == 64 and "UASKER1" not in lines[0]
+    assert record["message"] == "C0GENERAL/1700000000.000001"
+    print(f"a click's payload is {len(click)} bytes")  # Slack's clicks carry the whole message
+
+
+# -- the same answer as kb ask --json -----------------------------------------------------------------
+
+
+def _cli_answer(question: str, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    from click.testing import CliRunner
+
+    from kb.cli import cli
+    from kb.settings import get_settings
+
+    monkeypatch.setenv("KB_INDEX_DIR", str(settings.index_dir))
+    monkeypatch.setenv("KB_CORPUS_DIR", str(settings.corpus_dir))
+    get_settings.cache_clear()
+    result = CliRunner().invoke(cli, ["ask", question, "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return dict(json.loads(result.stdout))
+
+
+def _posted_sections_and_verdicts(blocks: list[dict[str, Any]]) -> tuple[list[str], list[tuple[str, bool]]]:
+    import re
+
+    sections = [re.match(r"\*\[\d+\]\* §(\S+) ", b["text"]["text"]).group(1)  # type: ignore[union-attr]
+                for b in blocks if b.get("block_id", "").startswith("kb_passage_")]
+    fit = next((b["text"]["text"] for b in blocks if b.get("block_id") == "kb_fit"), "")
+    rows = fit.split("```")[1].splitlines()[1:] if fit else []
+    verdicts = [(row.split()[2], row.startswith("✅")) for row in rows]  # "✅ fits  rtx-4090×1 …"
+    return sections, verdicts
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("question", [ZH, EN, "两张A100 80GB能全参数训练llama-2-13b吗？",
+                                      "预算20万，部署70B模型推理该买什么GPU？"])
+def test_slack_carries_the_sections_and_verdicts_kb_ask_json_gives(
+        question: str, engine: Any, settings: Settings, make_bot: Callable[..., Bot], slack: FakeSlack,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = _cli_answer(question, settings, monkeypatch)
+    bot = make_bot(engine)
+    bot.event(mention(question, "1.1"), "Ev99")
+    (post,) = slack.wait_for_posts(timeout=60)
+    blocks = blocks_of(post)
+    assert block_problems(blocks) == []
+    sections, verdicts = _posted_sections_and_verdicts(blocks)
+    assert sections == [p["section"] for p in expected["passages"]]
+    assert verdicts == [(f"{c['gpu']}×{c['gpu_count']}", c["fits"]) for c in expected["fit_checks"]]
+    assert expected["fit_checks"], "each of these questions asks for a fit check"
+    if expected["selection"]:
+        table = next(b["text"]["text"] for b in blocks if b.get("block_id") == "kb_selection")
+        shown = [line.split()[0] for line in table.split("```")[1].splitlines()[1:] if "×" in line]
+        assert shown == [f"{r['gpu']}×{r['gpu_count']}" for r in expected["selection"]["rows"]][: len(shown)]
+        assert shown, "the budget question ranks at least one configuration"

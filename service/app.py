@@ -1,0 +1,104 @@
+"""The FastAPI app: `create_app(settings)` only assembles it; routes, state and middleware live in their modules."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from types import ModuleType
+from typing import Any
+
+from fastapi import FastAPI, Security
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.security import HTTPBearer
+
+from kb.engine import Engine
+from kb.settings import Settings, get_settings
+from service import errors
+from service.metrics import Metrics
+from service.middleware import RequestMiddleware
+from service.ratelimit import RateLimiter
+from service.routes import ask, fit, gpus, health, passages
+from service.security import ApiKeys
+from service.state import AppState
+
+log = logging.getLogger("kb.service")
+DESCRIPTION = """Cited answers and computed fit checks for choosing GPUs for LLM training and inference,
+from one Chinese guide. Ask in Chinese or English. 用中文或英文提问：选购GPU、显存是否够用、训练与推理成本。
+
+Errors always look like `{"error": {"code", "field", "message", "request_id"}}`."""
+
+
+def create_app(settings: Settings | None = None, engine: Engine | None = None) -> FastAPI:
+    """The app for these settings; the index loads in the lifespan unless an `engine` is handed in (tests)."""
+    settings = settings or get_settings()
+    metrics = Metrics()
+    state = AppState(settings, metrics, engine)
+
+    slack: Any = None
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        state.start()
+        yield
+        log.info("shutting down")
+        if slack is not None:
+            slack.close()  # lets Slack answers in flight finish
+
+    app = FastAPI(title="kb", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    app.state.kb = state
+    errors.install(app)
+
+    keys = ApiKeys(settings.api_keys)
+    # HTTPBearer(auto_error=False) only documents the scheme in OpenAPI; RequestMiddleware enforces it,
+    # before the body is read, so malformed requests without a key get 401 too.
+    documented_auth = [Security(HTTPBearer(auto_error=False))] if keys.enabled else []
+    routers = [ask.router, fit.router, passages.router, gpus.router]
+    for router in routers:
+        app.include_router(router, dependencies=documented_auth)
+    app.include_router(health.router)
+    routers.append(health.router)
+    slack = _include_slack(app, state)
+    if slack is not None:
+        routers.append(slack.router)
+
+    limiter = RateLimiter(settings.rate_limit_per_minute)
+    app.add_middleware(RequestMiddleware, metrics=metrics, keys=keys, limiter=limiter,
+                       max_body_bytes=settings.max_body_bytes,
+                       routes=[route for router in routers for route in router.routes])
+    if settings.cors_origins:  # outermost, so that 401/429 answers carry CORS headers too
+        app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
+                           allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
+                           expose_headers=["X-Request-ID", "Retry-After"])
+    return app
+
+
+def _slack_adapter() -> ModuleType | None:
+    try:
+        return importlib.import_module("service.slack")
+    except ImportError:  # the Slack adapter (or slack-bolt) is not installed: the API works without it
+        return None
+
+
+def _include_slack(app: FastAPI, state: AppState) -> Any:
+    """Mount POST /slack/events when Slack is configured; /readyz reports the status either way."""
+    adapter = _slack_adapter()
+    if adapter is None:
+        state.slack_status = "slack: not installed"
+        return None
+    integration = adapter.build_slack(state.settings, state.engine_for_slack)
+    if integration is None:
+        state.slack_status = str(adapter.slack_status(state.settings))
+        return None
+    app.include_router(integration.router)
+    state.slack_status = str(integration.status)
+    return integration
+
+
+def create_app_from_env() -> FastAPI:
+    """The uvicorn factory for worker processes (`kb serve --workers N`): settings from KB_* variables.
+
+    Logging is already set up in the worker by uvicorn, from the log_config `run` passed it.
+    """
+    return create_app(get_settings())

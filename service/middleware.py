@@ -1,0 +1,153 @@
+"""The request pipeline around every route (pure ASGI, cheap): request id, API keys, rate limit, body size
+limit, metrics, one JSON access-log line, and a JSON 500 for anything unexpected."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+from dataclasses import dataclass
+
+from starlette.datastructures import Headers
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from service.context import request_id
+from service.errors import error_response
+from service.metrics import Metrics
+from service.ratelimit import RateLimiter
+from service.security import ApiKeys, bearer_token, key_fingerprint
+
+access_log = logging.getLogger("kb.access")
+log = logging.getLogger("kb.service")
+_SAFE_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")  # a caller's X-Request-ID is kept only if it is this tame
+GUARDED = "/v1/"
+
+
+@dataclass
+class _Sent:
+    status: int = 500
+    bytes: int = 0
+    started: bool = False
+
+
+class RequestMiddleware:
+    """Outermost of kb's layers (CORS, when configured, wraps it)."""
+
+    def __init__(self, app: ASGIApp, *, metrics: Metrics, keys: ApiKeys, limiter: RateLimiter,
+                 max_body_bytes: int, routes: list[BaseRoute]) -> None:
+        self.app, self.metrics, self.keys, self.limiter = app, metrics, keys, limiter
+        self.max_body_bytes, self.routes = max_body_bytes, routes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        given = headers.get("x-request-id", "")
+        rid = given if _SAFE_ID.fullmatch(given) else uuid.uuid4().hex
+        token = request_id.set(rid)
+        started, sent = time.perf_counter(), _Sent()
+
+        async def send_with_id(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                sent.status, sent.started = message["status"], True
+                message["headers"] = [*message.get("headers", ()), (b"x-request-id", rid.encode())]
+            elif message["type"] == "http.response.body":
+                sent.bytes += len(message.get("body", b""))
+            await send(message)
+
+        self.metrics.in_flight.inc()
+        try:
+            rejection = self._guard(scope, headers)
+            if rejection is not None:
+                await rejection(scope, receive, send_with_id)
+                return
+            body = await self._read_body(receive, headers)
+            if body is None:
+                await error_response(413, f"the body is over {self.max_body_bytes} bytes", "body")(
+                    scope, receive, send_with_id)
+            elif isinstance(body, bytes):
+                await self.app(scope, _replay(body, receive), send_with_id)
+            else:
+                sent.status = 499  # the client went away before its body arrived
+        except Exception:
+            log.exception("unhandled error on %s %s", scope["method"], scope["path"])
+            if not sent.started:
+                await error_response(500, "internal error; quote the request id if you report it")(
+                    scope, receive, send_with_id)
+        finally:
+            seconds = time.perf_counter() - started
+            route = self._route(scope)
+            self.metrics.observe(scope["method"], route, sent.status, seconds)
+            self.metrics.in_flight.dec()
+            client = scope.get("client")
+            access_log.info("%s %s %d", scope["method"], scope["path"], sent.status, extra={"fields": {
+                "method": scope["method"], "path": scope["path"], "route": route, "status": sent.status,
+                "duration_ms": round(seconds * 1000, 2), "bytes": sent.bytes, "client": client[0] if client else None,
+            }})
+            request_id.reset(token)
+
+    def _guard(self, scope: Scope, headers: Headers) -> Response | None:
+        """401 or 429 for /v1/* before any body is read; rate limiting comes first, so guessing keys is limited too."""
+        if not scope["path"].startswith(GUARDED) or scope["method"] == "OPTIONS":
+            return None
+        token = bearer_token(headers.get("authorization"))
+        authorized = not self.keys.enabled or self.keys.accepts(token)
+        client = scope.get("client")
+        who = key_fingerprint(token) if self.keys.enabled and authorized and token else \
+            f"ip:{client[0] if client else 'unknown'}"
+        wait = self.limiter.retry_after(who)
+        if wait is not None:
+            return error_response(429, f"over {int(self.limiter.capacity)} requests a minute; retry in {wait} s",
+                                  headers={"Retry-After": str(wait)})
+        if not authorized:
+            return error_response(401, "a valid API key is needed: send Authorization: Bearer <key>",
+                                  "authorization", headers={"WWW-Authenticate": 'Bearer realm="kb"'})
+        return None
+
+    async def _read_body(self, receive: Receive, headers: Headers) -> bytes | bool | None:
+        """The whole body (it is small by design), None if it is over the limit, False if the client left."""
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.max_body_bytes:
+            return None
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return False
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body_bytes:
+                return None
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
+    def _route(self, scope: Scope) -> str:
+        """The route template (bounded label values), also for requests rejected before routing.
+
+        `routes` are the routers' own routes (FastAPI keeps included routers as opaque wrappers)."""
+        route = scope.get("route")
+        if route is not None and hasattr(route, "path"):
+            return str(route.path)
+        for candidate in self.routes:
+            if candidate.matches(scope)[0] != Match.NONE and hasattr(candidate, "path"):
+                return str(candidate.path)
+        return "unmatched"
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A receive that hands the app the body already read, then defers to the real one (disconnects)."""
+    delivered = False
+
+    async def replayed() -> Message:
+        nonlocal delivered
+        if not delivered:
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed

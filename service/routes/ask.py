@@ -1,0 +1,20 @@
+"""POST /v1/ask: a question in, the cited Answer out."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Response
+
+from kb.models import Answer
+from service.deps import StateDep
+from service.errors import BODY_ERRORS, GUARD_ERRORS, documented
+from service.examples import ASK
+from service.schemas import AskRequest
+
+router = APIRouter(tags=["ask"])
+
+
+@router.post("/v1/ask", response_model=Answer, responses=documented(*BODY_ERRORS, *GUARD_ERRORS, 503))
+async def ask(request: Annotated[AskRequest, Body(openapi_examples=ASK)], state: StateDep) -> Response:
+    """Answer a GPU question (Chinese or English) with cited passages and computed fit checks."""
+    body = await state.answer_json(request.question, request.top_k)
+    return Response(body, media_type="application/json")

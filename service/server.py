@@ -1,0 +1,68 @@
+"""`kb serve`: make sure the index exists, then run uvicorn (one process, or N workers) with graceful shutdown."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+
+import uvicorn
+from pydantic import SecretStr
+
+from kb.settings import Settings
+
+log = logging.getLogger("kb.service")
+
+
+def prepare_index(settings: Settings) -> None:
+    """Build a missing or stale index before any worker starts, then check it opens: a clear error otherwise.
+
+    Done once here, not in each worker, so N workers never race to build it.
+    """
+    from indexer.build import build_index
+    from indexer.embedder import embedder_name, make_embedder
+    from kb.index import is_stale, load_index
+
+    if settings.corpus_dir.is_dir() and is_stale(settings.index_dir, settings.corpus_dir):
+        log.info("building the index at %s from %s (missing or older than the corpus)",
+                 settings.index_dir, settings.corpus_dir)
+        started = time.perf_counter()
+        build_index(settings.corpus_dir, settings.index_dir, make_embedder(settings.embedder))
+        log.info("index built in %.1f s", time.perf_counter() - started)
+    load_index(settings.index_dir, embedder_name(settings.embedder))  # raises IndexUnavailable, saying how to fix
+
+
+def export_settings(settings: Settings) -> None:
+    """Put the settings in KB_* variables, so spawned worker processes read the same ones (with CLI overrides)."""
+    for name in Settings.model_fields:
+        value = getattr(settings, name)
+        key = f"KB_{name.upper()}"
+        if value is None:
+            os.environ.pop(key, None)
+        elif isinstance(value, list):
+            os.environ[key] = json.dumps([v.get_secret_value() if isinstance(v, SecretStr) else v for v in value])
+        elif isinstance(value, SecretStr):
+            os.environ[key] = value.get_secret_value()
+        else:
+            os.environ[key] = str(value)
+
+
+def run(settings: Settings) -> None:
+    """Serve until SIGINT/SIGTERM; in-flight requests get `shutdown_grace_seconds` to finish."""
+    from service.logs import configure_logging, logging_config
+
+    configure_logging()
+    prepare_index(settings)
+    common = {
+        "host": settings.host, "port": settings.port, "log_config": logging_config(), "access_log": False,
+        "timeout_graceful_shutdown": settings.shutdown_grace_seconds, "server_header": False,
+    }
+    log.info("serving on http://%s:%d with %d worker(s)", settings.host, settings.port, settings.workers)
+    if settings.workers == 1:
+        from service.app import create_app
+
+        uvicorn.run(create_app(settings), **common)  # type: ignore[arg-type]
+    else:
+        export_settings(settings)
+        uvicorn.run("service.app:create_app_from_env", factory=True, workers=settings.workers, **common)  # type: ignore[arg-type]

@@ -1,0 +1,108 @@
+"""What one app instance holds: settings, the engine (loaded once, in the background), caches, the thread limit."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+import anyio.to_thread
+from anyio import CapacityLimiter
+
+from kb.engine import Engine
+from kb.errors import IndexUnavailable
+from kb.settings import Settings
+from service.answers import AnswerCache
+from service.metrics import Metrics
+
+T = TypeVar("T")
+log = logging.getLogger("kb.service")
+# Asked once while loading, so the first user does not pay for lazy start-up work (jieba's dictionary: ~1 s).
+WARM_UP_QUESTION = "能用一张4090 QLoRA微调13B模型吗？"
+
+
+class NotReady(Exception):
+    """The index is still loading, or failed to load; the message says which."""
+
+
+class AppState:
+    """One per app: the engine once loaded, the rendered-answer cache, and the pool the core runs in."""
+
+    def __init__(self, settings: Settings, metrics: Metrics, engine: Engine | None = None) -> None:
+        self.settings = settings
+        self.metrics = metrics
+        self.engine = engine
+        self.error: str | None = None
+        self.slack_status = "slack: not configured"
+        self._loaded = threading.Event()
+        # Whole answers as JSON bytes: the index is read-only, so an answer never changes while it is loaded.
+        self.answers = AnswerCache(settings.answer_cache_size)
+        self._limiter: CapacityLimiter | None = None
+        if engine is not None:
+            self._attach(engine)
+
+    def start(self) -> None:
+        """In the lifespan: a thread pool for the core, and the index loading in the background."""
+        self._limiter = CapacityLimiter(self.settings.threads)
+        if self.engine is None and self.error is None:
+            threading.Thread(target=self._load, name="kb-load-index", daemon=True).start()
+
+    def _load(self) -> None:
+        started = time.perf_counter()
+        try:
+            engine = Engine.open(self.settings, build_if_needed=False)
+            engine.answer(WARM_UP_QUESTION)
+        except Exception as e:  # an index problem or anything else: readiness says so, the log has it
+            self.error = str(e) if isinstance(e, IndexUnavailable) else f"{type(e).__name__}: {e}"
+            log.error("index failed to load: %s", self.error)
+            self._loaded.set()
+            return
+        self._attach(engine)
+        log.info("index loaded: %d chunks from %s in %.2f s", len(engine.index.chunks),
+                 self.settings.index_dir, time.perf_counter() - started)
+
+    def _attach(self, engine: Engine) -> None:
+        engine.observe_retrieval = self.metrics.retrieval.observe
+        self.metrics.watch_cache("embed", engine.cache)
+        self.metrics.watch_cache("answer", self.answers)
+        self.engine = engine
+        self._loaded.set()
+
+    @property
+    def ready(self) -> bool:
+        return self.engine is not None
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Block until loading has finished (either way); True when the engine is there."""
+        self._loaded.wait(timeout)
+        return self.ready
+
+    def require_engine(self) -> Engine:
+        """The engine, or NotReady saying why not (loading, or the load error)."""
+        if self.engine is None:
+            raise NotReady(f"the index failed to load: {self.error}" if self.error else "the index is still loading")
+        return self.engine
+
+    def engine_for_slack(self) -> Engine:
+        """For the Slack adapter, which runs in its own threads: waits briefly for loading to finish."""
+        self._loaded.wait(30)
+        try:
+            return self.require_engine()
+        except NotReady as e:
+            raise IndexUnavailable(str(e)) from None
+
+    async def run(self, func: Callable[..., T], *args: object) -> T:
+        """Run CPU-bound core code in the pool, at most KB_THREADS at once."""
+        return await anyio.to_thread.run_sync(func, *args, limiter=self._limiter)
+
+    async def answer_json(self, question: str, top_k: int | None) -> bytes:
+        """The Answer as JSON bytes; a repeated question is served from the cache without leaving the event loop."""
+        engine = self.require_engine()
+        key = (question, top_k)
+        cached = self.answers.get(key)
+        if cached is not None:
+            return cached
+        return await self.run(self.answers.get_or_compute, key,
+                              lambda: engine.answer(question, top_k).model_dump_json().encode())

@@ -287,6 +287,10 @@ class FakeEngine:
     """Stands in for kb.engine.Engine: records questions, answers with sample_answer, optionally slowly."""
 
     def __init__(self, delay: float = 0.0, **sizes: Any) -> None:
+        from kb.cache import LruCache
+
+        self.cache: LruCache[str, Any] = LruCache(0)  # what service.app's metrics watch on an Engine
+        self.observe_retrieval: Any = None
         self.delay = delay
         self.sizes = sizes
         self.questions: list[str] = []

@@ -98,3 +98,34 @@ def test_socket_mode_answers_with_the_same_listeners(slack: FakeSlack, tmp_path:
     (post,) = slack.posts()
     assert post.body["thread_ts"] == "5.1" and block_problems(post.body["blocks"]) == []
     assert engine.questions == ["4090 显存？"]
+
+
+def test_readyz_reports_slack_and_the_route_exists_only_when_configured(settings: Settings, engine: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+
+    with TestClient(create_app(settings, engine)) as client:
+        assert "slack: not configured (set KB_SLACK_BOT_TOKEN and KB_SLACK_SIGNING_SECRET)" in \
+            client.get("/readyz").json()["detail"]
+        assert client.post("/slack/events", content=b"{}").status_code == 404
+    configured = settings.model_copy(update=tokens(slack_bot_token=BOT, slack_signing_secret=SIGN))
+    with TestClient(create_app(configured, engine)) as client:
+        assert "slack: configured (POST /slack/events)" in client.get("/readyz").json()["detail"]
+        assert client.post("/slack/events", content=b"{}").status_code == 401
+
+
+def test_manifest_declares_what_the_bot_listens_for() -> None:
+    import yaml
+
+    manifest = yaml.safe_load((Path(__file__).parent.parent / "service/slack/manifest.yaml").read_text())
+    (command,) = manifest["features"]["slash_commands"]
+    assert command["command"] == "/kb"
+    settings = manifest["settings"]
+    assert {"app_mention", "message.im", "message.channels"} <= set(settings["event_subscriptions"]["bot_events"])
+    assert settings["interactivity"]["is_enabled"] is True
+    urls = [command["url"], settings["event_subscriptions"]["request_url"], settings["interactivity"]["request_url"]]
+    assert all(url == "https://YOUR-HOST/slack/events" for url in urls)
+    assert {"commands", "chat:write", "app_mentions:read", "im:history", "channels:history"} <= set(
+        manifest["oauth_config"]["scopes"]["bot"])
+    assert manifest["features"]["app_home"]["messages_tab_enabled"] is True

@@ -102,12 +102,17 @@ def test_half_specified_gets_check_with_assumptions() -> None:
     checks, sel = fit_checks_for_question("4090能跑13B吗", "zh")
     assert sel is None and len(checks) == 1
     a = " ".join(checks[0].assumptions)
+    assert "未给出张数" in a and "未给出精度" in a and "未给出上下文长度" in a
+    checks, _ = fit_checks_for_question("4090能跑13B吗", "en")  # the same assumptions, said in English
+    a = " ".join(checks[0].assumptions)
     assert "no count given" in a and "precision not given" in a and "sequence length not given" in a
     checks, _ = fit_checks_for_question("Can I run a 7B model?", "en")
     assert {c.gpu for c in checks} == {"a100-80gb", "rtx-4090"}
     assert any("no GPU named" in x for x in checks[0].assumptions)
     checks, _ = fit_checks_for_question("A100能训练7B吗", "zh")
-    assert checks[0].gpu == "a100-80gb" and any("80GB card assumed" in x for x in checks[0].assumptions)
+    assert checks[0].gpu == "a100-80gb" and any("按 80GB 版计" in x for x in checks[0].assumptions)
+    checks, _ = fit_checks_for_question("A100能训练7B吗", "en")
+    assert any("80GB card assumed" in x for x in checks[0].assumptions)
 
 
 def test_fine_tune_without_method_checks_full_and_lora() -> None:

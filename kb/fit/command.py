@@ -48,12 +48,13 @@ class _OneLineErrors(click.Command):
 @click.option("--vram-gib", type=float, default=None, help="override the card's capacity in GiB")
 @click.option("--checkpointing/--no-checkpointing", default=None, help="activation checkpointing (default on)")
 @click.option("--lora-rank", type=int, default=64, show_default=True, help="LoRA/QLoRA adapter rank")
-@click.option("--lang", type=click.Choice(["zh", "en"]), default="en", show_default=True, help="labels")
+@click.option("--lang", type=click.Choice(["zh", "en"]), default="en", show_default=True,
+              help="labels, assumptions and working")
 @click.option("--json", "as_json", is_flag=True, help="print the FitResult as JSON")
 def fit(lang: str, as_json: bool, **options: Any) -> None:
     """Check whether a model fits a GPU for a workload: memory by term, speed, cost, and the working."""
     try:
-        result = check_fit(parse_request(**options))
+        result = check_fit(parse_request(**options), language=lang)
     except BadInput as e:
         _fail(str(e))
     click.echo(result.model_dump_json(indent=2) if as_json else render_fit_text(result, lang))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from kb.fit.messages import msg
 from kb.fit.presets import ModelShape
 
 GIB = 1024**3
@@ -49,25 +50,27 @@ class MemoryPlan:
         return sum(self.per_gpu.values())
 
 
-def weight_bytes(shape: ModelShape, precision: str) -> tuple[int, str]:
+def weight_bytes(shape: ModelShape, precision: str, *, language: str = "en") -> tuple[int, str]:
     """Bytes of one copy of the weights, and the step that shows how."""
     bits = BITS[precision]
     if precision not in QUANTISED:
         n = shape.params * bits / 8
-        return round(n), f"weights: {shape.params:,} params × {bits / 8:g} B ({precision}) = {gb(n)}"
+        return round(n), msg("weights_plain", language, params=shape.params, bytes=bits / 8, precision=precision,
+                             size=gb(n))
     norms = shape.layers * 2 * shape.hidden + shape.hidden
     kept = min(shape.params, shape.embedding_params + norms)
     quantised = shape.params - kept
     n = quantised * bits / 8 + kept * 2
-    return round(n), (f"weights: {quantised:,} linear params × {bits:g}/8 B ({precision}) + {kept:,} embedding, "
-                      f"head and norm params × 2 B = {gb(n)}")
+    return round(n), msg("weights_quantised", language, quantised=quantised, bits=bits, precision=precision,
+                         kept=kept, size=gb(n))
 
 
-def kv_cache_bytes(shape: ModelShape, seq_len: int, batch: int, value_bytes: int) -> tuple[int, str]:
+def kv_cache_bytes(shape: ModelShape, seq_len: int, batch: int, value_bytes: int, *,
+                   language: str = "en") -> tuple[int, str]:
     """KV cache = 2 × layers × kv heads × head dim × bytes × tokens × batch."""
     n = 2 * shape.layers * shape.kv_heads * shape.head_dim * value_bytes * seq_len * batch
-    return n, (f"KV cache: 2 × {shape.layers} layers × {shape.kv_heads} kv heads × {shape.head_dim} × "
-               f"{value_bytes} B × {seq_len:,} tokens × batch {batch} = {gb(n)}")
+    return n, msg("kv_cache_step", language, layers=shape.layers, kv_heads=shape.kv_heads, head_dim=shape.head_dim,
+                  value_bytes=value_bytes, seq=seq_len, batch=batch, size=gb(n))
 
 
 def layer_activation_bytes(shape: ModelShape, seq_len: int, batch: int) -> int:
@@ -75,22 +78,21 @@ def layer_activation_bytes(shape: ModelShape, seq_len: int, batch: int) -> int:
     return 34 * seq_len * batch * shape.hidden
 
 
-def training_activations(shape: ModelShape, seq_len: int, batch: int, checkpointing: bool) -> tuple[int, list[str]]:
+def training_activations(shape: ModelShape, seq_len: int, batch: int, checkpointing: bool, *,
+                         language: str = "en") -> tuple[int, list[str]]:
     """Activations kept for the backward pass of one micro-batch, with the loss's fp32 logits."""
     s, b, h, a, L = seq_len, batch, shape.hidden, shape.heads, shape.layers
     one = layer_activation_bytes(shape, s, b)
     logits = 4 * s * b * shape.vocab
-    steps = [f"activations a layer (Korthikanti et al. 2022): s·b·h·(34 + 5·a·s/h) = {s}·{b}·{h}·(34 + "
-             f"5·{a}·{s}/{h}); FlashAttention stores no attention scores, so 34·s·b·h = {gb(one)}"]
+    steps = [msg("act_layer", language, s=s, b=b, h=h, a=a, size=gb(one))]
     if checkpointing:
         inputs = 2 * s * b * h * L
         n = inputs + one + logits
-        steps.append(f"activation checkpointing: layer inputs 2·s·b·h × {L} layers = {gb(inputs)}, + one layer "
-                     f"recomputed {gb(one)}, + fp32 logits 4·s·b·vocab = {gb(logits)}: {gb(n)} "
-                     f"(without checkpointing: {gb(one * L + logits)})")
+        steps.append(msg("act_ckpt", language, layers=L, inputs=gb(inputs), one=gb(one), logits=gb(logits),
+                         total=gb(n), without=gb(one * L + logits)))
     else:
         n = one * L + logits
-        steps.append(f"no checkpointing: {gb(one)} × {L} layers + fp32 logits 4·s·b·vocab {gb(logits)} = {gb(n)}")
+        steps.append(msg("act_no_ckpt", language, one=gb(one), layers=L, logits=gb(logits), total=gb(n)))
     return n, steps
 
 
@@ -99,40 +101,37 @@ def with_overhead(per_gpu: dict[str, int]) -> int:
     return CONTEXT_BYTES + math.ceil(FRAGMENTATION * sum(v for k, v in per_gpu.items() if k != "overhead"))
 
 
-def _finish(total: dict[str, int], per_gpu: dict[str, int], count: int, steps: list[str]) -> None:
+def _finish(total: dict[str, int], per_gpu: dict[str, int], count: int, steps: list[str], language: str) -> None:
     per_gpu["overhead"] = with_overhead(per_gpu)
     total["overhead"] = per_gpu["overhead"] * count
-    steps.append(f"overhead a GPU: 1 GiB CUDA context + {FRAGMENTATION:.0%} of the rest for fragmentation "
-                 f"= {gb(per_gpu['overhead'])}")
-    steps.append(f"required a GPU: {' + '.join(f'{k} {per_gpu[k] / GIB:,.2f}' for k in TERMS if per_gpu[k])} "
-                 f"= {gb(sum(per_gpu.values()))}")
+    steps.append(msg("overhead_step", language, fragmentation=FRAGMENTATION, size=gb(per_gpu["overhead"])))
+    terms = " + ".join(f"{msg(f'term.{k}', language)} {per_gpu[k] / GIB:,.2f}" for k in TERMS if per_gpu[k])
+    steps.append(msg("required_step", language, terms=terms, size=gb(sum(per_gpu.values()))))
 
 
-def inference_memory(shape: ModelShape, precision: str, seq_len: int, batch: int, count: int) -> MemoryPlan:
+def inference_memory(shape: ModelShape, precision: str, seq_len: int, batch: int, count: int, *,
+                     language: str = "en") -> MemoryPlan:
     """Weights + KV cache + one layer's prefill working set, split evenly over `count` GPUs (tensor parallel)."""
-    w, w_step = weight_bytes(shape, precision)
+    w, w_step = weight_bytes(shape, precision, language=language)
     kv_value = 4 if precision == "fp32" else 2
-    kv, kv_step = kv_cache_bytes(shape, seq_len, batch, kv_value)
+    kv, kv_step = kv_cache_bytes(shape, seq_len, batch, kv_value, language=language)
     act = layer_activation_bytes(shape, seq_len, batch)
     total = {"weights": w, "gradients": 0, "optimizer": 0, "activations": act, "kv_cache": kv, "overhead": 0}
     per_gpu = {k: math.ceil(v / count) for k, v in total.items()}
     steps = [w_step, kv_step,
-             f"activations: one layer's prefill working set 34·s·b·h = 34 × {seq_len:,} × {batch} × "
-             f"{shape.hidden} = {gb(act)} (nothing is kept for a backward pass)"]
+             msg("inference_act_step", language, seq=seq_len, batch=batch, hidden=shape.hidden, size=gb(act))]
     if count > 1:
-        steps.append(f"split over {count} GPUs (tensor/pipeline parallel): weights, KV cache and activations ÷ {count}")
-    _finish(total, per_gpu, count, steps)
-    assumptions = [f"KV cache in {'fp32' if kv_value == 4 else '16-bit'} ({kv_value} B a value), at the full "
-                   f"{seq_len:,}-token context for each of {batch} sequence(s)",
-                   "inference activations: one layer's transient working set (34·s·b·h), logits for the last "
-                   "position only"]
+        steps.append(msg("inference_split_step", language, count=count))
+    _finish(total, per_gpu, count, steps, language)
+    kind = msg("kv_fp32" if kv_value == 4 else "kv_16bit", language)
+    assumptions = [msg("kv_assumption", language, kind=kind, value_bytes=kv_value, seq=seq_len, batch=batch),
+                   msg("inference_act_assumption", language)]
     if count > 1:
-        assumptions.append(f"weights, KV cache and activations split evenly over {count} GPUs "
-                           "(tensor or pipeline parallel; the split's communication buffers are not counted)")
+        assumptions.append(msg("inference_split_assumption", language, count=count))
     return MemoryPlan(total, per_gpu, steps, assumptions, weight_bytes=w, kv_bytes=kv)
 
 
-def zero_states(params: int, stage: int, count: int) -> tuple[dict[str, int], str]:
+def zero_states(params: int, stage: int, count: int, *, language: str = "en") -> tuple[dict[str, int], str]:
     """Model states a GPU under ZeRO stage 0–3 (ZeRO paper, Ψ params, K = 12, N_d = count)."""
     w, g, o = 2 * params, 2 * params, 12 * params
     if stage >= 1:
@@ -142,49 +141,47 @@ def zero_states(params: int, stage: int, count: int) -> tuple[dict[str, int], st
     if stage >= 3:
         w = math.ceil(w / count)
     formula = {0: "(2+2+12)·Ψ", 1: "2Ψ + 2Ψ + 12Ψ/N", 2: "2Ψ + (2+12)Ψ/N", 3: "(2+2+12)Ψ/N"}[stage]
-    step = (f"ZeRO stage {stage}, Ψ = {params:,}, N = {count}: {formula} = {w / 1e9:,.3f} + {g / 1e9:,.3f} + "
-            f"{o / 1e9:,.3f} GB = {gb(w + g + o)} of model states a GPU")
+    step = msg("zero_step", language, stage=stage, params=params, count=count, formula=formula, w=w / 1e9,
+               g=g / 1e9, o=o / 1e9, size=gb(w + g + o))
     return {"weights": w, "gradients": g, "optimizer": o}, step
 
 
-def full_memory(shape: ModelShape, seq_len: int, batch: int, count: int, stage: int, checkpointing: bool) -> MemoryPlan:
+def full_memory(shape: ModelShape, seq_len: int, batch: int, count: int, stage: int, checkpointing: bool, *,
+                language: str = "en") -> MemoryPlan:
     """Mixed-precision Adam with ZeRO sharding; each GPU runs a micro-batch of `batch` sequences."""
     n = shape.params
-    states, z_step = zero_states(n, stage, count)
-    act, act_steps = training_activations(shape, seq_len, batch, checkpointing)
+    states, z_step = zero_states(n, stage, count, language=language)
+    act, act_steps = training_activations(shape, seq_len, batch, checkpointing, language=language)
     total = {"weights": 2 * n, "gradients": 2 * n, "optimizer": 12 * n, "activations": act * count,
              "kv_cache": 0, "overhead": 0}
     per_gpu = {**states, "activations": act, "kv_cache": 0, "overhead": 0}
-    steps = [f"model states: {n:,} params × 16 B (2 weights + 2 gradients + 12 fp32 master, momentum, variance) "
-             f"= {gb(16 * n)}", z_step, *act_steps]
-    _finish(total, per_gpu, count, steps)
-    assumptions = ["mixed-precision Adam: 16 bytes a parameter of model states (ZeRO paper, K = 12)",
-                   f"ZeRO stage {stage} over {count} data-parallel GPU(s), as the ZeRO paper shards it",
-                   f"batch {batch} = the micro-batch on each GPU; activations are not sharded by ZeRO"]
+    steps = [msg("model_states_step", language, params=n, size=gb(16 * n)), z_step, *act_steps]
+    _finish(total, per_gpu, count, steps, language)
+    assumptions = [msg("adam_assumption", language),
+                   msg("zero_assumption", language, stage=stage, count=count),
+                   msg("full_batch_assumption", language, batch=batch)]
     return MemoryPlan(total, per_gpu, steps, assumptions)
 
 
 def adapter_memory(shape: ModelShape, precision: str, seq_len: int, batch: int, count: int, rank: int,
-                   checkpointing: bool, workload: str) -> MemoryPlan:
+                   checkpointing: bool, workload: str, *, language: str = "en") -> MemoryPlan:
     """LoRA/QLoRA: a frozen base at its precision + adapters with their own gradients and Adam moments."""
-    base, w_step = weight_bytes(shape, precision)
+    base, w_step = weight_bytes(shape, precision, language=language)
     a = shape.lora_params(rank)
-    act, act_steps = training_activations(shape, seq_len, batch, checkpointing)
+    act, act_steps = training_activations(shape, seq_len, batch, checkpointing, language=language)
     total = {"weights": base + 2 * a, "gradients": 2 * a, "optimizer": 8 * a, "activations": act,
              "kv_cache": 0, "overhead": 0}
     per_gpu = {k: math.ceil(v / count) for k, v in total.items()}
-    steps = [f"frozen base {w_step}",
-             f"adapters: rank {rank} on q, k, v, o, gate, up, down of {shape.layers} layers = {a:,} params; "
-             f"× {ADAPTER_BYTES} B (2 weights + 2 gradients + 8 Adam) = {gb(ADAPTER_BYTES * a)}", *act_steps]
+    steps = [msg("adapter_base_step", language, weights=w_step),
+             msg("adapters_step", language, rank=rank, layers=shape.layers, params=a, bytes=ADAPTER_BYTES,
+                 size=gb(ADAPTER_BYTES * a)), *act_steps]
     if count > 1:
-        steps.append(f"layers split over {count} GPUs (pipeline): every term ÷ {count}")
-    _finish(total, per_gpu, count, steps)
-    kind = "QLoRA (NF4 base with double quantisation, ≈ 4.127 bits a weight)" if workload == "qlora" else "LoRA"
-    assumptions = [f"{kind}: rank {rank} adapters on all seven linear layers of every block (the QLoRA paper's "
-                   "setting; PEFT's default r = 8 on q, v needs less)",
-                   "adapters keep bf16 weights and gradients and fp32 Adam moments (12 B a parameter), "
-                   "no fp32 master copy, as the QLoRA recipe does",
-                   f"batch {batch} = the micro-batch"]
+        steps.append(msg("adapter_split_step", language, count=count))
+    _finish(total, per_gpu, count, steps, language)
+    kind = msg("qlora_kind" if workload == "qlora" else "lora_kind", language)
+    assumptions = [msg("adapter_assumption", language, kind=kind, rank=rank),
+                   msg("adapter_states_assumption", language),
+                   msg("adapter_batch_assumption", language, batch=batch)]
     if count > 1:
-        assumptions.append(f"layers split evenly over {count} GPUs (pipeline/naive model parallel)")
+        assumptions.append(msg("adapter_split_assumption", language, count=count))
     return MemoryPlan(total, per_gpu, steps, assumptions, weight_bytes=base)

@@ -2,7 +2,8 @@
 
 Regular expressions only (no tokenizer): a question is short, and this runs on every `kb ask`.
 Each thing found removes its text, so "2万亿token" is not also read as a model size, and
-"A100 80G" is not also read as 80 cards. Whatever the parser had to decide is said in `notes`.
+"A100 80G" is not also read as 80 cards. Whatever the parser had to decide is said in `notes`,
+in the language asked for (the parser itself reads both languages either way).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from kb.fit.messages import check_language, msg
 from kb.fit.numbers import CN_NUMERAL, EN_NUMBER_WORD, NUM, amount, to_int
 
 _WIDTH = str.maketrans({"×": "x", "＊": "*", "￥": "¥", "＄": "$", "：": ":", "，": ",", "（": "(", "）": ")"})
@@ -34,6 +36,7 @@ class ParsedQuestion:
     wants_selection: bool = False
     latency: bool = False
     notes: list[str] = field(default_factory=list)
+    language: str = "en"  # the language `notes` are written in
 
 
 class _Text:
@@ -62,7 +65,7 @@ def _budget(t: _Text, q: ParsedQuestion, usd_cny: float) -> None:
         num, scale = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         usd = amount(num, scale)
         q.budget_cny = usd * usd_cny
-        q.notes.append(f"budget ${usd:,.0f} converted at {usd_cny:g} CNY a USD = {q.budget_cny:,.0f} CNY")
+        q.notes.append(msg("budget_usd", q.language, usd=usd, rate=usd_cny, cny=q.budget_cny))
     for m in t.take(rf"¥\s*({NUM})\s*({_SCALE})?|({NUM})\s*({_SCALE})?\s*{_CURRENCY_CN}"
                     rf"|(?:预算|budget(?: of)?|花)\s*(?:是|为|有|大概|约|:)?\s*({NUM})\s*({_SCALE})?"
                     rf"|({NUM})\s*({_SCALE})\s*(?:的)?(?:预算|budget)"):
@@ -110,7 +113,7 @@ def _model(t: _Text, q: ParsedQuestion) -> None:
             q.model = name
         else:
             q.model = f"{m.group(2)}b"
-            q.notes.append(f"'{m.group(0).strip()}' is not a preset: checked as a {m.group(2)}B model")
+            q.notes.append(msg("not_preset", q.language, text=m.group(0).strip(), size=m.group(2)))
     if q.model:
         return
     for m in t.take(rf"(\d+(?:\.\d+)?e\d+)|({NUM})\s*(b|bn|billion|亿|千亿)(?![a-z])\s*(?:参数|params?|parameters?)?"):
@@ -135,14 +138,14 @@ def _gpu_id(m: re.Match[str], q: ParsedQuestion) -> str:
     if m.group(1):
         if m.group(2):
             return f"a100-{m.group(2)}gb"
-        q.notes.append("'A100' without a size: the 80GB card assumed")
+        q.notes.append(msg("a100_size", q.language))
         return "a100-80gb"
     if m.group(3):
         return "h100-sxm"
     name = re.sub(r"\s+", "", m.group(4))
     if name.startswith("4060ti"):
         if "16" not in name:
-            q.notes.append("'4060 Ti' without a size: the 16GB card assumed (the only 4060 Ti kb knows)")
+            q.notes.append(msg("4060ti_size", q.language))
         return "rtx-4060-ti-16gb"
     return {"4070ti": "rtx-4070-ti"}.get(name, f"rtx-{name}")
 
@@ -196,7 +199,7 @@ def _words(t: _Text, q: ParsedQuestion) -> None:
     elif "fine-tune" in q.workloads:
         q.workloads = ["full"] if "full" in q.workloads and t.has(r"全参|全量|full") else ["full", "lora"]
         if q.workloads == ["full", "lora"]:
-            q.notes.append("'fine-tune' without a method: checked as full fine-tuning and as LoRA")
+            q.notes.append(msg("fine_tune_both", q.language))
     elif "full" in q.workloads:
         q.workloads = ["full"]
     for name, pattern in _PRECISIONS:
@@ -213,9 +216,12 @@ def _words(t: _Text, q: ParsedQuestion) -> None:
         q.wants_selection = True
 
 
-def parse_question(question: str, usd_cny: float = 7.2) -> ParsedQuestion:
-    """Read what a fit check needs from a question; order matters (money and tokens before sizes)."""
-    q = ParsedQuestion()
+def parse_question(question: str, usd_cny: float = 7.2, language: str = "en") -> ParsedQuestion:
+    """Read what a fit check needs from a question; order matters (money and tokens before sizes).
+
+    `language` ("en" or "zh") is the language of the notes, not of the question: both are read either way.
+    """
+    q = ParsedQuestion(language=check_language(language))
     t = _Text(question)
     _budget(t, q, usd_cny)
     _tokens(t, q)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from kb.fit.check import check_fit
 from kb.fit.gpus import GpuSpec, load_gpus
+from kb.fit.messages import check_language, msg
 from kb.fit.request import parse_request
 from kb.fit.result import FitResult, Selection, SelectionRow
 
@@ -33,42 +34,44 @@ def _counts(gpu: GpuSpec, need: int, budget: float | None, max_gpus: int | None)
             and (budget is None or c * price <= budget)]
 
 
-def _why_not(gpu: GpuSpec, need: int, budget: float | None, max_gpus: int | None) -> str:
+def _why_not(gpu: GpuSpec, need: int, budget: float | None, max_gpus: int | None, language: str) -> str:
     cap = max(DATACENTER_COUNTS if gpu.datacenter else GEFORCE_COUNTS)
     if need > cap:
-        return f"{gpu.id}: needs {need} cards, more than the {cap} kb considers for this kind"
+        return msg("excluded_over_cap", language, gpu=gpu.id, need=need, cap=cap)
     if max_gpus is not None and need > max_gpus:
-        return f"{gpu.id}: needs {need} cards, more than the {max_gpus} allowed"
-    return f"{gpu.id}: needs {need} cards = {need * (gpu.price_cny or 0):,.0f} CNY, over the budget"
+        return msg("excluded_over_max", language, gpu=gpu.id, need=need, max_gpus=max_gpus)
+    return msg("excluded_over_budget", language, gpu=gpu.id, need=need, cost=need * (gpu.price_cny or 0))
 
 
 def select(model: str, workload: str, *, budget_cny: float | None = None, max_gpus: int | None = None,
            precision: str | None = None, seq_len: int | None = None, batch: int = 1, tokens: float | None = None,
-           corpus_dir: Path | None = None) -> tuple[Selection, list[FitResult]]:
+           corpus_dir: Path | None = None, language: str = "en") -> tuple[Selection, list[FitResult]]:
     """The configurations that fit, each kind at its fewest cards and at the most the budget buys.
 
-    Returns the ranked table and the full checks behind its first row by time and its first by cost.
+    Returns the ranked table and the full checks behind its first row by time and its first by cost,
+    their prose (assumptions, excluded reasons, the checks' working) in `language`, "en" or "zh".
     """
+    lang = check_language(language)
     rows: list[_Row] = []
     excluded: list[str] = []
     train_tokens = tokens or DEFAULT_TRAIN_TOKENS
     for gpu in load_gpus(corpus_dir).values():
         if gpu.price_cny is None:
-            excluded.append(f"{gpu.id}: no price in the document or a vendor list")
+            excluded.append(msg("excluded_no_price", lang, gpu=gpu.id))
             continue
         req = parse_request(model=model, workload=workload, gpu=gpu.id, precision=precision,
                          seq_len=seq_len, batch=batch, zero=3 if workload == "full" else 0,
                          tokens=train_tokens if workload != "inference" else None)
-        first = check_fit(req, corpus_dir)
+        first = check_fit(req, corpus_dir, language=lang)
         need = first.min_gpus
         if need is None:
-            excluded.append(f"{gpu.id}: no number of cards fits")
+            excluded.append(msg("excluded_none_fit", lang, gpu=gpu.id))
             continue
         counts = _counts(gpu, need, budget_cny, max_gpus)
         if not counts:
-            excluded.append(_why_not(gpu, need, budget_cny, max_gpus))
+            excluded.append(_why_not(gpu, need, budget_cny, max_gpus, lang))
             continue
-        base = first if need == 1 else check_fit(req.model_copy(update={"count": need}), corpus_dir)
+        base = first if need == 1 else check_fit(req.model_copy(update={"count": need}), corpus_dir, language=lang)
         picks = {counts[0]}
         whole = [c for c in counts if c % need == 0]  # inference: whole replicas of the model
         picks.add(whole[-1] if workload == "inference" and whole else counts[-1])
@@ -95,21 +98,13 @@ def select(model: str, workload: str, *, budget_cny: float | None = None, max_gp
         if r.base not in checks:
             checks.append(r.base)
     guidance = ["guide-11.1" if workload != "inference" else "guide-11.2", "guide-11.3", "guide-11.4"]
-    assumptions = [
-        "each GPU kind at the fewest cards that fit, and at the most cards the budget and the count limit allow; "
-        "the fit checks shown are for the top rows' kinds at their fewest cards",
-        "GeForce cards: at most 8, one PCIe node; A100: up to 8 a node on NVLink, then whole nodes up to 64",
-        "capex: cards only (no server, network or cooling); A100 15万 (§3.4, the document does not say 40GB or "
-        "80GB) and RTX 4090 1.9万 (§4.3) from the document, other RTX 40 cards at NVIDIA China launch prices",
-    ]
+    assumptions = [msg("selection_rows", lang), msg("selection_counts", lang), msg("selection_capex", lang)]
     if workload == "inference":
-        assumptions.append("time: decode upper bound in tokens/s (batch 1 a replica), whole replicas of the "
-                           "model on the cards; more replicas serve more users, not one user faster")
+        assumptions.append(msg("selection_time_inference", lang))
     else:
-        assumptions.append(f"time: wall-clock hours for {train_tokens:.3g} training tokens at the check's MFU"
-                           + ("" if tokens else " (the question gives no token count)") + "; full training "
-                           "with ZeRO-3")
+        assumptions.append(msg("selection_time_training", lang, tokens=train_tokens,
+                               note="" if tokens else msg("selection_no_tokens", lang)))
     if not rows:
-        assumptions.append("nothing fits: see excluded")
+        assumptions.append(msg("selection_nothing", lang))
     return Selection(workload=workload, model=model, budget_cny=budget_cny, max_gpus=max_gpus, rows=out_rows,
                      guidance=guidance, assumptions=assumptions, excluded=excluded), checks

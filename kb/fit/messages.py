@@ -1,0 +1,441 @@
+"""Every sentence the fit engine writes, in English and Chinese: one catalog, looked up by `msg`.
+
+The arithmetic computes the numbers once and hands them to `msg(key, language, **values)`; the
+language only picks the template. So a Chinese check carries the same numbers, formatted the same
+way, as the English one, and adding a sentence means adding one entry here with both templates
+(tests/test_fit_language.py checks that both name the same placeholders with the same formats).
+
+Conventions for the Chinese: spaces between Chinese and Latin letters or digits, full-width
+punctuation, and ids, units, formulas and paper names left as they are (rtx-4090, GiB, 34·s·b·h,
+Korthikanti et al. 2022).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kb.errors import BadInput
+
+LANGUAGES = ("en", "zh")
+
+MESSAGES: dict[str, dict[str, str]] = {
+    # Workload and memory-term names inside sentences (English keeps the ids, as it always has).
+    "workload.inference": {"en": "inference", "zh": "推理"},
+    "workload.full": {"en": "full", "zh": "全参数训练"},
+    "workload.lora": {"en": "lora", "zh": "LoRA 微调"},
+    "workload.qlora": {"en": "qlora", "zh": "QLoRA 微调"},
+    "term.weights": {"en": "weights", "zh": "权重"},
+    "term.gradients": {"en": "gradients", "zh": "梯度"},
+    "term.optimizer": {"en": "optimizer", "zh": "优化器状态"},
+    "term.activations": {"en": "activations", "zh": "激活值"},
+    "term.kv_cache": {"en": "kv_cache", "zh": "KV 缓存"},
+    "term.overhead": {"en": "overhead", "zh": "开销余量"},
+
+    # check.py: the GPU, the model's shape, what was assumed, the verdict.
+    "gpu_line": {
+        "en": "{gpu}: {vram:g} GiB a GPU ({source}), {bandwidth:g} GB/s, {tflops:g} TFLOPS dense BF16 "
+              "(fp32 accumulate), TDP {tdp:g} W",
+        "zh": "{gpu}：每卡 {vram:g} GiB（{source}），带宽 {bandwidth:g} GB/s，稠密 BF16 算力 {tflops:g} TFLOPS"
+              "（fp32 累加），TDP {tdp:g} W",
+    },
+    "shape_dims": {
+        "en": "{layers} layers, hidden {hidden}, {heads} heads, {kv_heads} kv heads, FFN {ffn}, vocab {vocab}",
+        "zh": "{layers} 层，隐藏维度 {hidden}，{heads} 个注意力头，{kv_heads} 个 KV 头，FFN 维度 {ffn}，词表 {vocab}",
+    },
+    "shape_estimated": {
+        "en": "a bare size: {params:,} parameters as given; shape estimated by scaling {base} (the nearest preset) "
+              "by the cube root of the size ratio: {dims}",
+        "zh": "只给了规模：参数量按所给的 {params:,} 计；结构由最接近的预设 {base} 按规模比的立方根缩放估算：{dims}",
+    },
+    "shape_preset": {
+        "en": "{name}: published shape {dims}, {params:,} parameters",
+        "zh": "{name}：公开结构为 {dims}，共 {params:,} 个参数",
+    },
+    "binary_units": {
+        "en": "capacity in binary units as the card reports it (an \"80GB\" card holds 80 GiB)",
+        "zh": "显存容量按显卡自报的二进制单位计（标称“80GB”的卡有 80 GiB）",
+    },
+    "overhead_assumption": {
+        "en": "overhead: 1 GiB a GPU for the CUDA context and libraries + 10 % of the rest for allocator "
+              "fragmentation",
+        "zh": "开销余量：每卡 1 GiB 留给 CUDA 上下文和各种库，另加其余部分的 10 % 应对分配器碎片",
+    },
+    "seq_assumed": {
+        "en": "sequence length not given: {seq:,} tokens assumed",
+        "zh": "未给出上下文长度：按 {seq:,} 个 token 计",
+    },
+    "precision_assumed": {
+        "en": "precision not given: {precision} assumed for {workload}",
+        "zh": "未给出精度：{workload}按 {precision} 计",
+    },
+    "ckpt_on": {
+        "en": "activation checkpointing on (the usual setting for large models; say --no-checkpointing to check "
+              "without)",
+        "zh": "激活检查点：开启（大模型的常用设置；加 --no-checkpointing 可检查不开的情况）",
+    },
+    "ckpt_off": {"en": "activation checkpointing off", "zh": "激活检查点：关闭"},
+    "min_gpus_zero": {"en": "min_gpus: ZeRO stage {stage}", "zh": "最少卡数：按 ZeRO 第 {stage} 阶段计算"},
+    "min_gpus_zero3": {
+        "en": "min_gpus: ZeRO-3, since stage 0 replicates the model states and more GPUs never help",
+        "zh": "最少卡数：按 ZeRO 第 3 阶段计算，因为第 0 阶段每张卡都复制全部模型状态，加卡无济于事",
+    },
+    "min_gpus_split": {
+        "en": "min_gpus: weights, KV cache and activations split evenly (tensor/pipeline parallel)",
+        "zh": "最少卡数：权重、KV 缓存和激活值平均切分到各卡（张量并行/流水线并行）",
+    },
+    "zero_ignored": {
+        "en": "--zero {zero} ignored: ZeRO stages apply to full training's model states",
+        "zh": "--zero {zero} 未采用：ZeRO 分阶段切分的是全参数训练的模型状态",
+    },
+    "verdict": {
+        "en": "verdict: {required} required a GPU vs {available} available: {outcome} ({headroom:+,.2f} GiB headroom)",
+        "zh": "结论：每卡需要 {required}，可用 {available}：{outcome}（余量 {headroom:+,.2f} GiB）",
+    },
+    "fits": {"en": "fits", "zh": "放得下"},
+    "nofit": {"en": "does not fit", "zh": "放不下"},
+    "fewest": {
+        "en": "fewest {gpu} that fit: {count} (per GPU {required})",
+        "zh": "放得下的最少 {gpu} 张数：{count}（每卡 {required}）",
+    },
+    "none_fits": {
+        "en": "no number of {gpu} up to {limit} fits: what stays on every GPU (activations, context) is larger "
+              "than one card",
+        "zh": "{gpu} 加到 {limit} 张也放不下：每张卡都要保留的部分（激活值、CUDA 上下文）超过了单卡容量",
+    },
+    "train_energy": {
+        "en": "{energy_step}; × {hours:,.1f} hours = {energy:,.0f} CNY",
+        "zh": "{energy_step}；× {hours:,.1f} 小时 = {energy:,.0f} CNY",
+    },
+    "decode_assumption": {
+        "en": "decode speed: an upper bound, bandwidth ÷ bytes read a token (all weights + the KV cache at the full "
+              "context); real kernels reach 60–80 % of it",
+        "zh": "解码速度：取上限，即带宽 ÷ 每个 token 读取的字节数（全部权重 + 满上下文的 KV 缓存）；"
+              "实际内核可达其 60–80 %",
+    },
+    "prefill_assumption": {
+        "en": "prefill: dense 16-bit tensor peak with fp32 accumulate × MFU {mfu:.0%}, also for weight-only "
+              "quantised models (their matmuls run in 16-bit)",
+        "zh": "预填充：按 16 位稠密张量峰值算力（fp32 累加）× 模型算力利用率 (MFU) {mfu:.0%} 计算，"
+              "只量化权重的模型也一样（其矩阵乘法仍以 16 位进行）",
+    },
+    "per_m_assumption": {
+        "en": "cost per million tokens: cards over 3 years of round-the-clock use + their energy at TDP, at the "
+              "decode bound: a floor, not a quote",
+        "zh": "每百万 token 成本：显卡按 3 年全天候使用摊销 + 按 TDP 计的电费，按解码速度上限计算：是下限，不是报价",
+    },
+    "train_assumption": {
+        "en": "training time: 6 × parameters × tokens FLOP over the dense 16-bit peak with fp32 accumulate × MFU "
+              "{mfu:.0%} (Llama 2's 184,320 A100 GPU-hours for 7B × 2T tokens imply 39 %); LoRA/QLoRA are counted "
+              "at the same 6·N·T (forward, recompute, backward through the frozen weights)",
+        "zh": "训练时间：6 × 参数量 × token 数的 FLOP，除以 16 位稠密峰值算力（fp32 累加）× 模型算力利用率 (MFU) "
+              "{mfu:.0%}（Llama 2 训练 7B × 2T token 用了 184,320 A100 GPU 小时，折合 39 %）；LoRA/QLoRA 也按同样的 "
+              "6·N·T 计（前向、重计算、穿过冻结权重的反向传播）",
+    },
+    "energy_assumption": {
+        "en": "energy: the cards' TDP at {price:g} CNY/kWh (host and cooling not counted)",
+        "zh": "电费：显卡按 TDP 功耗、{price:g} CNY/kWh 计（不含主机和散热）",
+    },
+    "capex_assumption": {
+        "en": "capex: cards only, no server, network or cooling{a100}{vendor}",
+        "zh": "显卡投入：只算显卡，不含服务器、网络和散热{a100}{vendor}",
+    },
+    "capex_a100": {
+        "en": "; the document's A100 price does not say 40GB or 80GB",
+        "zh": "；文档给出的 A100 价格没说是 40GB 还是 80GB",
+    },
+    "capex_vendor": {
+        "en": "; a vendor launch price, the document gives none for this card",
+        "zh": "；用的是厂商首发价，文档没有给出这张卡的价格",
+    },
+
+    # memory.py: each term's working.
+    "weights_plain": {
+        "en": "weights: {params:,} params × {bytes:g} B ({precision}) = {size}",
+        "zh": "权重：{params:,} 个参数 × {bytes:g} B（{precision}）= {size}",
+    },
+    "weights_quantised": {
+        "en": "weights: {quantised:,} linear params × {bits:g}/8 B ({precision}) + {kept:,} embedding, head and norm "
+              "params × 2 B = {size}",
+        "zh": "权重：{quantised:,} 个线性层参数 × {bits:g}/8 B（{precision}）+ {kept:,} 个嵌入层、输出头和归一化层"
+              "参数 × 2 B = {size}",
+    },
+    "kv_cache_step": {
+        "en": "KV cache: 2 × {layers} layers × {kv_heads} kv heads × {head_dim} × {value_bytes} B × {seq:,} tokens × "
+              "batch {batch} = {size}",
+        "zh": "KV 缓存：2 × {layers} 层 × {kv_heads} 个 KV 头 × {head_dim} × {value_bytes} B × {seq:,} 个 token × "
+              "批大小 {batch} = {size}",
+    },
+    "act_layer": {
+        "en": "activations a layer (Korthikanti et al. 2022): s·b·h·(34 + 5·a·s/h) = {s}·{b}·{h}·(34 + 5·{a}·{s}/{h}); "
+              "FlashAttention stores no attention scores, so 34·s·b·h = {size}",
+        "zh": "每层激活值（Korthikanti et al. 2022）：s·b·h·(34 + 5·a·s/h) = {s}·{b}·{h}·(34 + 5·{a}·{s}/{h})；"
+              "FlashAttention 不保存注意力分数，因此为 34·s·b·h = {size}",
+    },
+    "act_ckpt": {
+        "en": "activation checkpointing: layer inputs 2·s·b·h × {layers} layers = {inputs}, + one layer recomputed "
+              "{one}, + fp32 logits 4·s·b·vocab = {logits}: {total} (without checkpointing: {without})",
+        "zh": "激活检查点：各层输入 2·s·b·h × {layers} 层 = {inputs}，+ 重计算的一层 {one}，"
+              "+ fp32 logits 4·s·b·vocab = {logits}：共 {total}（不开激活检查点：{without}）",
+    },
+    "act_no_ckpt": {
+        "en": "no checkpointing: {one} × {layers} layers + fp32 logits 4·s·b·vocab {logits} = {total}",
+        "zh": "不开激活检查点：{one} × {layers} 层 + fp32 logits 4·s·b·vocab {logits} = {total}",
+    },
+    "overhead_step": {
+        "en": "overhead a GPU: 1 GiB CUDA context + {fragmentation:.0%} of the rest for fragmentation = {size}",
+        "zh": "每卡开销余量：1 GiB CUDA 上下文 + 其余部分的 {fragmentation:.0%} 应对碎片 = {size}",
+    },
+    "required_step": {"en": "required a GPU: {terms} = {size}", "zh": "每卡需要：{terms} = {size}"},
+    "inference_act_step": {
+        "en": "activations: one layer's prefill working set 34·s·b·h = 34 × {seq:,} × {batch} × {hidden} = {size} "
+              "(nothing is kept for a backward pass)",
+        "zh": "激活值：一层的预填充工作集 34·s·b·h = 34 × {seq:,} × {batch} × {hidden} = {size}"
+              "（推理没有反向传播，不保留激活值）",
+    },
+    "inference_split_step": {
+        "en": "split over {count} GPUs (tensor/pipeline parallel): weights, KV cache and activations ÷ {count}",
+        "zh": "切分到 {count} 张卡（张量并行/流水线并行）：权重、KV 缓存和激活值 ÷ {count}",
+    },
+    "kv_assumption": {
+        "en": "KV cache in {kind} ({value_bytes} B a value), at the full {seq:,}-token context for each of {batch} "
+              "sequence(s)",
+        "zh": "KV 缓存精度：{kind}（每个值 {value_bytes} B），每条序列（共 {batch} 条）都按占满 {seq:,} token "
+              "的上下文计",
+    },
+    "kv_fp32": {"en": "fp32", "zh": "fp32"},
+    "kv_16bit": {"en": "16-bit", "zh": "16 位"},
+    "inference_act_assumption": {
+        "en": "inference activations: one layer's transient working set (34·s·b·h), logits for the last position only",
+        "zh": "推理激活值：一层的临时工作集（34·s·b·h），logits 只算最后一个位置",
+    },
+    "inference_split_assumption": {
+        "en": "weights, KV cache and activations split evenly over {count} GPUs (tensor or pipeline parallel; the "
+              "split's communication buffers are not counted)",
+        "zh": "权重、KV 缓存和激活值平均切分到 {count} 张卡（张量并行或流水线并行；不计切分所需的通信缓冲区）",
+    },
+    "zero_step": {
+        "en": "ZeRO stage {stage}, Ψ = {params:,}, N = {count}: {formula} = {w:,.3f} + {g:,.3f} + {o:,.3f} GB = "
+              "{size} of model states a GPU",
+        "zh": "ZeRO 第 {stage} 阶段，Ψ = {params:,}，N = {count}：{formula} = {w:,.3f} + {g:,.3f} + {o:,.3f} GB = "
+              "每卡模型状态 {size}",
+    },
+    "model_states_step": {
+        "en": "model states: {params:,} params × 16 B (2 weights + 2 gradients + 12 fp32 master, momentum, variance) "
+              "= {size}",
+        "zh": "模型状态：{params:,} 个参数 × 16 B（2 权重 + 2 梯度 + 12 fp32 主权重、动量、方差）= {size}",
+    },
+    "adam_assumption": {
+        "en": "mixed-precision Adam: 16 bytes a parameter of model states (ZeRO paper, K = 12)",
+        "zh": "混合精度 Adam：每个参数 16 字节模型状态（ZeRO 论文，K = 12）",
+    },
+    "zero_assumption": {
+        "en": "ZeRO stage {stage} over {count} data-parallel GPU(s), as the ZeRO paper shards it",
+        "zh": "ZeRO 第 {stage} 阶段，{count} 张卡数据并行，按 ZeRO 论文的方式切分",
+    },
+    "full_batch_assumption": {
+        "en": "batch {batch} = the micro-batch on each GPU; activations are not sharded by ZeRO",
+        "zh": "批大小 {batch} = 每张卡上的微批次；ZeRO 不切分激活值",
+    },
+    "adapter_base_step": {"en": "frozen base {weights}", "zh": "冻结的基座{weights}"},
+    "adapters_step": {
+        "en": "adapters: rank {rank} on q, k, v, o, gate, up, down of {layers} layers = {params:,} params; "
+              "× {bytes} B (2 weights + 2 gradients + 8 Adam) = {size}",
+        "zh": "适配器：秩 {rank}，加在 {layers} 层的 q、k、v、o、gate、up、down 上 = {params:,} 个参数；"
+              "× {bytes} B（2 权重 + 2 梯度 + 8 Adam）= {size}",
+    },
+    "adapter_split_step": {
+        "en": "layers split over {count} GPUs (pipeline): every term ÷ {count}",
+        "zh": "各层切分到 {count} 张卡（流水线并行）：每一项 ÷ {count}",
+    },
+    "qlora_kind": {
+        "en": "QLoRA (NF4 base with double quantisation, ≈ 4.127 bits a weight)",
+        "zh": "QLoRA（NF4 基座，双重量化，每个权重约 4.127 位）",
+    },
+    "lora_kind": {"en": "LoRA", "zh": "LoRA"},
+    "adapter_assumption": {
+        "en": "{kind}: rank {rank} adapters on all seven linear layers of every block (the QLoRA paper's setting; "
+              "PEFT's default r = 8 on q, v needs less)",
+        "zh": "{kind}：秩 {rank} 的适配器加在每个块的全部七个线性层上（QLoRA 论文的设置；PEFT 默认 r = 8、"
+              "只加在 q、v 上，需要的显存更少）",
+    },
+    "adapter_states_assumption": {
+        "en": "adapters keep bf16 weights and gradients and fp32 Adam moments (12 B a parameter), no fp32 master "
+              "copy, as the QLoRA recipe does",
+        "zh": "适配器保存 bf16 权重和梯度以及 fp32 的 Adam 一阶、二阶矩（每个参数 12 B），不保留 fp32 主权重副本，"
+              "与 QLoRA 的做法一致",
+    },
+    "adapter_batch_assumption": {"en": "batch {batch} = the micro-batch", "zh": "批大小 {batch} = 微批次"},
+    "adapter_split_assumption": {
+        "en": "layers split evenly over {count} GPUs (pipeline/naive model parallel)",
+        "zh": "各层平均切分到 {count} 张卡（流水线并行/朴素模型并行）",
+    },
+
+    # speed.py
+    "decode_step": {
+        "en": "decode bound: {count} × {bandwidth:g} GB/s ÷ ({weights:,.2f} GB weights + {kv:,.2f} GB KV cache) × "
+              "batch {batch} = {tps:,.1f} tokens/s",
+        "zh": "解码速度上限：{count} × {bandwidth:g} GB/s ÷（{weights:,.2f} GB 权重 + {kv:,.2f} GB KV 缓存）× "
+              "批大小 {batch} = {tps:,.1f} tokens/s",
+    },
+    "prefill_step": {
+        "en": "prefill: (2 × {params:,} × {seq:,} × {batch} + 2 × {layers} × {seq:,}² × {hidden} × {batch}) = "
+              "{flops:.3e} FLOP ÷ ({count} × {tflops:g} TFLOPS × MFU {mfu:.0%}) = {seconds:,.2f} s",
+        "zh": "预填充：(2 × {params:,} × {seq:,} × {batch} + 2 × {layers} × {seq:,}² × {hidden} × {batch}) = "
+              "{flops:.3e} FLOP ÷ ({count} × {tflops:g} TFLOPS × MFU {mfu:.0%}) = {seconds:,.2f} s",
+    },
+    "train_compute_step": {
+        "en": "training compute: 6 × {params:,} params × {tokens:.3e} tokens = {flops:.3e} FLOP",
+        "zh": "训练计算量：6 × {params:,} 个参数 × {tokens:.3e} 个 token = {flops:.3e} FLOP",
+    },
+    "gpu_hours_step": {
+        "en": "GPU-hours: {flops:.3e} ÷ ({tflops:g} TFLOPS dense, fp32 accumulate × MFU {mfu:.0%}) ÷ 3600 = "
+              "{gpu_hours:,.1f} GPU-hours; ÷ {count} GPU(s) = {wall:,.1f} hours wall-clock",
+        "zh": "GPU 小时：{flops:.3e} ÷（{tflops:g} TFLOPS 稠密算力，fp32 累加 × MFU {mfu:.0%}）÷ 3600 = "
+              "{gpu_hours:,.1f} GPU 小时；÷ {count} 张卡 = 墙钟时间 {wall:,.1f} 小时",
+    },
+
+    # cost.py
+    "capex_none_step": {
+        "en": "capex: no price for {gpu} in the document or a vendor list, so none is computed",
+        "zh": "显卡投入：文档和厂商价目里都没有 {gpu} 的价格，因此不计算",
+    },
+    "capex_step": {
+        "en": "capex (cards only): {count} × {price:,.0f} CNY ({where}) = {total:,.0f} CNY",
+        "zh": "显卡投入（只算显卡）：{count} × {price:,.0f} CNY（{where}）= {total:,.0f} CNY",
+    },
+    "price_doc": {"en": "document §{section}", "zh": "文档 §{section}"},
+    "price_vendor": {"en": "vendor launch price", "zh": "厂商首发价"},
+    "energy_step": {
+        "en": "energy: {count} × {tdp:g} W TDP × {price:g} CNY/kWh = {cny:,.2f} CNY an hour",
+        "zh": "电费：{count} × {tdp:g} W TDP × {price:g} CNY/kWh = 每小时 {cny:,.2f} CNY",
+    },
+    "per_m_step": {
+        "en": "cost per million tokens: ({capex_hour:,.2f} capex over 3 years + {energy:,.2f} energy) CNY an hour ÷ "
+              "({tps:,.1f} × 3600) tokens × 1e6 = {cost:,.3f} CNY",
+        "zh": "每百万 token 成本：（{capex_hour:,.2f} 显卡投入按 3 年摊销 + {energy:,.2f} 电费）CNY/小时 ÷ "
+              "（{tps:,.1f} × 3600）token × 1e6 = {cost:,.3f} CNY",
+    },
+
+    # select.py: why a kind is left out, and what the ranking assumes.
+    "excluded_no_price": {
+        "en": "{gpu}: no price in the document or a vendor list",
+        "zh": "{gpu}：文档和厂商价目里都没有价格",
+    },
+    "excluded_none_fit": {"en": "{gpu}: no number of cards fits", "zh": "{gpu}：多少张卡都放不下"},
+    "excluded_over_cap": {
+        "en": "{gpu}: needs {need} cards, more than the {cap} kb considers for this kind",
+        "zh": "{gpu}：需要 {need} 张，超过 kb 对这类卡考虑的上限 {cap} 张",
+    },
+    "excluded_over_max": {
+        "en": "{gpu}: needs {need} cards, more than the {max_gpus} allowed",
+        "zh": "{gpu}：需要 {need} 张，超过允许的 {max_gpus} 张",
+    },
+    "excluded_over_budget": {
+        "en": "{gpu}: needs {need} cards = {cost:,.0f} CNY, over the budget",
+        "zh": "{gpu}：需要 {need} 张 = {cost:,.0f} CNY，超出预算",
+    },
+    "selection_rows": {
+        "en": "each GPU kind at the fewest cards that fit, and at the most cards the budget and the count limit "
+              "allow; the fit checks shown are for the top rows' kinds at their fewest cards",
+        "zh": "每种显卡列出放得下的最少张数，以及预算和张数上限允许的最多张数；下面的显存检查是排名最前的几行"
+              "所用显卡在最少张数下的结果",
+    },
+    "selection_counts": {
+        "en": "GeForce cards: at most 8, one PCIe node; A100: up to 8 a node on NVLink, then whole nodes up to 64",
+        "zh": "GeForce 显卡：最多 8 张，即一台 PCIe 服务器；A100：每台最多 8 张、经 NVLink 互联，再按整台扩展到 64 张",
+    },
+    "selection_capex": {
+        "en": "capex: cards only (no server, network or cooling); A100 15万 (§3.4, the document does not say 40GB or "
+              "80GB) and RTX 4090 1.9万 (§4.3) from the document, other RTX 40 cards at NVIDIA China launch prices",
+        "zh": "显卡投入：只算显卡（不含服务器、网络和散热）；A100 15万（§3.4，文档没说是 40GB 还是 80GB）和 "
+              "RTX 4090 1.9万（§4.3）取自文档，其他 RTX 40 系显卡按 NVIDIA 中国首发价",
+    },
+    "selection_time_inference": {
+        "en": "time: decode upper bound in tokens/s (batch 1 a replica), whole replicas of the model on the cards; "
+              "more replicas serve more users, not one user faster",
+        "zh": "速度：解码速度上限，单位 tokens/s（每个副本批大小 1），卡上放整数个模型副本；"
+              "副本越多能服务的用户越多，但不会让单个用户更快",
+    },
+    "selection_time_training": {
+        "en": "time: wall-clock hours for {tokens:.3g} training tokens at the check's MFU{note}; full training "
+              "with ZeRO-3",
+        "zh": "速度：按显存检查所用的 MFU 训练 {tokens:.3g} 个 token 的墙钟小时数{note}；全参数训练用 ZeRO 第 3 阶段",
+    },
+    "selection_no_tokens": {"en": " (the question gives no token count)", "zh": "（问题没有给出 token 数）"},
+    "selection_nothing": {"en": "nothing fits: see excluded", "zh": "没有放得下的配置：见“未列入”"},
+
+    # question.py: how the question was read and what was assumed for it.
+    "lora_4bit": {
+        "en": "LoRA on a 4-bit base is QLoRA: checked as QLoRA (NF4)",
+        "zh": "4 位基座上的 LoRA 就是 QLoRA：按 QLoRA（NF4）检查",
+    },
+    "qlora_nf4": {
+        "en": "QLoRA's base is NF4: '{precision}' read as nf4",
+        "zh": "QLoRA 的基座是 NF4：“{precision}”按 nf4 处理",
+    },
+    "precision_unmodelled": {
+        "en": "{precision} is not modelled for {workload}: {default} used",
+        "zh": "{workload}不支持 {precision}：改用 {default}",
+    },
+    "zero3_assumed": {
+        "en": "ZeRO stage not given: ZeRO-3 assumed across the GPUs",
+        "zh": "未给出 ZeRO 阶段：多卡按 ZeRO 第 3 阶段计",
+    },
+    "one_card": {"en": "no count given: one card", "zh": "未给出张数：按一张卡计"},
+    "how_many": {
+        "en": "'how many': checked at the fewest {gpu} that fit, {count}",
+        "zh": "问的是“几张”：按放得下的最少 {gpu} 张数 {count} 检查",
+    },
+    "read": {
+        "en": "read from the question: {gpu} × {count}, model {model}, workload {workload}{details}",
+        "zh": "从问题中读到：{gpu} × {count}，模型 {model}，{workload}{details}",
+    },
+    "read_precision": {"en": ", {precision}", "zh": "，{precision}"},
+    "read_seq": {"en": ", {seq:,} tokens of context", "zh": "，上下文 {seq:,} token"},
+    "read_batch": {"en": ", batch {batch}", "zh": "，批大小 {batch}"},
+    "read_tokens": {"en": ", {tokens:.3g} training tokens", "zh": "，训练 {tokens:.3g} 个 token"},
+    "no_workload": {"en": "no workload named: inference assumed", "zh": "未指明任务：按推理计"},
+    "no_gpu": {
+        "en": "no GPU named: checked on the document's two cards, A100 80GB and RTX 4090",
+        "zh": "未指明显卡：用文档讨论的两种卡 A100 80GB 和 RTX 4090 检查",
+    },
+
+    # parse.py: what the parser had to decide.
+    "budget_usd": {
+        "en": "budget ${usd:,.0f} converted at {rate:g} CNY a USD = {cny:,.0f} CNY",
+        "zh": "预算 ${usd:,.0f} 按每美元 {rate:g} CNY 换算 = {cny:,.0f} CNY",
+    },
+    "not_preset": {
+        "en": "'{text}' is not a preset: checked as a {size}B model",
+        "zh": "“{text}”不是预设模型：按 {size}B 模型检查",
+    },
+    "a100_size": {
+        "en": "'A100' without a size: the 80GB card assumed",
+        "zh": "“A100”没说显存大小：按 80GB 版计",
+    },
+    "4060ti_size": {
+        "en": "'4060 Ti' without a size: the 16GB card assumed (the only 4060 Ti kb knows)",
+        "zh": "“4060 Ti”没说显存大小：按 16GB 版计（kb 只收录了这一款 4060 Ti）",
+    },
+    "fine_tune_both": {
+        "en": "'fine-tune' without a method: checked as full fine-tuning and as LoRA",
+        "zh": "只说“微调”没说方法：按全参数微调和 LoRA 微调各检查一次",
+    },
+}
+
+
+def check_language(language: str) -> str:
+    """The language, or BadInput when it is neither 'zh' nor 'en'."""
+    if language not in LANGUAGES:
+        raise BadInput(f"language {language!r} is not accepted; accepted: {', '.join(LANGUAGES)}", field="language")
+    return language
+
+
+def msg(key: str, language: str, /, **values: Any) -> str:
+    """The sentence `key` in `language` ('zh' or 'en'), with `values` formatted into it."""
+    return MESSAGES[key][language].format(**values)
+
+
+def workload_name(workload: str, language: str) -> str:
+    """A workload as a sentence names it: the id in English, 推理/全参数训练/… in Chinese."""
+    return msg(f"workload.{workload}", language) if f"workload.{workload}" in MESSAGES else workload

@@ -64,7 +64,7 @@ def test_settings_come_from_kb_variables(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_socket_mode_without_tokens_says_which_are_missing() -> None:
     with pytest.raises(KbError, match="Socket Mode needs KB_SLACK_APP_TOKEN"):
         run_socket_mode(Settings(**tokens(slack_bot_token=BOT)), FakeEngine)
-    with pytest.raises(KbError, match="KB_SLACK_BOT_TOKEN and KB_SLACK_APP_TOKEN"):
+    with pytest.raises(KbError, match=r"KB_SLACK_BOT_TOKEN \(the xoxb- bot token\) and KB_SLACK_APP_TOKEN"):
         run_socket_mode(Settings())
 
 

@@ -23,6 +23,7 @@ from fake_slack import (
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
+from kb.errors import IndexUnavailable
 from kb.settings import Settings
 from service.app import create_app
 
@@ -267,15 +268,22 @@ def test_bad_question_and_failure_are_told_to_the_asker_only(make_bot: Callable[
         def answer(self, question: str, top_k: int | None = None) -> Any:
             raise RuntimeError("index exploded")
 
+    class Loading(FakeEngine):
+        def answer(self, question: str, top_k: int | None = None) -> Any:
+            raise IndexUnavailable("the index failed to load: /srv/kb/.kb-index is missing")
+
     bot = make_bot()
     bot.event(mention("", "1.1"), "Ev70")
     broken = make_bot(Broken())
     broken.event(mention("4090?", "1.2"), "Ev71")
-    bot.settle()
-    broken.settle()
-    empty, failed = sorted((c.body for c in slack.of("chat.postEphemeral")), key=lambda b: b["thread_ts"])
+    loading = make_bot(Loading())
+    loading.event(mention("4090?", "1.3"), "Ev72")
+    for b in (bot, broken, loading):
+        b.settle()
+    empty, failed, unavailable = sorted((c.body for c in slack.of("chat.postEphemeral")), key=lambda b: b["thread_ts"])
     assert empty["user"] == "UASKER1" and empty["text"].startswith("Cannot answer: question is empty")
     assert failed["text"].startswith("Sorry, kb could not answer this time") and "exploded" not in failed["text"]
+    assert unavailable["text"].startswith("kb is starting up") and "/srv" not in unavailable["text"]
     assert slack.of("chat.postMessage") == []
 
 

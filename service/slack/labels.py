@@ -40,6 +40,7 @@ LABELS: dict[str, dict[str, str]] = {
         "limited": "你在一分钟内已经问了 {n} 个问题，请 {s} 秒后再问。",
         "bad_input": "无法回答：{message}",
         "failed": "抱歉，kb 这次没能回答（内部错误，已记录）。请稍后再试。",
+        "unavailable": "kb 正在启动，索引还没有加载好（或加载失败，已记录）。请过一分钟再问。",
         "usage": "用法：`/kb 问题`，例如 `/kb 能用一张4090 QLoRA微调13B模型吗？`；也可以 @kb 提问或私信 kb。",
     },
     "en": {
@@ -79,6 +80,8 @@ LABELS: dict[str, dict[str, str]] = {
         "limited": "You have asked {n} questions in the last minute; please try again in {s} s.",
         "bad_input": "Cannot answer: {message}",
         "failed": "Sorry, kb could not answer this time (an internal error, logged). Please try again later.",
+        "unavailable": "kb is starting up and its index is not loaded yet (or failed to load, logged). "
+                       "Please ask again in a minute.",
         "usage": "Usage: `/kb QUESTION`, e.g. `/kb Can one RTX 4090 QLoRA-tune a 13B model?`; "
                  "you can also @mention kb or send it a direct message.",
     },

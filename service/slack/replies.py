@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from slack_sdk.http_retry import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler, RetryHandler
 from slack_sdk.webhook import WebhookClient
 
-from kb.errors import BadInput
+from kb.errors import BadInput, IndexUnavailable
 from kb.language import detect_language
 from kb.models import Answer
 from service.slack.blocks import Block, answer_blocks, answer_text
@@ -63,6 +63,9 @@ def compose(engine_getter: EngineGetter, question: str, asked_by: str | None = N
         answer = engine_getter().answer(question)
     except BadInput as e:
         return Reply(language, notice=t["bad_input"].format(message=escape(str(e))))
+    except IndexUnavailable as e:  # loading, or failed to load: the message has paths, so it goes to the log
+        log.warning("a Slack question while the index is unavailable: %s", e)
+        return Reply(language, notice=t["unavailable"])
     except Exception:
         log.exception("answering a Slack question failed")
         return Reply(language, notice=t["failed"])

@@ -15,10 +15,11 @@ log = logging.getLogger("kb.slack")
 
 def _app_token(settings: Settings) -> str:
     """The xapp- token; KbError naming every missing variable (never a value) when a token is not set."""
-    missing = [f"KB_{n.upper()}" for n in ("slack_bot_token", "slack_app_token") if getattr(settings, n) is None]
+    needed = {"slack_bot_token": "KB_SLACK_BOT_TOKEN (the xoxb- bot token)",
+              "slack_app_token": "KB_SLACK_APP_TOKEN (an xapp- app-level token with connections:write)"}
+    missing = [what for name, what in needed.items() if getattr(settings, name) is None]
     if missing or settings.slack_app_token is None:
-        raise KbError(f"Socket Mode needs {' and '.join(missing)} (an xoxb- bot token, and an xapp- app-level "
-                      "token with the connections:write scope); see the README's Slack section")
+        raise KbError(f"Socket Mode needs {' and '.join(missing)}; see the README's Slack section")
     return settings.slack_app_token.get_secret_value()
 
 

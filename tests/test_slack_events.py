@@ -260,7 +260,7 @@ def test_per_user_limit_stops_one_person_flooding(make_bot: Callable[..., Bot], 
     answers = slack.of("chat.postMessage")
     (limited,) = slack.of("chat.postEphemeral")
     assert len(answers) == 3 and limited.body["user"] == "UASKER1"
-    assert "一分钟内已经问了 2 个问题" in limited.body["text"]
+    assert limited.body["text"].startswith("每人每分钟最多问 2 个问题，请 ")
 
 
 def test_bad_question_and_failure_are_told_to_the_asker_only(make_bot: Callable[..., Bot], slack: FakeSlack) -> None:
@@ -384,3 +384,13 @@ def test_a_click_on_a_real_answer_is_accepted(engine: Any, make_bot: Callable[..
     up = blocks_of(post)[-1]["elements"][0]
     click = block_actions_body({**up, "block_id": "kb_feedback", "action_ts": "1.3"}, posted, slack.response_url("v"))
     assert bot.post(click, FORM).status_code == 200, f"a {len(click)}-byte click was refused"
+
+
+def test_limit_notice_in_a_dm_is_a_plain_message(make_bot: Callable[..., Bot], slack: FakeSlack) -> None:
+    bot = make_bot(slack_user_per_minute=1)
+    bot.event(message(EN, "3.1"), "EvD1")
+    bot.event(message(EN, "3.2"), "EvD2")
+    bot.settle()
+    answer, notice = sorted(slack.of("chat.postMessage"), key=lambda c: "blocks" in c.body)[::-1]
+    assert "blocks" in answer.body and "blocks" not in notice.body
+    assert notice.body["text"].startswith("kb's limit is 1 questions a minute per person; please ask again in")

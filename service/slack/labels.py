@@ -37,7 +37,7 @@ LABELS: dict[str, dict[str, str]] = {
         "vote_down": "👎 没帮助",
         "thanks": "谢谢反馈，已记录你的 {vote}。",
         "searching": "正在查找：{question}",
-        "limited": "你在一分钟内已经问了 {n} 个问题，请 {s} 秒后再问。",
+        "limited": "每人每分钟最多问 {n} 个问题，请 {s} 秒后再问。",
         "bad_input": "无法回答：{message}",
         "failed": "抱歉，kb 这次没能回答（内部错误，已记录）。请稍后再试。",
         "unavailable": "kb 正在启动，索引还没有加载好（或加载失败，已记录）。请过一分钟再问。",
@@ -77,7 +77,7 @@ LABELS: dict[str, dict[str, str]] = {
         "vote_down": "👎 Not helpful",
         "thanks": "Thanks, your {vote} was recorded.",
         "searching": "Looking up: {question}",
-        "limited": "You have asked {n} questions in the last minute; please try again in {s} s.",
+        "limited": "kb's limit is {n} questions a minute per person; please ask again in {s} s.",
         "bad_input": "Cannot answer: {message}",
         "failed": "Sorry, kb could not answer this time (an internal error, logged). Please try again later.",
         "unavailable": "kb is starting up and its index is not loaded yet (or failed to load, logged). "

@@ -138,7 +138,11 @@ def check_fit(request: FitRequest, corpus_dir: Path | None = None, *, mfu: float
     capex_cny, capex_step = cost.capex(gpu, req.count, language=lang)
     steps.append(capex_step)
     energy_h, energy_step = cost.energy_per_hour(gpu, req.count, energy_price, language=lang)
-    if req.workload == "inference":
+    if not fits:
+        # A speed or a cost a token for a run that cannot happen would read as an answer; say why there is none.
+        fewest = str(min_gpus) if min_gpus is not None else f"> {MAX_SEARCH}"
+        steps.append(msg("no_speed_nofit", lang, count=req.count, gpu=gpu.id, fewest=fewest))
+    elif req.workload == "inference":
         tps, step = speed.decode_tokens_per_s(gpu, req.count, plan.weight_bytes, plan.kv_bytes, req.batch,
                                               language=lang)
         pre, pre_step = speed.prefill_seconds(gpu, req.count, shape, seq, req.batch, mfu, language=lang)

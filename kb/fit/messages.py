@@ -97,6 +97,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "fewest {gpu} that fit: {count} (per GPU {required})",
         "zh": "放得下的最少 {gpu} 张数：{count}（每卡 {required}）",
     },
+    "no_speed_nofit": {
+        "en": "speed and running cost not estimated: the model does not fit on {count} × {gpu}, so no such run "
+              "exists (ask again with {fewest} GPUs)",
+        "zh": "未估算速度和运行成本：模型在 {count} 张 {gpu} 上放不下，这样的运行并不存在（可按 {fewest} 张再问）",
+    },
     "none_fits": {
         "en": "no number of {gpu} up to {limit} fits: what stays on every GPU (activations, context) is larger "
               "than one card",

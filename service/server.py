@@ -5,14 +5,35 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
+import socket
 import time
+from types import FrameType
+from typing import Any
 
 import uvicorn
 from pydantic import SecretStr
+from uvicorn.supervisors import Multiprocess
 
 from kb.settings import Settings
 
 log = logging.getLogger("kb.service")
+
+
+class _Config(uvicorn.Config):
+    """uvicorn's Config, with the workers' shared socket made as a TCP socket.
+
+    uvicorn creates the socket it shares with its workers with protocol 0, and asyncio sets TCP_NODELAY only on
+    connections accepted from sockets whose protocol is TCP. Without it every response (headers, then body)
+    waits ~40 ms for the client's delayed ACK: measured 48 ms for a 1.3 ms cached answer.
+    """
+
+    def bind_socket(self) -> socket.socket:
+        sock = super().bind_socket()
+        if sock.family in (socket.AF_INET, socket.AF_INET6) and sock.proto != socket.IPPROTO_TCP:
+            sock = socket.socket(sock.family, sock.type, socket.IPPROTO_TCP, fileno=sock.detach())
+            sock.set_inheritable(True)
+        return sock
 
 
 def prepare_index(settings: Settings) -> None:
@@ -48,21 +69,31 @@ def export_settings(settings: Settings) -> None:
             os.environ[key] = str(value)
 
 
+def _exit_cleanly(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(0)
+
+
 def run(settings: Settings) -> None:
-    """Serve until SIGINT/SIGTERM; in-flight requests get `shutdown_grace_seconds` to finish."""
+    """Serve until SIGINT/SIGTERM; in-flight requests get `shutdown_grace_seconds` to finish, then exit 0.
+
+    uvicorn re-raises the signal it caught once it has shut down; the handler installed here turns that
+    into a clean exit (status 0), as orchestrators expect after a graceful stop.
+    """
     from service.logs import configure_logging, logging_config
 
     configure_logging()
     prepare_index(settings)
-    common = {
+    common: dict[str, Any] = {
         "host": settings.host, "port": settings.port, "log_config": logging_config(), "access_log": False,
         "timeout_graceful_shutdown": settings.shutdown_grace_seconds, "server_header": False,
     }
     log.info("serving on http://%s:%d with %d worker(s)", settings.host, settings.port, settings.workers)
+    signal.signal(signal.SIGTERM, _exit_cleanly)
     if settings.workers == 1:
         from service.app import create_app
 
-        uvicorn.run(create_app(settings), **common)  # type: ignore[arg-type]
-    else:
-        export_settings(settings)
-        uvicorn.run("service.app:create_app_from_env", factory=True, workers=settings.workers, **common)  # type: ignore[arg-type]
+        uvicorn.run(create_app(settings), **common)
+        return
+    export_settings(settings)
+    config = _Config("service.app:create_app_from_env", factory=True, workers=settings.workers, **common)
+    Multiprocess(config, sockets=[config.bind_socket()]).run()  # it handles SIGINT/SIGTERM itself

@@ -15,6 +15,7 @@ from kb.engine import Engine
 from kb.errors import IndexUnavailable
 from kb.settings import Settings
 from service.answers import AnswerCache
+from service.embedding import pin_to_one_thread
 from service.metrics import Metrics
 
 T = TypeVar("T")
@@ -53,6 +54,7 @@ class AppState:
         started = time.perf_counter()
         try:
             engine = Engine.open(self.settings, build_if_needed=False)
+            self._prepare(engine)
             engine.answer(WARM_UP_QUESTION)
         except Exception as e:  # an index problem or anything else: readiness says so, the log has it
             self.error = str(e) if isinstance(e, IndexUnavailable) else f"{type(e).__name__}: {e}"
@@ -63,8 +65,12 @@ class AppState:
         log.info("index loaded: %d chunks from %s in %.2f s", len(engine.index.chunks),
                  self.settings.index_dir, time.perf_counter() - started)
 
-    def _attach(self, engine: Engine) -> None:
+    def _prepare(self, engine: Engine) -> None:
+        engine.embedder = pin_to_one_thread(engine.embedder)
         engine.observe_retrieval = self.metrics.retrieval.observe
+
+    def _attach(self, engine: Engine) -> None:
+        self._prepare(engine)
         self.metrics.watch_cache("embed", engine.cache)
         self.metrics.watch_cache("answer", self.answers)
         self.engine = engine

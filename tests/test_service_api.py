@@ -21,6 +21,12 @@ ERROR_KEYS = {"code", "field", "message", "request_id"}
 
 
 @pytest.fixture(scope="module")
+def engine(settings: Settings) -> Engine:
+    """This module's own engine (the app pins its embedder to one thread; the session engine stays as it is)."""
+    return Engine.open(settings, build_if_needed=False)
+
+
+@pytest.fixture(scope="module")
 def client(settings: Settings, engine: Engine) -> Iterator[TestClient]:
     with TestClient(create_app(settings, engine)) as c:
         yield c

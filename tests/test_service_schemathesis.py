@@ -37,6 +37,12 @@ EXAMPLES = 40  # per operation and mode: the whole file stays within about a min
 
 
 @pytest.fixture(scope="module")
+def engine(settings: Settings) -> Engine:
+    """This module's own engine (the app pins its embedder to one thread; the session engine stays as it is)."""
+    return Engine.open(settings, build_if_needed=False)
+
+
+@pytest.fixture(scope="module")
 def live(settings: Settings, engine: Engine) -> Iterator[LiveServer]:
     with LiveServer(create_app(settings.model_copy(update={"rate_limit_per_minute": 0}), engine)) as server:
         yield server

@@ -66,7 +66,8 @@ class AppState:
                  self.settings.index_dir, time.perf_counter() - started)
 
     def _prepare(self, engine: Engine) -> None:
-        engine.embedder = pin_to_one_thread(engine.embedder)
+        if getattr(engine, "embedder", None) is not None:  # stand-ins for the Engine in tests may have none
+            engine.embedder = pin_to_one_thread(engine.embedder)
         engine.observe_retrieval = self.metrics.retrieval.observe
 
     def _attach(self, engine: Engine) -> None:

@@ -24,6 +24,9 @@ access_log = logging.getLogger("kb.access")
 log = logging.getLogger("kb.service")
 _SAFE_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")  # a caller's X-Request-ID is kept only if it is this tame
 GUARDED = "/v1/"
+# Slack's interactive payloads carry the whole message they came from (blocks and all), far over the API's
+# limit; bolt verifies their signature after the body is read, so they get a cap of their own.
+SLACK_PREFIX, SLACK_MAX_BODY_BYTES = "/slack/", 1 << 20
 
 
 @dataclass
@@ -65,9 +68,11 @@ class RequestMiddleware:
             if rejection is not None:
                 await rejection(scope, receive, send_with_id)
                 return
-            body = await self._read_body(receive, headers)
+            limit = max(self.max_body_bytes, SLACK_MAX_BODY_BYTES) if scope["path"].startswith(SLACK_PREFIX) \
+                else self.max_body_bytes
+            body = await self._read_body(receive, headers, limit)
             if body is None:
-                await error_response(413, f"the body is over {self.max_body_bytes} bytes", "body")(
+                await error_response(413, f"the body is over {limit} bytes", "body")(
                     scope, receive, send_with_id)
             elif isinstance(body, bytes):
                 await self.app(scope, _replay(body, receive), send_with_id)
@@ -108,10 +113,11 @@ class RequestMiddleware:
                                   "authorization", headers={"WWW-Authenticate": 'Bearer realm="kb"'})
         return None
 
-    async def _read_body(self, receive: Receive, headers: Headers) -> bytes | bool | None:
+    @staticmethod
+    async def _read_body(receive: Receive, headers: Headers, limit: int) -> bytes | bool | None:
         """The whole body (it is small by design), None if it is over the limit, False if the client left."""
         declared = headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > self.max_body_bytes:
+        if declared.isdigit() and int(declared) > limit:
             return None
         chunks, size = [], 0
         while True:
@@ -120,7 +126,7 @@ class RequestMiddleware:
                 return False
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.max_body_bytes:
+            if size > limit:
                 return None
             chunks.append(chunk)
             if not message.get("more_body", False):

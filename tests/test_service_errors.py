@@ -91,6 +91,14 @@ def test_an_oversized_body_is_413_before_it_is_parsed(client: TestClient, settin
                   413, "body")["code"] == "too_large"
 
 
+def test_slack_payloads_have_a_larger_cap_of_their_own(client: TestClient, settings: Settings) -> None:
+    big = "payload=" + "x" * (4 * settings.max_body_bytes)  # block_actions carry the whole message
+    r = client.post("/slack/events", content=big, headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert r.status_code != 413  # 404 here: Slack is not configured in this app
+    huge = "payload=" + "x" * (2 << 20)
+    assert client.post("/slack/events", content=huge).status_code == 413
+
+
 def test_an_oversized_chunked_body_is_413(client: TestClient, settings: Settings) -> None:
     def chunks() -> Iterator[bytes]:  # no Content-Length: the limit counts what arrives
         yield b'{"question": "'

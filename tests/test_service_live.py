@@ -7,12 +7,14 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import httpx
 import pytest
@@ -92,9 +94,24 @@ def test_concurrent_answers_equal_the_answer_asked_alone(settings: Settings) -> 
     assert engine.cache.hits == 0  # every one of them was really computed
 
 
-def _serve(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "kb.cli", "serve", *args], cwd=REPO, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+@dataclass
+class Served:
+    """`kb serve` in a subprocess; its output goes to a file, never to a pipe nobody reads while it runs
+    (a full 64 KB pipe blocks the server's next log line, and with it the event loop)."""
+
+    proc: subprocess.Popen[bytes]
+    log: IO[bytes]
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode("utf-8", errors="replace")
+
+
+def _serve(env: dict[str, str], *args: str) -> Served:
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - it lives as long as the server; freed with Served
+    proc = subprocess.Popen([sys.executable, "-m", "kb.cli", "serve", *args], cwd=REPO, env=env,
+                            stdout=log, stderr=subprocess.STDOUT)
+    return Served(proc, log)
 
 
 def _env(**values: str | Path) -> dict[str, str]:
@@ -111,11 +128,11 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _wait_ready(url: str, proc: subprocess.Popen[str], timeout: float = 120) -> None:
+def _wait_ready(url: str, served: Served, timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"kb serve exited {proc.returncode}: {proc.stderr.read() if proc.stderr else ''}")
+        if served.proc.poll() is not None:
+            raise AssertionError(f"kb serve exited {served.proc.returncode}: {served.output()}")
         try:
             if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
                 return
@@ -125,15 +142,15 @@ def _wait_ready(url: str, proc: subprocess.Popen[str], timeout: float = 120) -> 
     raise AssertionError("kb serve never became ready")
 
 
-def _stop(proc: subprocess.Popen[str]) -> tuple[int, str]:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
+def _stop(served: Served) -> tuple[int, str]:
+    if served.proc.poll() is None:
+        served.proc.send_signal(signal.SIGTERM)
     try:
-        _, err = proc.communicate(timeout=30)
+        served.proc.wait(timeout=30)
     except subprocess.TimeoutExpired:
-        proc.kill()
-        _, err = proc.communicate()
-    return proc.returncode, err
+        served.proc.kill()
+        served.proc.wait()
+    return served.proc.returncode, served.output()
 
 
 def _gauge(url: str, name: str) -> float:
@@ -148,12 +165,12 @@ def test_kb_serve_drains_in_flight_requests_on_sigterm(settings: Settings) -> No
     # One core thread and no caches: eight fresh questions take ~0.5 s in all, one after another.
     # A grace far above the ~0.5 s needed: on a loaded CI machine, requests still queued when it runs out
     # would be cancelled (uvicorn answers them 500), which is the grace working, not a drain failure.
-    proc = _serve(_env(KB_INDEX_DIR=settings.index_dir, KB_CORPUS_DIR=settings.corpus_dir, KB_THREADS="1",
+    served = _serve(_env(KB_INDEX_DIR=settings.index_dir, KB_CORPUS_DIR=settings.corpus_dir, KB_THREADS="1",
                        KB_EMBED_CACHE_SIZE="0", KB_ANSWER_CACHE_SIZE="0", KB_SHUTDOWN_GRACE_SECONDS="120"),
                   "--port", str(port))
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_ready(url, proc)
+        _wait_ready(url, served)
         with httpx.Client(base_url=url, timeout=30, limits=httpx.Limits(max_connections=8)) as c, \
                 ThreadPoolExecutor(8) as pool:
             futures = [pool.submit(c.post, "/v1/ask", json={"question": f"{q} #{i}"})
@@ -161,10 +178,10 @@ def test_kb_serve_drains_in_flight_requests_on_sigterm(settings: Settings) -> No
             deadline = time.monotonic() + 30
             while _gauge(url, "kb_http_requests_in_flight") < 9 and time.monotonic() < deadline:  # 8 + this one
                 time.sleep(0.005)
-            proc.send_signal(signal.SIGTERM)
+            served.proc.send_signal(signal.SIGTERM)
             statuses = [f.result().status_code for f in futures]
     finally:
-        code, err = _stop(proc)
+        code, err = _stop(served)
     assert statuses == [200] * 8, err
     assert code == 0, err
     lines = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
@@ -175,11 +192,11 @@ def test_kb_serve_drains_in_flight_requests_on_sigterm(settings: Settings) -> No
 
 def test_kb_serve_with_two_workers(settings: Settings) -> None:
     port = _free_port()
-    proc = _serve(_env(KB_INDEX_DIR=settings.index_dir, KB_CORPUS_DIR=settings.corpus_dir),
+    served = _serve(_env(KB_INDEX_DIR=settings.index_dir, KB_CORPUS_DIR=settings.corpus_dir),
                   "--port", str(port), "--workers", "2")
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_ready(url, proc)
+        _wait_ready(url, served)
         time.sleep(0.5)
         deadline = time.monotonic() + 30  # each worker loads its own copy; both become ready
         while time.monotonic() < deadline:
@@ -189,7 +206,7 @@ def test_kb_serve_with_two_workers(settings: Settings) -> None:
         r = httpx.post(f"{url}/v1/ask", json={"question": QUESTIONS[6], "top_k": 1}, timeout=30)
         assert r.status_code == 200 and r.json()["language"] == "en"
     finally:
-        code, err = _stop(proc)
+        code, err = _stop(served)
     assert code == 0, err
 
 
@@ -201,21 +218,22 @@ def test_kb_serve_builds_a_missing_index_before_serving(tmp_path: Path) -> None:
     shutil.copytree(REPO / "corpus" / "specs", corpus / "specs")
     port = _free_port()
     index = tmp_path / "index"
-    proc = _serve(_env(KB_INDEX_DIR=index, KB_CORPUS_DIR=corpus), "--port", str(port))
+    served = _serve(_env(KB_INDEX_DIR=index, KB_CORPUS_DIR=corpus), "--port", str(port))
     try:
-        _wait_ready(f"http://127.0.0.1:{port}", proc)
+        _wait_ready(f"http://127.0.0.1:{port}", served)
         assert (index / "manifest.json").exists()
     finally:
-        code, err = _stop(proc)
+        code, err = _stop(served)
     assert code == 0, err
     assert "building the index" in err
 
 
 def test_kb_serve_without_index_or_corpus_is_a_clear_startup_error(tmp_path: Path) -> None:
-    proc = _serve(_env(KB_INDEX_DIR=tmp_path / "none", KB_CORPUS_DIR=tmp_path / "no-corpus"),
+    served = _serve(_env(KB_INDEX_DIR=tmp_path / "none", KB_CORPUS_DIR=tmp_path / "no-corpus"),
                   "--port", str(_free_port()))
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 1
+    served.proc.wait(timeout=60)
+    err = served.output()
+    assert served.proc.returncode == 1
     last = err.strip().splitlines()[-1]
     assert last.startswith("error: ") and "kb index" in last and "Traceback" not in err
 

@@ -373,9 +373,6 @@ def test_slack_carries_the_sections_and_verdicts_kb_ask_json_gives(
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="service/middleware.py applies KB_MAX_BODY_BYTES (16 KiB) to /slack/events; "
-                   "a click carries the whole message it came from, which for a real answer is ~15-20 KB "
-                   "form-encoded. /slack/events has its own 1 MiB limit (service/slack/route.py).")
 def test_a_click_on_a_real_answer_is_accepted(engine: Any, make_bot: Callable[..., Bot], slack: FakeSlack) -> None:
     bot = make_bot(engine)
     bot.event(mention("预算20万，部署70B模型推理该买什么GPU？", "1.1"), "Ev98")

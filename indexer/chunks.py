@@ -153,8 +153,11 @@ def guide_chunks(path: Path, rel_path: str) -> list[Chunk]:
     return chunks
 
 
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when built: about 10x faster
+
+
 def split_front_matter(raw: str, where: str) -> tuple[dict[str, Any], int]:
-    """(front matter, line index where the body starts) of a record file."""
+    """(front matter, line index where the body starts) of a record: the one parser of the record format."""
     lines = raw.split("\n")
     if not lines or lines[0].strip() != "---":
         raise CorpusError(f"{where}: a record must start with '---' front matter")
@@ -162,7 +165,10 @@ def split_front_matter(raw: str, where: str) -> tuple[dict[str, Any], int]:
         close = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
     except StopIteration:
         raise CorpusError(f"{where}: front matter is not closed with '---'") from None
-    meta = yaml.safe_load("\n".join(lines[1:close])) or {}
+    try:
+        meta = yaml.load("\n".join(lines[1:close]), Loader=_YAML_LOADER) or {}
+    except yaml.YAMLError as e:
+        raise CorpusError(f"{where}: front matter is not YAML ({e})") from None
     if not isinstance(meta, dict):
         raise CorpusError(f"{where}: front matter must be a mapping")
     for key in ("id", "kind", "section", "title"):

@@ -7,8 +7,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from indexer.chunks import split_front_matter
 from kb.errors import BadInput, CorpusError
-from kb.fit.records import split_front_matter
 
 GIB = 1024**3
 
@@ -52,7 +52,7 @@ class GpuSpec:
 
 
 def _spec_from_record(path: Path) -> GpuSpec:
-    meta, _ = split_front_matter(path.read_text(encoding="utf-8"), path)
+    meta, _ = split_front_matter(path.read_text(encoding="utf-8"), str(path))
     figures = meta.get("figures") or {}
     missing = [k for k in REQUIRED if k not in figures]
     if missing:

@@ -1,4 +1,4 @@
-"""Reading corpus records (front matter + body) and checking a record's numbers against the guide.
+"""Checking a record's numbers against the guide (records are parsed by indexer.chunks.split_front_matter).
 
 The honesty rule (corpus/README.md, enforced by tests/test_corpus_records.py): a `doc` figure's quote
 is verbatim in its section, and every number in a record's title and body is in the cited sections'
@@ -14,11 +14,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from kb.errors import CorpusError
-
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when built: about 10x faster
 # Digits glued to a letter are names (A100, FP16, x16); thousands separators join one number.
 _NUMBER = re.compile(r"(?<![A-Za-z0-9.])(\d{1,3}(?:,\d{3})+(?![\d.])|\d+(?:\.\d+)?)")
 _SCALES = ((re.compile(r"\s*万"), 1e4), (re.compile(r"\s*亿"), 1e8), (re.compile(r"\s*千"), 1e3),
@@ -26,22 +21,6 @@ _SCALES = ((re.compile(r"\s*万"), 1e4), (re.compile(r"\s*亿"), 1e8), (re.compi
 _SKIP = re.compile(r"https?://\S+|§\s*\d+(?:\.\d+)?|(?<![\d.])2:4(?![\d.])")
 _CHAPTER = re.compile(r"^## (\d+) ")
 _SUBSECTION = re.compile(r"^### (\d+\.\d+) ")
-
-
-def split_front_matter(text: str, path: Path) -> tuple[dict[str, Any], str]:
-    """(front matter, body) of a record; CorpusError when the front matter is missing or not YAML."""
-    if not text.startswith("---\n"):
-        raise CorpusError(f"{path}: a record must start with '---' front matter")
-    end = text.find("\n---\n", 4)
-    if end < 0:
-        raise CorpusError(f"{path}: front matter is not closed by '---'")
-    try:
-        meta = yaml.load(text[4:end], Loader=_LOADER)
-    except yaml.YAMLError as e:
-        raise CorpusError(f"{path}: front matter is not YAML ({e})") from e
-    if not isinstance(meta, dict):
-        raise CorpusError(f"{path}: front matter must be a mapping")
-    return meta, text[end + 5:]
 
 
 def number_values(text: str) -> set[float]:

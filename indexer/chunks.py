@@ -49,6 +49,15 @@ class Chunk:
     end_line: int
     notes: list[str] = field(default_factory=list)
     group: str = ""  # the subsection or record the chunk is a part of (its first part's id)
+    text_en: str = ""  # the same lines of the corpus's English rendering (corpus/en/), "" where none
+    heading_en: str = ""
+
+    def shown_text(self, language: str) -> str:
+        """The text a reader of `language` sees: the English rendering where one exists."""
+        return self.text_en if language == "en" and self.text_en else self.text
+
+    def shown_heading(self, language: str) -> str:
+        return self.heading_en if language == "en" and self.heading_en else self.heading
 
     def embed_text(self) -> str:
         """What the embedder sees: the heading gives a short part its context; English glosses go."""
@@ -177,8 +186,11 @@ def split_front_matter(raw: str, where: str) -> tuple[dict[str, Any], int]:
     return meta, close + 1
 
 
-def record_chunks(path: Path, rel_path: str) -> list[Chunk]:
-    """A spec, case, tradeoff or table record: one chunk, split if long, under the record's title."""
+def record_chunks(path: Path, rel_path: str) -> tuple[list[Chunk], int]:
+    """A spec, case, tradeoff or table record: one chunk, split if long, under the record's title.
+
+    Returns the chunks and the 0-based line where the body starts (the English rendering counts from there).
+    """
     raw = path.read_text(encoding="utf-8")
     meta, body_start = split_front_matter(raw, rel_path)
     lines = raw.split("\n")
@@ -186,22 +198,28 @@ def record_chunks(path: Path, rel_path: str) -> list[Chunk]:
     if not blocks:
         raise CorpusError(f"{rel_path}: the record has no body")
     return _emit(str(meta["id"]), str(meta["section"]), str(meta["title"]), str(meta["kind"]),
-                 rel_path, lines, blocks, [])
+                 rel_path, lines, blocks, []), body_start
 
 
 def corpus_files(corpus_dir: Path) -> list[Path]:
-    """Every markdown file that holds passages, in a stable order."""
-    return sorted(p for p in corpus_dir.rglob("*.md") if p.name not in SKIP_FILES)
+    """Every markdown file that holds passages, in a stable order (corpus/en/ renders them: not passages)."""
+    return sorted(p for p in corpus_dir.rglob("*.md")
+                  if p.name not in SKIP_FILES and p.relative_to(corpus_dir).parts[0] != "en")
 
 
 def load_chunks(corpus_dir: Path) -> list[Chunk]:
     """All chunks of a corpus folder; ids must be unique."""
     if not (corpus_dir / "guide.md").is_file():
         raise CorpusError(f"{corpus_dir} has no guide.md: point --corpus (KB_CORPUS_DIR) at the corpus folder")
+    from indexer.english import attach_english
+
     chunks: list[Chunk] = []
     for path in corpus_files(corpus_dir):
-        rel = f"corpus/{path.relative_to(corpus_dir).as_posix()}"
-        chunks.extend(guide_chunks(path, rel) if path.name == "guide.md" else record_chunks(path, rel))
+        rel_path = path.relative_to(corpus_dir)
+        rel = f"corpus/{rel_path.as_posix()}"
+        found, body_start = (guide_chunks(path, rel), 0) if path.name == "guide.md" else record_chunks(path, rel)
+        attach_english(found, corpus_dir, rel_path, body_start)
+        chunks.extend(found)
     seen: set[str] = set()
     for c in chunks:
         if c.id in seen:

@@ -271,6 +271,7 @@ def sample_answer(question: str = "能用一张4090 QLoRA微调13B模型吗？",
     lang = detect_language(question)
     passages = [Passage(id=f"guide-{i}.1-c{i}", rank=i, section=f"{i}.1", heading=f"{i}.1 RTX 4090技术规格详解 <{i}>",
                         kind="guide", text=("RTX 4090 拥有24GB GDDR6X显存，带宽1008 GB/s。\n" * 200)[:text_chars],
+                        original=("RTX 4090 拥有24GB GDDR6X显存，带宽1008 GB/s。\n" * 200)[:text_chars],
                         score=0.9 - i / 100, source=Source(path="corpus/guide.md", start_line=10 * i,
                                                            end_line=10 * i + 9),
                         notes=[f"note {j} about figures & <units>" for j in range(notes)])
@@ -280,7 +281,7 @@ def sample_answer(question: str = "能用一张4090 QLoRA微调13B模型吗？",
         summary = (summary * (answer_chars // max(1, len(summary)) + 1))[:answer_chars]
     checks = [sample_fit(fits=i % 2 == 0, gpu=["rtx-4090", "a100-80gb", "rtx-4060"][i % 3]) for i in range(n_checks)]
     return Answer(question=question, language=lang, answer=summary, passages=passages,  # type: ignore[arg-type]
-                  fit_checks=checks)
+                  coverage="answered", fit_checks=checks)
 
 
 class FakeEngine:

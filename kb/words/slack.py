@@ -1,4 +1,4 @@
-"""What the bot says, in the question's language: Chinese questions get Chinese labels, English ones English."""
+"""What the Slack bot says, in the question's language: Chinese questions get Chinese labels, English ones English."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from kb.fit.result import Selection
 from kb.models import Answer, Passage
-from service.slack.labels import labels
+from kb.words.slack import labels
 from service.slack.tables import fit_caption, fit_table, selection_caption, selection_table
 from service.slack.text import clip, escape
 

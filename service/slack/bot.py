@@ -19,10 +19,10 @@ from slack_sdk.errors import SlackApiError
 from kb.errors import BadInput
 from kb.language import detect_language
 from kb.question import clean_question
+from kb.words.slack import labels
 from service.slack.blocks import VOTE_ACTIONS
 from service.slack.dedupe import TtlSet
 from service.slack.feedback import FeedbackLog
-from service.slack.labels import labels
 from service.slack.ratelimit import UserRateLimiter
 from service.slack.replies import EngineGetter, Reply, compose, send_to_response_url
 from service.slack.text import escape, mentions_user, question_from_slack

@@ -17,8 +17,8 @@ from slack_sdk.webhook import WebhookClient
 from kb.errors import BadInput, IndexUnavailable
 from kb.language import detect_language
 from kb.models import Answer
+from kb.words.slack import labels
 from service.slack.blocks import Block, answer_blocks, answer_text
-from service.slack.labels import labels
 from service.slack.text import escape
 
 log = logging.getLogger("kb.slack")

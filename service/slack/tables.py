@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 from kb.fit.result import FitResult, Selection
-from service.slack.labels import labels
+from kb.words.slack import labels
+from kb.words.width import pad, width
 from service.slack.text import escape
 
 GIB = 1024**3
 FENCE = "```"
-
-
-def width(s: str) -> int:
-    """Columns in Slack's monospace font: wide (CJK, emoji) characters take two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
-
-
-def _pad(cell: str, w: int) -> str:
-    return cell + " " * (w - width(cell))
 
 
 def code_table(header: list[str], rows: Sequence[list[str]], budget: int, more: str) -> tuple[str, int]:
@@ -30,7 +21,7 @@ def code_table(header: list[str], rows: Sequence[list[str]], budget: int, more: 
     def render(n: int) -> str:
         shown = list(rows[:n])
         widths = [max(width(c) for c in col) for col in zip(header, *shown, strict=True)]
-        lines = ["  ".join(_pad(c, w) for c, w in zip(r, widths, strict=True)).rstrip() for r in [header, *shown]]
+        lines = ["  ".join(pad(c, w) for c, w in zip(r, widths, strict=True)).rstrip() for r in [header, *shown]]
         tail = [more.format(n=len(rows) - n)] if n < len(rows) else []
         return escape("\n".join([FENCE + lines[0], *lines[1:], *tail]) + FENCE)
 

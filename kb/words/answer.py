@@ -1,0 +1,216 @@
+"""The sentences an answer leads with, in Chinese and English: one template a fact, filled with numbers.
+
+The composer (kb/compose.py) decides which facts to state and passes their numbers here; the language
+only picks the template. Numbers are formatted by the helpers below so that the answer's figures are
+written the way the cited fit check or passage writes them (tests check each against what it cites).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+GIB = 1024**3
+
+TEMPLATES: dict[str, dict[str, str]] = {
+    # Fit verdicts.
+    "fit_yes": {
+        "en": "Yes: {what} on {cards} needs about {need} GiB per GPU, and each card has {avail} GiB",
+        "zh": "能：{what}在 {cards} 上每卡约需 {need} GiB，每卡有 {avail} GiB",
+    },
+    "fit_no": {
+        "en": "No: {what} needs about {need} GiB per GPU on {cards}, more than the {avail} GiB each card has",
+        "zh": "不能：{what}在 {cards} 上每卡约需 {need} GiB，超过每卡的 {avail} GiB",
+    },
+    "fit_count": {
+        "en": "You need {cards} for {what}: about {need} GiB per GPU of the {avail} GiB each has",
+        "zh": "{what}需要 {cards}：每卡约需 {need} GiB，每卡有 {avail} GiB",
+    },
+    "fewest": {
+        "en": "The fewest {gpu} that hold it: {min}",
+        "zh": "最少需要 {min} 张 {gpu} 才放得下",
+    },
+    "fewest_none": {
+        "en": "No number of {gpu} holds it as modelled: what every card must keep is larger than one card",
+        "zh": "按此模型多少张 {gpu} 都放不下：每张卡都要保留的部分已超过单卡容量",
+    },
+    "moe": {
+        "en": "{model} has {total}B parameters in all, {active}B active a token: memory holds every expert",
+        "zh": "{model} 共有 {total}B 参数，每个 token 激活 {active}B：显存要放下全部专家",
+    },
+    # Alternatives (what would make it fit).
+    "alt.precision": {
+        "en": "In {precision} it fits on the same {cards} ({need} GiB per GPU)",
+        "zh": "改用 {precision} 则在同样 {cards} 上放得下（每卡 {need} GiB）",
+    },
+    "alt.count": {
+        "en": "On {cards} it fits ({need} GiB per GPU)",
+        "zh": "用 {cards} 则放得下（每卡 {need} GiB）",
+    },
+    "alt.workload": {
+        "en": "{workload} instead fits on {cards} ({need} GiB per GPU)",
+        "zh": "改用{workload}则 {cards} 放得下（每卡 {need} GiB）",
+    },
+    "alt.zero": {
+        "en": "With ZeRO stage {zero} it fits on {cards} ({need} GiB per GPU)",
+        "zh": "用 ZeRO stage {zero} 则 {cards} 放得下（每卡 {need} GiB）",
+    },
+    "alt.offload": {
+        "en": "With the optimizer offloaded to CPU memory it fits on {cards} ({need} GiB per GPU)",
+        "zh": "把优化器状态卸载到 CPU 内存则 {cards} 放得下（每卡 {need} GiB）",
+    },
+    "alt.cheaper": {
+        "en": "A smaller set-up also fits: {change} ({need} GiB per GPU)",
+        "zh": "更省的配置也放得下：{change}（每卡 {need} GiB）",
+    },
+    # Speed, time and cost.
+    "decode": {
+        "en": "Decode upper bound: about {tps} tokens/s for {what} on {cards} (memory bandwidth ÷ bytes "
+              "read a token; real engines reach less)",
+        "zh": "解码速度上限：{what}在 {cards} 上约 {tps} tokens/s（显存带宽 ÷ 每个 token 读取的字节数；"
+              "实际引擎达不到）",
+    },
+    "serving": {
+        "en": "Serving {concurrency} sequences at once: about {agg} tokens/s in all, {per} tokens/s each",
+        "zh": "同时服务 {concurrency} 路序列：合计约 {agg} tokens/s，每路 {per} tokens/s",
+    },
+    "train_time": {
+        "en": "Training time: about {days} days on {cards} ({gpu_hours} GPU-hours at {mfu}% MFU)",
+        "zh": "训练时间：{cards} 约 {days} 天（{gpu_hours} GPU 小时，MFU {mfu}%）",
+    },
+    "train_needs_tokens": {
+        "en": "A training time needs the number of training tokens: ask again with it (for example \"on two "
+              "trillion tokens\")",
+        "zh": "估算训练时间需要训练 token 数：请在问题里写上（例如“训练两万亿 token”）",
+    },
+    "no_speed": {
+        "en": "There is no speed for {cards}: the job does not fit there",
+        "zh": "{cards} 放不下这个任务，所以没有速度估计",
+    },
+    "capex": {
+        "en": "{cards} cost about {capex} CNY for the cards alone",
+        "zh": "{cards} 仅显卡约 {capex} 元",
+    },
+    "per_million": {
+        "en": "At the decode upper bound that is at least {cost} CNY per million tokens (cards over three years "
+              "plus energy)",
+        "zh": "按解码上限计，每百万 token 至少 {cost} 元（显卡按三年摊销加电费）",
+    },
+    # Budget selection.
+    "pick_fastest": {
+        "en": "Fastest within the budget: {cards} ({capex} CNY{speed})",
+        "zh": "预算内最快：{cards}（{capex} 元{speed}）",
+    },
+    "pick_cheapest": {
+        "en": "Cheapest that fits: {cards} ({capex} CNY{speed})",
+        "zh": "能放下的最便宜配置：{cards}（{capex} 元{speed}）",
+    },
+    "pick_none": {
+        "en": "Nothing kb knows fits {what} within this budget",
+        "zh": "在这个预算内，kb 知道的显卡都放不下{what}",
+    },
+    "speed_tps": {"en": ", up to {tps} tokens/s", "zh": "，最多 {tps} tokens/s"},
+    "speed_hours": {"en": ", {hours} hours for the stated tokens", "zh": "，按给定 token 数 {hours} 小时"},
+    "budget_rule": {
+        "en": "The guide's rule for this budget: {rule}",
+        "zh": "指南对这个预算的建议：{rule}",
+    },
+    # Specs.
+    "spec_row": {"en": "{gpu} {metric}: {value} ({source})", "zh": "{gpu} {metric}：{value}（{source}）"},
+    "spec_note": {"en": "Note: {note}", "zh": "注意：{note}"},
+    "spec_vendor": {
+        "en": "The guide covers none of the {gpu}'s figures: they are the vendor's",
+        "zh": "指南没有 {gpu} 的任何数据：以上是厂商数据",
+    },
+    # Case studies (the record's own lines after each label).
+    "case_hardware": {"en": "Hardware: {items}", "zh": "硬件：{items}"},
+    "case_outcome": {"en": "Outcome: {items}", "zh": "结果：{items}"},
+    "case_note": {"en": "kb's caveat: {items}", "zh": "kb 的提醒：{items}"},
+    # What kb does not know.
+    "unknown_gpu": {
+        "en": "kb has no spec for the {name}, so it cannot check or quote it",
+        "zh": "kb 没有 {name} 的规格记录，无法检查或给出它的数据",
+    },
+    "unknown_model": {
+        "en": "kb has no shape for the model {name}, so it cannot size it",
+        "zh": "kb 没有模型 {name} 的结构数据，无法估算它",
+    },
+    "not_covered": {
+        "en": "The guide kb answers from does not cover this: it is about choosing GPUs for LLM training and "
+              "inference (A100, the RTX 40 series and newer cards: specs, performance, costs, cases and "
+              "selection rules)",
+        "zh": "kb 所依据的指南不涉及这个问题：它讲的是为大模型训练和推理选择 GPU（A100、RTX 40 系列及新一代显卡的"
+              "规格、性能、成本、案例和选型规则）",
+    },
+    "nearest": {
+        "en": "The nearest thing it covers: {heading}",
+        "zh": "它最接近的内容是：{heading}",
+    },
+}
+
+SOURCES = {
+    "文档": {"en": "the guide's figure", "zh": "指南数据"},
+    "厂商": {"en": "vendor figure", "zh": "厂商数据"},
+    "推算": {"en": "derived", "zh": "推算"},
+}
+
+WORKLOADS = {
+    "inference": {"en": "inference", "zh": "推理"},
+    "full": {"en": "full fine-tuning (mixed-precision Adam)", "zh": "全参数训练（混合精度 Adam）"},
+    "lora": {"en": "LoRA fine-tuning", "zh": "LoRA 微调"},
+    "qlora": {"en": "QLoRA fine-tuning", "zh": "QLoRA 微调"},
+}
+
+# GPU ids as people write them (ids are lower-case with hyphens: rtx-4060-ti-16gb → RTX 4060 Ti 16GB).
+_GPU_WORDS = {"ti": "Ti", "ada": "Ada", "gaudi": "Gaudi", "sxm": "SXM"}
+
+
+def t(key: str, language: str, /, **values: Any) -> str:
+    """The template `key` in `language` ("zh" or "en"), filled; {cards} is made from count and gpu."""
+    if "count" in values and "gpu" in values:
+        values["cards"] = cards(values["count"], values["gpu"], language)
+    return TEMPLATES[key]["zh" if language == "zh" else "en"].format(**values)
+
+
+def cards(count: Any, gpu: str, language: str) -> str:
+    """'one RTX 4090', '4 × RTX 4090', '4 张 RTX 4090'."""
+    if language == "zh":
+        return f"{count} 张 {gpu}"
+    return f"one {gpu}" if count == 1 else f"{count} × {gpu}"
+
+
+def gpu_name(gpu_id: str) -> str:
+    """A GPU id as a person writes it: a100-80gb → A100 80GB, rtx-4090 → RTX 4090."""
+    return " ".join(_GPU_WORDS.get(w, w.upper()) for w in gpu_id.split("-"))
+
+
+def workload_phrase(model: str, workload: str, precision: str | None, language: str) -> str:
+    """'inference of llama-2-13b in fp16' / 'llama-2-13b fp16 推理'."""
+    name = WORKLOADS.get(workload, {}).get(language, workload)
+    if language == "zh":
+        return f"{model} {precision + ' ' if precision and workload != 'qlora' else ''}{name}"
+    return f"{name} of {model}{' in ' + precision if precision and workload != 'qlora' else ''}"
+
+
+def gib(n_bytes: int | float) -> str:
+    """Bytes as GiB with one decimal (12.9; a whole 24 stays 24), the way kb's fit checks round them."""
+    text = f"{n_bytes / GIB:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def whole(x: float) -> str:
+    """A large figure with thousands separators and no decimals (184,320)."""
+    return f"{x:,.0f}"
+
+
+def rate(x: float) -> str:
+    """A speed: whole numbers from 10 up, one decimal below (146, 7.3)."""
+    return f"{x:,.0f}" if x >= 10 else f"{x:.1f}"
+
+
+def end(sentence: str, markers: list[str], language: str) -> str:
+    """A sentence closed by its markers: '… [1][F1].' or '…[1]。'."""
+    body = sentence.rstrip("。.！!？?；;，, ")
+    tags = "".join(f"[{m}]" for m in markers)
+    if language == "zh":
+        return f"{body} {tags}。" if tags else f"{body}。"
+    return f"{body} {tags}." if tags else f"{body}."

@@ -109,11 +109,16 @@ def index(corpus: Path | None, out: Path | None) -> None:
               help="JSONL question set (default: tests/eval/questions.jsonl).")
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics as JSON.")
 @click.option("--sweep", is_flag=True, help="Also report each dense/lexical weight from 0 to 1, per language.")
-def eval_(questions: Path | None, as_json: bool, sweep: bool) -> None:
-    """Retrieval quality on a labelled question set: recall@1, recall@5, MRR."""
+@click.option("--answers", type=click.Path(path_type=Path), default=None,
+              help="JSONL answer set ({q, type, must, en?, selection?, no_fit?}): answer pass rates instead.")
+def eval_(questions: Path | None, as_json: bool, sweep: bool, answers: Path | None) -> None:
+    """Retrieval quality on a labelled question set (recall@1, recall@5, MRR), or answer quality (--answers)."""
     from kb.engine import Engine
     from kb.evaluate import first_hit, load_questions, summarise_ranks
 
+    if answers is not None:
+        _eval_answers(answers, as_json)
+        return
     qs = load_questions(questions or REPO_QUESTIONS)
     engine = Engine.open(_settings())
     searcher = engine.searcher
@@ -149,6 +154,24 @@ def eval_(questions: Path | None, as_json: bool, sweep: bool) -> None:
     for section in ("baselines", "sweep"):
         for label, m in report.get(section, {}).items():
             _print_metrics(label, m)
+
+
+def _eval_answers(path: Path, as_json: bool) -> None:
+    from kb.answer_eval import load_answer_cases, report, run_answers
+    from kb.engine import Engine
+
+    cases = load_answer_cases(path)
+    engine = Engine.open(_settings())
+    result = report(run_answers(cases, engine.answer))
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        return
+    for f in result["failures"]:
+        click.echo(f"FAIL [{f['type']}] {f['q']}\n     {'; '.join(f['why'])}\n     answer: {f['answer']}")
+    for label, part in (("type", result["by_type"]), ("language", result["by_language"])):
+        for key, r in part.items():
+            click.echo(f"{label:<8} {key:<13} n={int(r['n']):<3} pass={r['pass']:.1%}")
+    click.echo(f"all      {'':<13} n={int(result['all']['n']):<3} pass={result['all']['pass']:.1%}")
 
 
 def _print_metrics(label: str, m: dict[str, dict[str, float]]) -> None:

@@ -1,78 +1,309 @@
-"""Turning ranked chunks into the Answer: passages with citations, notes, and an extractive summary."""
+"""The answer a person reads first: the direct answer from what kb knows exactly, then supporting sentences.
+
+Facts come from fit checks (verdicts, speeds, costs), the selection (picks), spec records (figures and
+their notes), the guide's budget rule, and passages (the guide's own words in the asker's language).
+Each sentence carries the markers of what it cites; `kb.verify` drops any sentence whose numbers its
+markers do not support, so a mistake here shows as a missing sentence, never as a wrong figure.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 from indexer.chunks import Chunk
-from kb.models import Passage, Source
+from kb.facts import budget_rule, case_facts, corrections, spec_facts
+from kb.fit.result import FitResult, Selection
+from kb.intent import Intent
+from kb.models import Passage
+from kb.sentences import best_sentences
+from kb.verify import object_figures, text_figures, unsupported
+from kb.words.answer import end, gib, gpu_name, rate, t, whole, workload_phrase
+from kb.words.labels import note
 
-SUMMARY_SENTENCES = 3
-_SPLIT = re.compile(r"(?<=[。！？!?])|\n")
-_BULLET = re.compile(r"^\s*(?:[-*•]|\d+\.)\s+")
-
-NOTES = {
-    "missing_table": {
-        "zh": "原文此处提到的对比表格并未包含在文档中。",
-        "en": "The document refers to a comparison table here that it does not contain.",
-    },
-    "table_link": {
-        "zh": "kb 根据规格记录计算的对比表：{id}。",
-        "en": "kb's table computed from the spec records: {id}.",
-    },
-    "table_none": {
-        "zh": "kb 没有可替代它的计算表：原文未给出所需数据。",
-        "en": "kb has no computed table for it: the document gives no data to build one from.",
-    },
-}
+MAX_CHECKS = 3  # verdicts stated; the rest are in fit_checks
+SUPPORT = 2  # passage sentences after the direct answer
+_GPU_LIKE = re.compile(r"rtx|gtx|rx\s?\d|radeon|arc|quadro|tesla|\bm\d|[vtaphl]\d+|mi\d|tpu|gaudi|jetson|gpu|卡",
+                       re.IGNORECASE)
 
 
-def passage_notes(chunk: Chunk, tables: dict[str, str], language: str) -> list[str]:
-    """Caveats shown beside a passage, in the question's language."""
-    notes = []
-    if "missing_table" in chunk.notes:
-        notes.append(NOTES["missing_table"][language])
-        table = tables.get(chunk.section)
-        notes.append(NOTES["table_link"][language].format(id=table) if table else NOTES["table_none"][language])
-    return notes
+@dataclass
+class Sentence:
+    text: str
+    markers: list[str]
+    exempt: tuple[str, ...] = ()  # names from the question kb has no record for (their digits are not figures)
 
 
-def to_passage(chunk: Chunk, rank: int, score: float, tables: dict[str, str], language: str) -> Passage:
-    return Passage(
-        id=chunk.id, rank=rank, section=chunk.section, heading=chunk.heading, kind=chunk.kind,  # type: ignore[arg-type]
-        text=chunk.text, score=round(score, 4),
-        source=Source(path=chunk.path, start_line=chunk.start_line, end_line=chunk.end_line),
-        notes=passage_notes(chunk, tables, language),
-    )
+@dataclass
+class Composition:
+    answer: str
+    coverage: str
+    passages: list[Passage]
+    dropped: list[str] = field(default_factory=list)  # sentences the number check refused
 
 
-def _sentences(text: str) -> list[str]:
-    out = []
-    for raw in _SPLIT.split(text):
-        s = _BULLET.sub("", raw).strip()
-        s = re.sub(r"^#+\s*", "", s)
-        # Lead-ins ("计算能力：") and fragments say nothing on their own.
-        if len(s) >= 8 and not s.endswith(("：", ":")) and not s.startswith(("|", "---")):
-            out.append(s)
-    return out
+@dataclass
+class Facts:
+    """Everything the composer may state, gathered by the Engine."""
+
+    question: str
+    language: str
+    intent: Intent
+    passages: list[Passage]
+    checks: list[FitResult]
+    selection: Selection | None
+    unknown: list[str]
+    gpus: list[str]
+    terms: list[str]
+    mfu: float
+    budget_cny: float | None = None
+    cited: set[str] = field(default_factory=set)  # passage ids the answer cites (never replaced by another)
 
 
-def summarise(passages: list[Passage], terms: list[str]) -> str:
-    """The best-matching sentence of each of the top passages, each ending in its [n] marker.
+class Composer:
+    """Composes and verifies answers over one index's chunks (records are looked up by their group id)."""
 
-    A sentence scores by the query terms it contains (longer terms count more); the first passage
-    always contributes, later ones only when they match at least one term.
-    """
-    picked: list[str] = []
-    for n, p in enumerate(passages[:SUMMARY_SENTENCES], 1):
-        candidates = _sentences(p.text)
-        if not candidates:
-            continue
-        scored = [(sum(len(t) for t in terms if t in s.lower()), -i, s) for i, s in enumerate(candidates)]
-        best, _, sentence = max(scored)
-        if best == 0 and n > 1:
-            continue
-        if sentence.endswith(("。", "！", "？", ".", "!", "?")):
-            sentence = sentence[:-1]
-        picked.append(f"{sentence} [{n}]。" if re.search(r"[\u4e00-\u9fff]", sentence) else f"{sentence} [{n}].")
-    return " ".join(picked)
+    def __init__(self, chunks: list[Chunk], to_passage: Callable[[Chunk, int, float, str], Passage],
+                 top_k_of: Callable[[list[Passage]], int]) -> None:
+        self._groups: dict[str, list[Chunk]] = {}
+        for c in chunks:
+            self._groups.setdefault(c.group, []).append(c)
+        self._to_passage = to_passage
+        self._spec_chunks = [c for c in chunks if c.kind == "spec"]
+        self._top_k_of = top_k_of
+
+    # -- passages the answer cites -------------------------------------------------------------------
+    def _cite(self, f: Facts, chunk: Chunk, top_k: int) -> str:
+        """A marker for `chunk` ("@id", numbered at the end), adding it in place of the last uncited passage."""
+        passages = f.passages
+        f.cited.add(chunk.id)
+        if all(p.id != chunk.id for p in passages):
+            if len(passages) >= top_k:
+                drop = next((i for i in range(len(passages) - 1, -1, -1) if passages[i].id not in f.cited), None)
+                if drop is not None:
+                    passages.pop(drop)
+            passages.append(self._to_passage(chunk, len(passages) + 1, 0.0, f.language))
+            passages[-1].notes.append(note("cited_extra", f.language))
+            for i, p in enumerate(passages, 1):
+                p.rank = i
+        return f"@{chunk.id}"
+
+    # -- the kinds of direct answer ------------------------------------------------------------------
+    def _fit(self, f: Facts) -> list[Sentence]:
+        out: list[Sentence] = []
+        lang = f.language
+        moe_said = False
+        for i, c in enumerate(f.checks[:MAX_CHECKS], 1):
+            m = [f"F{i}"]
+            what = workload_phrase(c.model, c.workload, c.precision, lang)
+            values = {"what": what, "count": c.gpu_count, "gpu": gpu_name(c.gpu),
+                      "need": gib(c.per_gpu_required_bytes), "avail": gib(c.per_gpu_available_bytes)}
+            key = ("fit_count" if c.gpu_count > 1 and c.min_gpus == c.gpu_count else "fit_yes") if c.fits \
+                else "fit_no"
+            out.append(Sentence(t(key, lang, **values), m))
+            active = getattr(c, "active_params", None)
+            if active and active < c.model_params and not moe_said:
+                moe_said = True
+                out.append(Sentence(t("moe", lang, model=c.model, total=f"{c.model_params / 1e9:.1f}",
+                                      active=f"{active / 1e9:.1f}"), m))
+            if not c.fits:
+                out += self._alternatives(c, m, lang)
+        return out
+
+    def _alternatives(self, c: FitResult, m: list[str], lang: str) -> list[Sentence]:
+        alts = [a for a in (getattr(c, "alternatives", None) or []) if _get(a, "fits")]
+        out = []
+        for a in alts[:2]:
+            change = str(_get(a, "change"))
+            values = {"count": _get(a, "gpu_count") or c.gpu_count, "gpu": gpu_name(c.gpu),
+                      "need": gib(_get(a, "per_gpu_required_bytes") or 0), "precision": _get(a, "precision"),
+                      "zero": _get(a, "zero_stage"),
+                      "workload": workload_phrase(c.model, str(_get(a, "workload")), None, lang)}
+            key = f"alt.{change}" if f"alt.{change}" in _ALT_KEYS else "alt.count"
+            out.append(Sentence(t(key, lang, **values), m))
+        if not alts:
+            if c.min_gpus is None:
+                out.append(Sentence(t("fewest_none", lang, gpu=gpu_name(c.gpu)), m))
+            elif c.min_gpus != c.gpu_count:
+                out.append(Sentence(t("fewest", lang, gpu=gpu_name(c.gpu), min=c.min_gpus), m))
+        return out
+
+    def _speed(self, f: Facts) -> list[Sentence]:
+        out: list[Sentence] = []
+        lang = f.language
+        for i, c in enumerate(f.checks[:MAX_CHECKS], 1):
+            m = [f"F{i}"]
+            what = workload_phrase(c.model, c.workload, c.precision, lang)
+            base = {"count": c.gpu_count, "gpu": gpu_name(c.gpu), "what": what}
+            if not c.fits:
+                out.append(Sentence(t("no_speed", lang, **base), m))
+                out += self._alternatives(c, m, lang)
+                continue
+            serving = getattr(c, "serving", None)
+            if c.decode_tokens_per_s is not None:
+                out.append(Sentence(t("decode", lang, tps=rate(c.decode_tokens_per_s), **base), m))
+                if serving is not None and _get(serving, "concurrency") and int(_get(serving, "concurrency")) > 1:
+                    out.append(Sentence(t("serving", lang, concurrency=_get(serving, "concurrency"),
+                                          agg=rate(_get(serving, "aggregate_decode_tokens_per_s") or 0),
+                                          per=rate(_get(serving, "per_sequence_decode_tokens_per_s") or 0)), m))
+            elif c.train_gpu_hours is not None and c.train_wall_hours is not None:
+                out.append(Sentence(t("train_time", lang, days=f"{c.train_wall_hours / 24:,.1f}",
+                                      gpu_hours=whole(c.train_gpu_hours), mfu=f"{f.mfu * 100:.0f}", **base), m))
+            elif c.workload != "inference":
+                out.append(Sentence(t("train_needs_tokens", lang), m))
+            if f.intent.wants_cost:
+                out += self._cost_of(c, m, lang)
+        return out
+
+    def _cost(self, f: Facts) -> list[Sentence]:
+        out: list[Sentence] = []
+        for i, c in enumerate(f.checks[:MAX_CHECKS], 1):
+            out += self._cost_of(c, [f"F{i}"], f.language)
+        return out or self._fit(f)
+
+    def _cost_of(self, c: FitResult, m: list[str], lang: str) -> list[Sentence]:
+        out = []
+        if c.capex_cny is not None:
+            out.append(Sentence(t("capex", lang, count=c.gpu_count, gpu=gpu_name(c.gpu), capex=whole(c.capex_cny)), m))
+        if c.cost_per_million_tokens_cny is not None:
+            out.append(Sentence(t("per_million", lang, cost=f"{c.cost_per_million_tokens_cny:.2f}"), m))
+        return out
+
+    def _selection(self, f: Facts, top_k: int) -> list[Sentence]:
+        sel, lang = f.selection, f.language
+        assert sel is not None
+        if not sel.rows:
+            what = workload_phrase(sel.model, sel.workload, None, lang)
+            return [Sentence(t("pick_none", lang, what=what), ["S"])]
+        fastest = min(sel.rows, key=lambda r: r.rank_by_time)
+        cheapest = min(sel.rows, key=lambda r: r.rank_by_cost)
+        out = []
+        for key, row in (("pick_fastest", fastest), ("pick_cheapest", cheapest)):
+            if key == "pick_cheapest" and row is fastest:
+                continue
+            speed = ""
+            if row.decode_tokens_per_s is not None:
+                speed = t("speed_tps", lang, tps=rate(row.decode_tokens_per_s))
+            elif row.train_wall_hours is not None:
+                speed = t("speed_hours", lang, hours=f"{row.train_wall_hours:,.1f}")
+            out.append(Sentence(t(key, lang, count=row.gpu_count, gpu=gpu_name(row.gpu), capex=whole(row.capex_cny),
+                                  speed=speed), ["S"]))
+        return out + self._budget_rule(f, sel.budget_cny, top_k)
+
+    def _budget_rule(self, f: Facts, budget: float | None, top_k: int) -> list[Sentence]:
+        """The guide's §11.3 rule for the budget band, when the question states a budget."""
+        if budget is None:
+            return []
+        found = budget_rule(self._groups.get("guide-11.3", []), budget, f.language)
+        if found is None:
+            return []
+        chunk, rule = found
+        return [Sentence(t("budget_rule", f.language, rule=rule), [self._cite(f, chunk, top_k)])]
+
+    def _spec(self, f: Facts, top_k: int) -> list[Sentence]:
+        out = []
+        for gpu in f.gpus:
+            parts = self._groups.get(f"spec-{gpu}", [])
+            for chunk, sentence in spec_facts(parts, gpu_name(gpu), f.intent.attributes, f.language):
+                out.append(Sentence(sentence, [self._cite(f, chunk, top_k)]))
+        return out
+
+    def _case(self, f: Facts, top_k: int) -> list[Sentence]:
+        case = next((p for p in f.passages[:3] if p.kind == "case"), None)
+        if case is None:
+            return []
+        group = next((c.group for c in self._groups.get(case.id, []) if c.id == case.id), case.id)
+        found = case_facts(self._groups.get(group, []), f.question, f.language)
+        return [Sentence(text, [self._cite(f, chunk, top_k)]) for chunk, text in found]
+
+    def _unknown(self, f: Facts) -> list[Sentence]:
+        out = []
+        for name in f.unknown:
+            key = "unknown_gpu" if _GPU_LIKE.search(name) else "unknown_model"
+            out.append(Sentence(t(key, f.language, name=name), [], exempt=(name,)))
+        return out
+
+    def _support(self, f: Facts, n: int, prefer: tuple[str, ...], require_match: bool) -> list[Sentence]:
+        ranked = sorted(enumerate(f.passages[:3], 1), key=lambda ip: (ip[1].kind not in prefer, ip[0]))
+        out = []
+        for i, text in best_sentences(ranked, f.terms, f.language, n, require_match):
+            out.append(Sentence(text, [f"@{f.passages[i - 1].id}"]))
+            f.cited.add(f.passages[i - 1].id)
+            for chunk, correction in corrections(self._spec_chunks, text, f.language):
+                out.append(Sentence(correction, [self._cite(f, chunk, len(f.passages))]))
+        return out
+
+    # -- the whole answer ----------------------------------------------------------------------------
+    def compose(self, f: Facts) -> Composition:
+        """The answer text, its coverage, and the passages (with any the answer cites added)."""
+        top_k = max(len(f.passages), 1)
+        kind = f.intent.kind
+        if kind == "not_covered":
+            nearest = [Sentence(t("not_covered", f.language), [], exempt=("A100", "RTX 40"))]
+            return Composition(self._join(nearest, f, []), "not_covered", f.passages)
+        lead = self._unknown(f)
+        direct: list[Sentence] = []
+        if kind == "selection":
+            direct = self._selection(f, top_k)
+        elif kind == "fit":
+            direct = self._fit(f)
+        elif kind == "speed":
+            direct = self._speed(f)
+        elif kind == "cost":
+            direct = self._cost(f)
+        elif kind == "spec":
+            direct = self._spec(f, top_k)
+        elif kind == "case":
+            direct = self._case(f, top_k)
+        if kind != "selection" and f.budget_cny is not None:
+            direct = self._budget_rule(f, f.budget_cny, top_k) + direct
+        prefer = ("tradeoff", "case") if kind in ("why", "case") else ("guide",)
+        support = self._support(f, (1 if kind == "spec" else SUPPORT) if direct else SUPPORT + 1, prefer,
+                                require_match=bool(direct))
+        dropped: list[str] = []
+        text = self._join(lead + direct + support, f, dropped)
+        partial = bool(f.unknown) or (kind == "spec" and not direct)
+        return Composition(text, "partial" if partial else "answered", f.passages, dropped)
+
+    def _join(self, sentences: list[Sentence], f: Facts, dropped: list[str]) -> str:
+        """The sentences that pass the number check, each ending in its markers, without repeats."""
+        shown: list[str] = []
+        index = {p.id: str(i) for i, p in enumerate(f.passages, 1)}
+        said: set[str] = set()
+        for s in sentences:
+            s.markers = [index.get(m[1:], "") if m.startswith("@") else m for m in s.markers]
+            if "" in s.markers:
+                dropped.append(s.text)
+                continue
+            figures = self._figures(s.markers, f)
+            if unsupported(s.text, figures, s.exempt):
+                dropped.append(s.text)
+                continue
+            if s.text in said:
+                continue
+            said.add(s.text)
+            shown.append(end(s.text, s.markers, f.language))
+        return " ".join(shown) if f.language == "en" else "".join(shown)
+
+    @staticmethod
+    def _figures(markers: list[str], f: Facts) -> set[float]:
+        out: set[float] = set()
+        for m in markers:
+            if m == "S" and f.selection is not None:
+                out |= object_figures(f.selection)
+            elif m.startswith("F") and int(m[1:]) <= len(f.checks):
+                out |= object_figures(f.checks[int(m[1:]) - 1])
+            elif m.isdigit() and int(m) <= len(f.passages):
+                p = f.passages[int(m) - 1]
+                out |= text_figures(f"{p.section} {p.heading}\n{p.text}\n{p.original}")
+        return out
+
+
+_ALT_KEYS = {"alt.precision", "alt.count", "alt.workload", "alt.zero", "alt.offload"}
+
+
+def _get(obj: object, key: str) -> Any:
+    """A field of a pydantic model or a dict (the fit engine's alternatives and serving may be either)."""
+    return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)

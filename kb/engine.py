@@ -12,14 +12,18 @@ from collections.abc import Callable
 import numpy as np
 
 from indexer.build import Progress
+from indexer.chunks import Chunk
 from indexer.embedder import Embedder
 from kb.cache import LruCache
-from kb.compose import summarise, to_passage
+from kb.compose import Composer, Facts
 from kb.index import LoadedIndex, open_index
+from kb.intent import Domain, classify
 from kb.language import detect_language
 from kb.models import Answer, Passage
+from kb.passages import to_passage
 from kb.question import clean_question, clean_top_k
 from kb.search import HybridSearcher
+from kb.sentences import question_terms
 from kb.settings import Settings, get_settings
 
 # Called with the seconds spent in retrieval (embedding + search), for metrics.
@@ -41,6 +45,11 @@ class Engine:
             if c.kind == "table":
                 self._tables.setdefault(c.section, c.id)
         self.observe_retrieval: RetrievalObserver | None = None
+        self.composer = Composer(index.chunks, self._passage_of, len)
+        self.domain = Domain(index.glossary)
+
+    def _passage_of(self, chunk: Chunk, rank: int, score: float, language: str) -> Passage:
+        return to_passage(chunk, rank, score, self._tables, language)
 
     @classmethod
     def open(cls, settings: Settings | None = None, build_if_needed: bool = True,
@@ -66,21 +75,33 @@ class Engine:
                 for rank, h in enumerate(hits, 1)]
 
     def answer(self, question: str, top_k: int | None = None) -> Answer:
-        """Cited passages, an extractive summary, and fit checks where the question asks for them."""
+        """The direct answer first (verified against what it cites), then passages, fit checks, selection."""
         from kb.fit import fit_checks_for_question
+        from kb.fit.parse import parse_question
 
         s = self.settings
         text = clean_question(question, s.max_question_chars)
         k = clean_top_k(top_k, s.default_top_k, s.max_top_k)
         language = detect_language(text)
         passages = self.search(text, k, language)
-        terms = self.index.lexical.tokenize_query(text)
-        if language == "en":
-            terms += self.searcher.expander.expand(text)
         checks, selection = fit_checks_for_question(text, language)
+        parsed = parse_question(text, s.usd_cny, language)
+        gpus = [g for g, _ in parsed.gpus]
+        if "a100-80gb" in gpus and not any(size in text.lower() for size in ("80g", "40g")):
+            gpus.insert(gpus.index("a100-80gb"), "a100-40gb")  # "the A100" is both cards
+        unknown: list[str] = list(getattr(parsed, "unknown", []))
+        intent = classify(text, self.domain, has_checks=bool(checks), has_selection=selection is not None,
+                          names_gpu=bool(gpus), names_model=parsed.model is not None, names_unknown=bool(unknown))
+        if intent.kind == "not_covered":
+            checks, selection = [], None
+        terms = question_terms(text, language, self.index.lexical.tokenize_query(text))
+        facts = Facts(question=text, language=language, intent=intent, passages=passages, checks=checks,
+                      selection=selection, unknown=unknown, gpus=gpus, terms=terms, mfu=s.mfu,
+                      budget_cny=parsed.budget_cny)
+        composed = self.composer.compose(facts)
         return Answer(question=text, language=language,  # type: ignore[arg-type]
-                      answer=summarise(passages, terms), passages=passages,
-                      fit_checks=checks, selection=selection)
+                      answer=composed.answer, coverage=composed.coverage,  # type: ignore[arg-type]
+                      unknown=unknown, passages=composed.passages, fit_checks=checks, selection=selection)
 
     def passage(self, passage_id: str, language: str = "zh") -> Passage | None:
         """One passage by id (rank 1, score 0: it was asked for, not retrieved)."""

@@ -26,18 +26,29 @@ class Passage(BaseModel):
     section: str = Field(examples=["4.2"])
     heading: str = Field(examples=["4.2 RTX 4090技术规格详解"])
     kind: Kind
-    text: str
+    text: str = Field(description="The passage in the question's language (the corpus's English rendering for "
+                                  "English questions).")
+    original: str = Field(description="The passage verbatim from the Chinese corpus.")
     score: float
     source: Source
     notes: list[str] = Field(default_factory=list, description="Caveats a reader needs beside the text.")
 
 
+Coverage = Literal["answered", "partial", "not_covered"]
+
+
 class Answer(BaseModel):
-    """A question's cited answer: extractive summary, passages, and fit checks where asked."""
+    """A question's cited answer: the direct answer first, then passages, fit checks and a selection."""
 
     question: str
     language: Language
-    answer: str = Field(description="Extractive summary; each [n] refers to passages[n-1].")
+    answer: str = Field(description="The direct answer first, then its reasons, in the question's language; "
+                                    "every sentence ends in markers: [n] passages[n-1], [F1] fit_checks[0], "
+                                    "[S] selection. Every number in it is in what its markers cite.")
+    coverage: Coverage = Field(description="answered; partial (part of the question is outside what kb holds); "
+                                           "not_covered (the guide does not cover it).")
+    unknown: list[str] = Field(default_factory=list,
+                               description="Names in the question kb has no record for (a GPU, a model).")
     passages: list[Passage]
     fit_checks: list[FitResult] = Field(default_factory=list)
     selection: Selection | None = Field(default=None, description="Ranked GPU configurations, for 'what to buy'.")

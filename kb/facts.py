@@ -1,0 +1,144 @@
+"""Exact facts read from records: a spec sheet's table rows and notes, and the guide's budget rule.
+
+A spec record's body is a table (metric | value | source) and a list of notes; its English rendering is
+the same lines in English. The row and the notes are found on the Chinese lines (whose cells carry an
+English gloss, so one pattern reads either) and shown from the lines of the question's language, so the
+figure in the answer is the record's own text and verifies against the passage it cites.
+"""
+
+from __future__ import annotations
+
+import re
+
+from indexer.chunks import Chunk
+from kb.words.answer import SOURCES, t
+
+# Spec attribute (kb.intent.SPEC_ATTRIBUTES) → pattern on a table row's metric cell; notes → pattern on a note.
+ROWS: dict[str, str] = {
+    "vram": r"显存容量", "memory_type": r"显存容量", "bandwidth": r"显存带宽",
+    "compute": r"稠密算力|文档所写FP16", "fp32": r"FP32 算力", "tf32": r"TF32", "int8": r"INT8",
+    "power": r"功耗", "nvlink": r"NVLink", "pcie": r"PCIe", "price": r"价格",
+}
+NOTES: dict[str, str] = {
+    "vram": r"显存容量|容量", "bandwidth": r"带宽", "compute": r"FP16|TFLOPS|算力", "fp32": r"FP32",
+    "int8": r"INT8", "power": r"功耗|W\b", "nvlink": r"NVLink|NVSwitch", "pcie": r"PCIe", "price": r"价格|售价",
+    "tf32": r"TF32", "memory_type": r"HBM|GDDR",
+}
+MAX_NOTES = 2
+_GLOSS = re.compile(r"\s*\[[^\]]*\]")
+_BAND = re.compile(r"预算\s*([<>＜＞])?\s*(\d+)(?:\s*-\s*(\d+))?\s*万元")
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _aligned(chunk: Chunk, language: str) -> list[tuple[str, str]]:
+    """(Chinese line, shown line) pairs; the shown line is the English one for en when the rendering aligns."""
+    zh = chunk.text.split("\n")
+    if language != "en":
+        return [(z, _GLOSS.sub("", z)) for z in zh]
+    en = chunk.text_en.split("\n")
+    return list(zip(zh, en, strict=True)) if len(en) == len(zh) else []
+
+
+def spec_facts(parts: list[Chunk], gpu: str, attributes: list[str],
+               language: str) -> list[tuple[Chunk, str]]:
+    """(chunk, sentence) for each asked attribute's table rows, then up to MAX_NOTES matching notes."""
+    rows: list[tuple[Chunk, str]] = []
+    notes: list[tuple[Chunk, str]] = []
+    seen: set[str] = set()
+    for attr in attributes:
+        row_p, note_p = ROWS.get(attr), NOTES.get(attr)
+        for chunk in parts:
+            for zh, shown in _aligned(chunk, language):
+                if row_p and zh.startswith("|") and re.search(row_p, _cells(zh)[0]) and shown not in seen:
+                    cells = _cells(shown)
+                    if len(cells) >= 3 and not set(cells[1]) <= set("-: "):
+                        seen.add(shown)
+                        source = SOURCES.get(_cells(zh)[2].split(" ")[0], {}).get(language, cells[2])
+                        rows.append((chunk, t("spec_row", language, gpu=gpu, metric=_GLOSS.sub("", cells[0]),
+                                              value=cells[1], source=source)))
+                elif note_p and zh.lstrip().startswith("- ") and re.search(note_p, zh) and shown not in seen:
+                    seen.add(shown)
+                    notes.append((chunk, t("spec_note", language, note=shown.lstrip()[2:].strip())))
+    return rows + notes[:MAX_NOTES] if rows else []
+
+
+def budget_rule(parts: list[Chunk], budget_cny: float, language: str) -> tuple[Chunk, str] | None:
+    """The §11.3 budget band that holds `budget_cny`, and its recommended configuration, as the guide words it."""
+    wan = budget_cny / 1e4
+    for chunk in parts:
+        lines = _aligned(chunk, language)
+        for i, (zh, shown) in enumerate(lines):
+            m = _BAND.search(zh)
+            if not m:
+                continue
+            sign, lo, hi = m.group(1), float(m.group(2)), float(m.group(3) or m.group(2))
+            inside = (wan < lo) if sign in ("<", "＜") else (wan > lo) if sign in (">", "＞") else lo <= wan <= hi
+            rest = [shown for _, shown in lines[i + 1:] if shown.strip()]
+            if inside and rest:
+                rule = rest[0].lstrip("- ").strip()
+                return chunk, f"{shown.strip().rstrip(':：')}: {rule}" if language == "en" else \
+                    f"{shown.strip().rstrip(':：')}，{rule}"
+    return None
+
+
+_QUOTED = re.compile(r"^- 文档“([^”]+)”")
+_FIGURE = re.compile(r"(\d+(?:\.\d+)?)\s*([A-Za-z/]+)")
+
+
+def _triggers(chunk: Chunk) -> list[tuple[re.Pattern[str], int]]:
+    """(pattern of the misleading figure, line index of its note) for each note that corrects a quoted figure."""
+    out = []
+    for i, line in enumerate(chunk.text.split("\n")):
+        m = _QUOTED.match(line.strip())
+        if not m:
+            continue
+        fig = _FIGURE.search(m.group(1))
+        word = re.search(r"[A-Za-z]{4,}", m.group(1))
+        if fig:
+            out.append((re.compile(rf"(?<![\d.]){re.escape(fig.group(1))}\s*{re.escape(fig.group(2))}", re.I), i))
+        elif word:
+            out.append((re.compile(re.escape(word.group(0)), re.I), i))
+    return out
+
+
+def corrections(spec_chunks: list[Chunk], sentence: str, language: str) -> list[tuple[Chunk, str]]:
+    """The spec records' notes that correct a figure `sentence` repeats from the guide (330 TFLOPS, NVSwitch…)."""
+    out = []
+    for chunk in spec_chunks:
+        lines = _aligned(chunk, language)
+        for pattern, i in _triggers(chunk):
+            if pattern.search(sentence) and i < len(lines):
+                out.append((chunk, t("spec_note", language, note=lines[i][1].lstrip()[2:].strip())))
+    return out
+
+
+_CASE_PARTS = {"谁": "who", "硬件": "hardware", "工作负载": "workload", "结果": "outcome", "注": "note"}
+_RESULTS = re.compile(r"achiev|result|outcome|效果|结果|成果|提升|降低|节省|节约|saving|save|cut|improv|reduc|多少|"
+                      r"how much|latency|延迟|成本|cost|性能|performance", re.IGNORECASE)
+_HARDWARE = re.compile(r"硬件|hardware|用了什么|配置|什么卡|哪些卡|which (?:gpu|card)|what (?:gpu|card|hardware)|"
+                       r"gpus?\b|显卡|setup|set-up", re.IGNORECASE)
+
+
+def case_facts(parts: list[Chunk], question: str, language: str) -> list[tuple[Chunk, str]]:
+    """A case study's hardware and outcome (whichever the question asks first), then kb's first caveat on it."""
+    found: dict[str, tuple[Chunk, list[str]]] = {}
+    current = ""  # a part may end with a heading whose list opens the next part
+    for chunk in parts:
+        for zh, shown in _aligned(chunk, language):
+            if zh.startswith("## "):
+                word = zh[3:].split(" ")[0].split("(")[0].strip()
+                current = _CASE_PARTS.get(word, "")
+            elif current and zh.lstrip().startswith("- "):
+                found.setdefault(current, (chunk, []))[1].append(shown.lstrip()[2:].strip().rstrip("。."))
+    wants_results = bool(_RESULTS.search(question))
+    order = ["outcome", "hardware"] if wants_results and not _HARDWARE.search(question) else ["hardware", "outcome"]
+    out = []
+    for part in [*order, "note"]:
+        if part in found:
+            chunk, items = found[part]
+            items = items[:1] if part == "note" else items
+            out.append((chunk, t(f"case_{part}", language, items=("; " if language == "en" else "；").join(items))))
+    return out

@@ -1,0 +1,128 @@
+"""What kind of answer a question wants: a spec figure, a fit verdict, a speed/time/cost, a pick, a reason.
+
+Regular expressions over the question (Chinese and English alike), decided together with what the fit
+engine found in it (a model and a GPU make a fit question; a budget makes a selection). The order of
+the checks is the order of precedence.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+# A question is inside the guide when it names a strong term, or two weak ones ("train" alone may be a railway).
+_STRONG = re.compile(
+    r"gpu|显卡|算力|显存|训练|推理|微调|大模型|参数量|部署|加速卡|cuda|剪枝|蒸馏|稀疏|梯度|混合精度|offload|卸载|groq|cxl|"
+    r"内存墙|distill|prun(?:e|ing)|sparsity|checkpoint|backprop|gradient|tensor core|量化|集群|数据中心|功耗|带宽|"
+    r"llm|人工智能|深度学习|机器学习|a100|h100|h200|b200|l40s|rtx|gtx|geforce|radeon|\brx\s?\d|arc\s?a\d|quadro|"
+    r"\btpu|trainium|cerebras|blackwell|hopper|\bada\b|ampere|mi300|gaudi|jetson|vram|hbm|gddr|tflops|\btops\b|"
+    r"nvlink|nvswitch|pcie|fine[\s-]?tun|finetun|inference|quantiz|\blora\b|qlora|llama|mistral|mixtral|qwen|千问|"
+    r"deepseek|gemma|\bgpt|falcon|deepspeed|zero[\s-]?[0-3]|vllm|tensorrt|flash\s?attention|kv\s?cache|\bmfu\b|"
+    r"硬件|hardware|\b\d+(?:\.\d+)?\s*(?:b|bn)\b|\d+\s*亿参数|\b[2-5]0[5-9]0\b|accelerator",
+    re.IGNORECASE,
+)
+_WEAK = re.compile(
+    r"\bmodels?\b|模型|英伟达|nvidia|\bamd\b|intel|\btrain|\bmemory\b|serv(?:e|ing)\b|deploy|\bbatch|tokens?\b|\bchips?\b|芯片|cluster|"
+    r"\bcards?\b|卡|\bai\b|budget|预算|cloud|云|server|服务器|workstation|工作站|throughput|latency|延迟|吞吐|"
+    r"precision|精度|fp16|bf16|int8|int4|fp32|案例|case|公司|company|startup|创业|初创|团队|team|实验室|\\blab\\b|"
+    r"医疗|medical|金融|fintech|制造|manufactur|edge|边缘|平台|platform|成本|cost|价格|price",
+    re.IGNORECASE,
+)
+_SPEED = re.compile(
+    r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|each) second|每秒|多快|速度|speed|how fast|throughput|吞吐|"
+    r"多久|多长时间|how long|多少天|几天|\bdays?\b|\bhours?\b|小时|time to (?:train|first)|训练时间|"
+    r"延迟|latency|ttft|gpu[\s-]?hours|首字", re.IGNORECASE)
+_COST = re.compile(r"电费|per million|每百万|cost per|成本|how much (?:does|would|will) .* (?:run|train|serve)|"
+                   r"多少钱|cost|price|价格|贵|cheap|便宜|花多少", re.IGNORECASE)
+_WHY = re.compile(
+    r"为什么|为何|why|when (?:is|are|should|to|do)|什么时候|什么情况|优势|优点|劣势|缺点|不足|advantage|downside|"
+    r"drawback|limitation|weakness|strength|pros\b|cons\b|区别|差异|difference|\bvs\.?\b|versus|哪个好|哪个更|"
+    r"better|比较|compare|好处|tradeoff|trade-off|权衡|适合|suitable|best for|值得|worth|趋势|trend|future|未来|"
+    r"建议|recommend|best practice|最佳实践|怎么选|如何选|how (?:should|do|can) (?:i|we)|应该|should", re.IGNORECASE)
+_CASE = re.compile(
+    r"案例|case|公司|company|团队|team|实验室|\blab\b|startup|创业|初创|fintech|金融|医疗|medical|制造|manufactur|"
+    r"平台|platform|university|大学|高校|chatbot|客服|机器人|project|项目", re.IGNORECASE)
+# Spec attributes: name → the pattern in a question. The spec composer matches each to a record's table rows.
+SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
+    name: re.compile(p, re.IGNORECASE) for name, p in {
+        "bandwidth": r"带宽|bandwidth",
+        "vram": r"显存(?!带宽)|vram|memory(?!\s*bandwidth)|内存|容量|capacity|多大|how much (?:v?ram|memory)|多少g",
+        "int8": r"int8|tops\b",
+        "fp32": r"fp32",
+        "tf32": r"tf32",
+        "compute": r"fp16|bf16|tflops|算力|性能|compute|flops|performance|多强|how (?:fast|powerful)",
+        "power": r"功耗|功率|power|tdp|watt|瓦|耗电",
+        "nvlink": r"nvlink|nvswitch|互连|interconnect",
+        "pcie": r"pcie",
+        "price": r"价格|多少钱|price|cost|贵|cheap|便宜|售价|报价|花",
+        "memory_type": r"hbm|gddr|显存类型|memory type",
+    }.items()
+}
+
+
+@dataclass
+class Intent:
+    """The kind of the question and what it asks about."""
+
+    kind: str  # spec | fit | speed | cost | selection | why | case | general | not_covered
+    attributes: list[str] = field(default_factory=list)  # spec attributes asked for, in question order
+    wants_speed: bool = False
+    wants_cost: bool = False
+
+
+def normalise(question: str) -> str:
+    return unicodedata.normalize("NFKC", question).lower()
+
+
+class Domain:
+    """What the guide is about: the patterns above and the glossary's own terms (specific ones count as strong,
+    the short, generic ones — 性能, 价格, "memory", "cost" — only as weak: "今天股市怎么样" is not a GPU question)."""
+
+    def __init__(self, glossary: list[tuple[list[str], list[str]]]) -> None:
+        strong: set[str] = set()
+        weak: set[str] = set()
+        for en, zh in glossary:
+            for term in zh:
+                (strong if len(term) >= 3 else weak).add(term.lower())
+            for term in en:
+                (strong if (" " in term or "-" in term) and len(term) >= 8 else weak).add(term.lower())
+        self._strong = [t for t in strong if t]
+        self._weak = [re.compile(rf"(?<![a-z]){re.escape(t)}(?![a-z])") for t in weak if t]
+
+    def covers(self, question: str) -> bool:
+        q = normalise(question)
+        if _STRONG.search(q) or any(t in q for t in self._strong):
+            return True
+        weak = {m.group(0) for m in _WEAK.finditer(q)} | {p.pattern for p in self._weak if p.search(q)}
+        return len(weak) >= 2
+
+
+def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: bool, names_gpu: bool,
+             names_model: bool, names_unknown: bool) -> Intent:
+    """The answer kind, from the question's words and what the fit engine found in it."""
+    q = normalise(question)
+    speed, cost = bool(_SPEED.search(q)), bool(_COST.search(q))
+    attrs = [name for name, p in SPEC_ATTRIBUTES.items() if p.search(q)]
+    if not (domain.covers(q) or names_gpu or names_model or names_unknown):
+        return Intent("not_covered")
+    if has_selection:
+        return Intent("selection", wants_speed=speed, wants_cost=cost)
+    if has_checks and speed:
+        return Intent("speed", wants_speed=True, wants_cost=cost)
+    if has_checks and cost:
+        return Intent("cost", wants_cost=True)
+    if has_checks:
+        return Intent("fit", wants_speed=speed, wants_cost=cost)
+    if names_gpu and attrs and not _WHY.search(q):
+        return Intent("spec", attributes=attrs)
+    if _CASE.search(q) and not names_gpu:
+        return Intent("case")
+    if _WHY.search(q):
+        return Intent("why", attributes=attrs)
+    if names_gpu and attrs:
+        return Intent("spec", attributes=attrs)
+    if _CASE.search(q):
+        return Intent("case")
+    return Intent("general", attributes=attrs)
+

@@ -1,0 +1,29 @@
+"""A chunk as the reader sees it: its text in the question's language, the Chinese original, and caveats."""
+
+from __future__ import annotations
+
+from indexer.chunks import Chunk
+from kb.models import Passage, Source
+from kb.words.labels import note
+
+
+def passage_notes(chunk: Chunk, tables: dict[str, str], language: str) -> list[str]:
+    """Caveats shown beside a passage, in the question's language."""
+    notes = []
+    if "missing_table" in chunk.notes:
+        notes.append(note("missing_table", language))
+        table = tables.get(chunk.section)
+        notes.append(note("table_link", language, id=table) if table else note("table_none", language))
+    if language == "en" and not chunk.text_en:
+        notes.append(note("no_english", language))
+    return notes
+
+
+def to_passage(chunk: Chunk, rank: int, score: float, tables: dict[str, str], language: str) -> Passage:
+    return Passage(
+        id=chunk.id, rank=rank, section=chunk.section, heading=chunk.shown_heading(language),
+        kind=chunk.kind,  # type: ignore[arg-type]
+        text=chunk.shown_text(language), original=chunk.text, score=round(score, 4),
+        source=Source(path=chunk.path, start_line=chunk.start_line, end_line=chunk.end_line),
+        notes=passage_notes(chunk, tables, language),
+    )

@@ -1,0 +1,68 @@
+"""Supporting sentences: the passage sentence that best matches the question, in the passage's shown language.
+
+A sentence scores by the question's terms it contains (longer terms count more). Lines that only lead
+into a list, table rows, headings and a record's own retrieval hint ("适用于…这类问题", "For questions
+such as …") say nothing on their own and are never picked.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kb.models import Passage
+
+_ZH_SPLIT = re.compile(r"(?<=[。！？!?；])|\n")
+_EN_SPLIT = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9\"(§])|\n")
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+\.)\s+")
+_HINT = re.compile(r"^(?:出处|适用于|来源|Source|Sources|For questions (?:such as|like)|Applies to)\b", re.IGNORECASE)
+# "(memory bandwidth)", "[spec sheet]": the English glosses records add beside Chinese terms.
+_LATIN_GLOSS = re.compile(r"\s*[(\[（][^()\[\]（）\u4e00-\u9fff]*[A-Za-z][^()\[\]（）\u4e00-\u9fff]*[)\]）]")
+_STOPWORDS = (
+    "a an the of for to in on at by with and or is are was were be been do does did can could should "
+    "would will what which who whom whose when where why how much many this that these those it its i me "
+    "my we our you your they them their there than then so if as about into from any some more most very "
+    "just also vs versus get got use using used need needs one card cards gpu gpus have has had does "
+    "doing tell say like want give"
+)
+_STOP = frozenset(_STOPWORDS.split())
+
+
+def question_terms(question: str, language: str, zh_terms: list[str]) -> list[str]:
+    """The terms a supporting sentence is scored by: Chinese words for zh, English content words for en."""
+    if language == "zh":
+        return zh_terms
+    words = re.findall(r"[a-z0-9][a-z0-9.+-]*", question.lower())
+    return [w.rstrip("s") if len(w) > 4 else w for w in words if w not in _STOP and len(w) >= 3]
+
+
+def sentences(text: str, language: str) -> list[str]:
+    """The sentences of a passage worth showing alone."""
+    out = []
+    for raw in (_ZH_SPLIT if language == "zh" else _EN_SPLIT).split(text):
+        s = _BULLET.sub("", raw).strip()
+        s = re.sub(r"^#+\s*", "", s)
+        if language == "zh":
+            s = _LATIN_GLOSS.sub("", s).strip()
+        if len(s) < 8 or s.endswith(("：", ":")) or s.startswith(("|", "---")) or _HINT.match(s):
+            continue
+        out.append(s)
+    return out
+
+
+def best_sentences(ranked: list[tuple[int, Passage]], terms: list[str], language: str, n: int,
+                   require_match: bool = False) -> list[tuple[int, str]]:
+    """Up to n (marker, sentence) pairs: each passage's best sentence; the first passage always contributes unless
+    `require_match` (after a direct answer, a sentence that shares no term with the question adds nothing)."""
+    picked: list[tuple[int, str]] = []
+    for order, (marker, p) in enumerate(ranked):
+        candidates = sentences(p.text, language) if (language == "zh" or p.text != p.original) else []
+        if not candidates:
+            continue
+        scored = [(sum(len(t) for t in terms if t and t in s.lower()), -i, s) for i, s in enumerate(candidates)]
+        best, _, sentence = max(scored)
+        if best == 0 and (order > 0 or require_match):
+            continue
+        picked.append((marker, sentence))
+        if len(picked) == n:
+            break
+    return picked

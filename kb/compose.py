@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from indexer.chunks import Chunk
-from kb.facts import budget_rule, case_facts, corrections, spec_facts
+from kb.facts import Corrections, budget_rule, case_facts, spec_facts
 from kb.fit.result import FitResult, Selection
 from kb.intent import Intent
 from kb.models import Passage
@@ -72,6 +72,10 @@ class Composer:
             self._groups.setdefault(c.group, []).append(c)
         self._to_passage = to_passage
         self._spec_chunks = [c for c in chunks if c.kind == "spec"]
+        self._corrections = Corrections(self._spec_chunks)
+        # A chunk's figures never change: read them once, not on every answer that cites it.
+        self._chunk_figures = {c.id: text_figures(f"{c.section} {c.heading} {c.heading_en}\n{c.text}\n{c.text_en}")
+                               for c in chunks}
         self._top_k_of = top_k_of
 
     # -- passages the answer cites -------------------------------------------------------------------
@@ -231,7 +235,7 @@ class Composer:
         for i, text in best_sentences(ranked, f.terms, f.language, n, require_match):
             out.append(Sentence(text, [f"@{f.passages[i - 1].id}"]))
             f.cited.add(f.passages[i - 1].id)
-            for chunk, correction in corrections(self._spec_chunks, text, f.language):
+            for chunk, correction in self._corrections.find(text, f.language):
                 out.append(Sentence(correction, [self._cite(f, chunk, len(f.passages))]))
         return out
 
@@ -268,16 +272,22 @@ class Composer:
         return Composition(text, "partial" if partial else "answered", f.passages, dropped)
 
     def _join(self, sentences: list[Sentence], f: Facts, dropped: list[str]) -> str:
-        """The sentences that pass the number check, each ending in its markers, without repeats."""
+        """The sentences that pass the number check, each ending in its markers, without repeats.
+
+        A fact whose text holds several sentences (a record's note) becomes several, each with the markers.
+        """
+        sentences = [Sentence(part, list(s.markers), s.exempt) for s in sentences
+                     for part in _SPLIT[f.language].split(s.text.strip()) if part.strip(" 。.")]
         shown: list[str] = []
         index = {p.id: str(i) for i, p in enumerate(f.passages, 1)}
         said: set[str] = set()
+        cache: dict[str, set[float]] = {}
         for s in sentences:
             s.markers = [index.get(m[1:], "") if m.startswith("@") else m for m in s.markers]
             if "" in s.markers:
                 dropped.append(s.text)
                 continue
-            figures = self._figures(s.markers, f)
+            figures = set().union(*(self._figures(m, f, cache) for m in s.markers)) if s.markers else set()
             if unsupported(s.text, figures, s.exempt):
                 dropped.append(s.text)
                 continue
@@ -287,20 +297,22 @@ class Composer:
             shown.append(end(s.text, s.markers, f.language))
         return " ".join(shown) if f.language == "en" else "".join(shown)
 
-    @staticmethod
-    def _figures(markers: list[str], f: Facts) -> set[float]:
-        out: set[float] = set()
-        for m in markers:
-            if m == "S" and f.selection is not None:
-                out |= object_figures(f.selection)
-            elif m.startswith("F") and int(m[1:]) <= len(f.checks):
-                out |= object_figures(f.checks[int(m[1:]) - 1])
-            elif m.isdigit() and int(m) <= len(f.passages):
-                p = f.passages[int(m) - 1]
-                out |= text_figures(f"{p.section} {p.heading}\n{p.text}\n{p.original}")
-        return out
+    def _figures(self, marker: str, f: Facts, cache: dict[str, set[float]]) -> set[float]:
+        """The figures one marker cites (fit checks and selections are read once an answer)."""
+        if marker not in cache:
+            out: set[float] = set()
+            if marker == "S" and f.selection is not None:
+                out = object_figures(f.selection)
+            elif marker.startswith("F") and int(marker[1:]) <= len(f.checks):
+                out = object_figures(f.checks[int(marker[1:]) - 1])
+            elif marker.isdigit() and int(marker) <= len(f.passages):
+                p = f.passages[int(marker) - 1]
+                out = self._chunk_figures.get(p.id) or text_figures(f"{p.section} {p.heading}\n{p.text}\n{p.original}")
+            cache[marker] = out
+        return cache[marker]
 
 
+_SPLIT = {"zh": re.compile(r"(?<=[。！？])"), "en": re.compile(r"(?<=[.!?])\s+(?=[A-Z])")}
 _ALT_KEYS = {"alt.precision", "alt.count", "alt.workload", "alt.zero", "alt.offload"}
 
 

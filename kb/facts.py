@@ -104,16 +104,20 @@ def _triggers(chunk: Chunk) -> list[tuple[re.Pattern[str], int]]:
     return out
 
 
-def corrections(spec_chunks: list[Chunk], sentence: str, language: str) -> list[tuple[Chunk, str]]:
-    """The spec records' notes that correct a figure `sentence` repeats from the guide (330 TFLOPS, NVSwitch…)."""
-    out = []
-    for chunk in spec_chunks:
-        lines = _aligned(chunk, language)
-        for pattern, i in _triggers(chunk):
-            if pattern.search(sentence) and i < len(lines):
-                out.append((chunk, t("spec_note", language, note=lines[i][1].lstrip()[2:].strip())))
-    return out
+class Corrections:
+    """The spec records' notes that correct a figure a sentence repeats from the guide (330 TFLOPS, NVSwitch…)."""
 
+    def __init__(self, spec_chunks: list[Chunk]) -> None:
+        self._triggers = [(chunk, pattern, i) for chunk in spec_chunks for pattern, i in _triggers(chunk)]
+
+    def find(self, sentence: str, language: str) -> list[tuple[Chunk, str]]:
+        out = []
+        for chunk, pattern, i in self._triggers:
+            if pattern.search(sentence):
+                lines = _aligned(chunk, language)
+                if i < len(lines):
+                    out.append((chunk, t("spec_note", language, note=lines[i][1].lstrip()[2:].strip())))
+        return out
 
 _CASE_PARTS = {"谁": "who", "硬件": "hardware", "工作负载": "workload", "结果": "outcome", "注": "note"}
 _RESULTS = re.compile(r"achiev|result|outcome|效果|结果|成果|提升|降低|节省|节约|saving|save|cut|improv|reduc|多少|"

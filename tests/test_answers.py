@@ -59,7 +59,7 @@ def test_every_number_in_every_answer_is_in_what_it_cites(answers: list[Answer])
             missing = unsupported(sentence, cited_figures(a, markers), a.unknown) if markers else []
             if not markers:
                 digits = re.findall(r"\d+", MARKER.sub("", sentence))
-                missing = [d for d in digits if not any(d in name for name in a.unknown + ["A100", "RTX 40"])]
+                missing = [d for d in digits if not any(d in name for name in [*a.unknown, "A100", "RTX 40"])]
             if missing:
                 problems.append(f"{a.question!r}: {missing} in {sentence!r}")
     assert not problems, "\n".join(problems[:20])

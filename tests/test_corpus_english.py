@@ -1,8 +1,9 @@
 """The English rendering (corpus/en/) says what the Chinese says: line for line, the same figures, no Chinese.
 
 Line k of corpus/en/<path> renders body line k of corpus/<path> (the guide: line k; a record: the k-th
-line after its front matter). Each English line carries exactly the figures of its Chinese line (as a set: a gloss may repeat one) (万/亿
-and thousand/million/billion normalised, a range sharing one scale word read at both ends), keeps its
+line after its front matter). Each English line carries exactly the figures of its Chinese line (as a set:
+a gloss may repeat one; 万/亿 and thousand/million/billion normalised; a range sharing one scale word read
+at both ends), keeps its
 structure (heading level and section id, list item, table columns, blank), and has no Chinese outside
 parentheses. That no English line adds a claim is a reviewer's job; these checks catch the mechanical
 slips (a dropped line, a changed figure, a lost heading id) that would misalign citations.

@@ -28,7 +28,7 @@ def test_chinese_answer_has_chinese_labels_passages_and_fit_table() -> None:
     assert block_problems(blocks) == []
     text = _texts(blocks)
     assert "<@U1> 问：" in text and "*回答*" in text and "*引用段落*" in text and "*适配检查*" in text
-    assert "第1点[1]" in text
+    assert "第1点*[1]*" in text  # markers in bold, as the passage blocks label themselves
     # each passage: [n] marker, section, heading (escaped), a quoted excerpt, and where it came from
     for p in answer.passages:
         block = next(b for b in blocks if b.get("block_id") == f"kb_passage_{p.rank}")
@@ -104,7 +104,7 @@ def test_tables_align_by_display_width_and_trim_rows() -> None:
     assert len(text) <= 200 and left > 0 and f"…{left} more" in text and text.endswith("```")
     table = fit_table([sample_fit(), sample_fit("a100-80gb", fits=False, count=2)], "en", 3000)
     lines = table.strip("`").splitlines()
-    assert lines[0].startswith("verdict")
+    assert lines[0].split()[0] == "verdict" and lines[1].startswith("[F1]") and lines[2].startswith("[F2]")
     # the GPU column starts at the same display column on every line, emoji and all
     assert len({width(line[: line.index(gpu)]) for line, gpu in zip(lines, ["GPU", "rtx", "a100"], strict=True)}) == 1
 

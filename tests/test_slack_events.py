@@ -345,7 +345,7 @@ def _posted_sections_and_verdicts(blocks: list[dict[str, Any]]) -> tuple[list[st
                 for b in blocks if b.get("block_id", "").startswith("kb_passage_")]
     fit = next((b["text"]["text"] for b in blocks if b.get("block_id") == "kb_fit"), "")
     rows = fit.split("```")[1].splitlines()[1:] if fit else []
-    verdicts = [(row.split()[2], row.startswith("✅")) for row in rows]  # "✅ fits  rtx-4090×1 …"
+    verdicts = [(row.split()[3], row.split()[1] == "✅") for row in rows]  # "[F1]  ✅ fits  rtx-4090×1 …"
     return sections, verdicts
 
 

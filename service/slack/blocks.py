@@ -7,6 +7,7 @@ Limits (Slack's Block Kit reference): 50 blocks a message; a section's text 3,00
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from kb.fit.result import Selection
@@ -50,6 +51,15 @@ def _excerpt(text: str, pointer: str) -> str:
     lines = [" ".join(line.split()) for line in text.splitlines()]
     flat = "\n".join(line for line in lines if line)
     return "\n".join(">" + line for line in clip(escape(flat), EXCERPT_CHARS, pointer).splitlines())
+
+
+_MARKER = re.compile(r"\[(\d+|F\d+|S)\]")
+
+
+def answer_markup(answer: Answer) -> str:
+    """The answer with its markers in bold, as the passage blocks ([n]) and the fit table (F1) label themselves:
+    Slack has no anchors inside a message, so a marker points at a label the reader can see below."""
+    return _MARKER.sub(lambda m: f"*[{m.group(1)}]*", escape(answer.answer))
 
 
 def passage_blocks(p: Passage, language: str) -> list[Block]:
@@ -106,7 +116,7 @@ def answer_blocks(answer: Answer, asked_by: str | None = None) -> list[Block]:
     q = escape(answer.question)
     asked = t["asked"].format(user=f"<@{asked_by}>", question=q) if asked_by else t["question"].format(question=q)
     head: list[Block] = [context([asked], "kb_question"),
-                         section(f"*{t['answer']}*\n{escape(answer.answer) or t['none']}", "kb_answer", t["truncated"])]
+                         section(f"*{t['answer']}*\n{answer_markup(answer) or t['none']}", "kb_answer", t["truncated"])]
     if answer.selection is not None:
         head.append(selection_section(answer.selection, lang))
     if answer.fit_checks:

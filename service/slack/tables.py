@@ -72,12 +72,12 @@ def fit_caption(checks: Sequence[FitResult]) -> str:
 def fit_table(checks: Sequence[FitResult], language: str, budget: int) -> str:
     """Verdict, GPU × count, per-GPU need vs capacity (GiB), fewest GPUs that fit, speed, cost: one row a check."""
     t = labels(language)
-    header = [t["verdict"], t["gpu"], t["need"] + " GiB", t["min_gpus"], t["speed"], t["cost"]]
-    rows = [[verdict(c, language), f"{c.gpu}×{c.gpu_count}",
+    header = ["", t["verdict"], t["gpu"], t["need"] + " GiB", t["min_gpus"], t["speed"], t["cost"]]
+    rows = [[f"[F{i}]", verdict(c, language), f"{c.gpu}×{c.gpu_count}",
              f"{_gib(c.per_gpu_required_bytes)}/{_gib(c.per_gpu_available_bytes)}",
              str(c.min_gpus) if c.min_gpus is not None else t["no_gpus"],
              _speed(c.decode_tokens_per_s, c.train_wall_hours, language), _money(c.capex_cny, language)]
-            for c in checks]
+            for i, c in enumerate(checks, 1)]
     return code_table(header, rows, budget, t["more_rows"])[0]
 
 

@@ -55,7 +55,7 @@ def build_index(corpus_dir: Path, out: Path, embedder: Embedder, progress: Progr
         index = faiss.IndexFlatIP(embedder.dim)
         index.add(vectors)
         faiss.write_index(index, str(tmp / "vectors.faiss"))
-        docs = [tokenize_corpus(f"{c.heading}\n{c.text}") for c in chunks]
+        docs = [tokenize_corpus(f"{c.heading}\n{c.text}\n{c.heading_en}\n{c.text_en}") for c in chunks]
         lexical_files = Bm25Index.build(docs).save(tmp)
         save_json(tmp / "glossary.json", parse_glossary(corpus_dir / GLOSSARY_FILE))
         report("lexical", len(chunks), len(chunks))

@@ -41,6 +41,9 @@ class Engine:
             if c.kind == "table":
                 self._tables.setdefault(c.section, c.id)
         self.observe_retrieval: RetrievalObserver | None = None
+        from kb.fit.engine import FitEngine
+
+        self.fit = FitEngine.from_settings(settings)
 
     @classmethod
     def open(cls, settings: Settings | None = None, build_if_needed: bool = True,
@@ -67,8 +70,6 @@ class Engine:
 
     def answer(self, question: str, top_k: int | None = None) -> Answer:
         """Cited passages, an extractive summary, and fit checks where the question asks for them."""
-        from kb.fit import fit_checks_for_question
-
         s = self.settings
         text = clean_question(question, s.max_question_chars)
         k = clean_top_k(top_k, s.default_top_k, s.max_top_k)
@@ -77,7 +78,8 @@ class Engine:
         terms = self.index.lexical.tokenize_query(text)
         if language == "en":
             terms += self.searcher.expander.expand(text)
-        checks, selection = fit_checks_for_question(text, language)
+        found = self.fit.for_question(text, language)
+        checks, selection = found.checks, found.selection
         return Answer(question=text, language=language,  # type: ignore[arg-type]
                       answer=summarise(passages, terms), passages=passages,
                       fit_checks=checks, selection=selection)

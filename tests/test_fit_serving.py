@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from kb.fit.presets import PRESETS
@@ -55,7 +57,7 @@ def test_aggregate_throughput_rises_with_concurrency_until_compute_bound() -> No
     first_compute = next(i for i, (_, _, bound) in enumerate(runs) if bound == "compute")
     assert runs[first_compute][0] == 512  # where it turns: 2 × active params a token outweighs the weight reads
     rising = [tps for _, tps, _ in runs[:first_compute + 1]]
-    assert all(b > a * 1.2 for a, b in zip(rising, rising[1:], strict=False))
+    assert all(b > a * 1.2 for a, b in itertools.pairwise(rising))
     flat = [tps for _, tps, _ in runs[first_compute:]]
     assert max(flat) / min(flat) < 1.05
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from kb.fit.memory import GIB, TERMS
 from kb.fit.result import FitResult, Selection
+from kb.words.fit import alternative_note, render, serving_note
 
 MAX_ROWS = 10  # a terminal table longer than this stops being "short"; --json carries every row
 
@@ -19,7 +20,8 @@ LABELS = {
            "kv_cache": "KV缓存", "overhead": "开销余量", "selection": "选型", "budget": "预算", "gpu": "显卡",
            "count": "张数", "speed": "速度", "rank_time": "按速度", "rank_cost": "按成本", "guidance": "文档建议",
            "excluded": "未列入", "more": "另有 {n} 行见 --json", "gpu_hours": "GPU小时", "hours": "小时",
-           "none_fit": "预算内没有能放下的配置", "workloads": {"inference": "推理", "full": "全参数训练",
+           "none_fit": "预算内没有能放下的配置", "alternative": "可行的改法", "rank_headroom": "按成本和余量",
+           "workloads": {"inference": "推理", "full": "全参数训练",
                                                           "lora": "LoRA 微调", "qlora": "QLoRA 微调"}},
     "en": {"fits": "fits", "nofit": "does not fit", "check": "Fit check", "term": "term", "total": "total",
            "per_gpu": "per GPU", "required": "required per GPU", "available": "available per GPU",
@@ -31,7 +33,9 @@ LABELS = {
            "overhead": "overhead", "selection": "Selection", "budget": "budget", "gpu": "GPU", "count": "count",
            "speed": "speed", "rank_time": "by speed", "rank_cost": "by cost", "guidance": "The document's guidance",
            "excluded": "Left out", "more": "{n} more rows in --json", "gpu_hours": "GPU-hours", "hours": "hours",
-           "none_fit": "nothing fits within the budget", "workloads": {"inference": "inference",
+           "none_fit": "nothing fits within the budget", "alternative": "what would fit",
+           "rank_headroom": "by cost, headroom",
+           "workloads": {"inference": "inference",
            "full": "full training", "lora": "LoRA fine-tuning", "qlora": "QLoRA fine-tuning"}},
 }
 
@@ -70,6 +74,10 @@ def render_fit_text(result: FitResult, language: str) -> str:
     out += ["", f"{L['required']}: {_gib(r.per_gpu_required_bytes)}   {L['available']}: "
             f"{_gib(r.per_gpu_available_bytes)}   {L['headroom']}: {r.headroom_bytes / GIB:+,.2f} GiB",
             f"{L['min_gpus']}: {r.min_gpus if r.min_gpus is not None else L['none']}"]
+    if r.serving is not None:
+        out.append(render(serving_note(r.serving), language))
+    for a in r.alternatives:
+        out.append(f"{L['alternative']}: {render(alternative_note(a), language)}")
     if r.decode_tokens_per_s is not None:
         out.append(f"{L['decode']}: {r.decode_tokens_per_s:,.1f} tokens/s")
     if r.prefill_s is not None:
@@ -105,7 +113,8 @@ def render_selection_text(sel: Selection, language: str) -> str:
             speed = r.decode_tokens_per_s if sel.workload == "inference" else r.train_wall_hours
             table.append([str(r.rank_by_time), str(r.rank_by_cost), r.gpu, str(r.gpu_count),
                           f"{r.capex_cny:,.0f}", f"{speed:,.1f}" if speed is not None else "-"])
-        out += _table([L["rank_time"], L["rank_cost"], L["gpu"], L["count"], "CNY", f"{L['speed']} ({speed_unit})"],
+        first = L["rank_time"] if sel.ranked_by == "speed" else L["rank_headroom"]
+        out += _table([first, L["rank_cost"], L["gpu"], L["count"], "CNY", f"{L['speed']} ({speed_unit})"],
                       table)
         if len(rows) > MAX_ROWS:
             out.append(L["more"].format(n=len(rows) - MAX_ROWS))

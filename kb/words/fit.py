@@ -536,6 +536,38 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "concurrency_read": {"en": ", {n:,} concurrent sequences", "zh": "，并发 {n:,} 条序列"},
 
+    # Alternatives (FitResult.alternatives), said at the edge: "not in fp16; in int8 it fits on the same 4 cards".
+    "alt.precision": {
+        "en": "in {precision} it fits on the same {count} card(s) ({gib:,.1f} GiB each)",
+        "zh": "改用 {precision} 就能放进同样的 {count} 张卡（每卡 {gib:,.1f} GiB）",
+    },
+    "alt.count": {
+        "en": "on {count} card(s) it fits ({gib:,.1f} GiB each)",
+        "zh": "用 {count} 张卡就放得下（每卡 {gib:,.1f} GiB）",
+    },
+    "alt.workload": {
+        "en": "as {workload} it fits on {count} card(s) ({gib:,.1f} GiB each)",
+        "zh": "改做{workload}就能放进 {count} 张卡（每卡 {gib:,.1f} GiB）",
+    },
+    "alt.zero": {
+        "en": "with ZeRO stage {stage} it fits on {count} card(s) ({gib:,.1f} GiB each)",
+        "zh": "用 ZeRO 第 {stage} 阶段就能放进 {count} 张卡（每卡 {gib:,.1f} GiB）",
+    },
+    "alt.offload": {
+        "en": "with the optimizer offloaded to the host it fits on {count} card(s) ({gib:,.1f} GiB each)",
+        "zh": "把优化器状态卸载到主机内存就能放进 {count} 张卡（每卡 {gib:,.1f} GiB）",
+    },
+    "serving_line": {
+        "en": "serving: {concurrency:,} sequence(s) of {context:,} tokens; KV room for {tokens:,} tokens = {max:,} "
+              "such sequences{speed}",
+        "zh": "服务：{concurrency:,} 条 {context:,} token 的序列；KV 空间可放 {tokens:,} 个 token，"
+              "即最多 {max:,} 条{speed}",
+    },
+    "serving_speed": {
+        "en": "; {aggregate:,.0f} tokens/s in all, {per_seq:,.1f} a sequence, first token in {ttft:,.2f} s",
+        "zh": "；合计 {aggregate:,.0f} tokens/s，每条 {per_seq:,.1f} tokens/s，首 token {ttft:,.2f} s",
+    },
+
     # parse.py: what the parser had to decide.
     "budget_usd": {
         "en": "budget ${usd:,.0f} converted at {rate:g} CNY a USD = {cny:,.0f} CNY",
@@ -575,6 +607,28 @@ def msg(key: str, language: str, /, **values: Any) -> str:
 def workload_name(workload: str, language: str) -> str:
     """A workload as a sentence names it: the id in English, 推理/全参数训练/… in Chinese."""
     return msg(f"workload.{workload}", language) if f"workload.{workload}" in MESSAGES else workload
+
+
+def alternative_note(alt: Any) -> Note:
+    """A FitResult alternative as a Note (its words come from this catalog, like every other sentence)."""
+    gib = alt.per_gpu_required_bytes / 2**30
+    if alt.change == "workload":
+        return Note("alt.workload", {"workload": Note(f"workload.{alt.workload}"), "count": alt.gpu_count, "gib": gib})
+    if alt.change == "zero":
+        return Note("alt.zero", {"stage": alt.zero_stage, "count": alt.gpu_count, "gib": gib})
+    if alt.change == "precision":
+        return Note("alt.precision", {"precision": alt.precision, "count": alt.gpu_count, "gib": gib})
+    return Note(f"alt.{alt.change}", {"count": alt.gpu_count, "gib": gib})
+
+
+def serving_note(s: Any) -> Note:
+    """FitResult.serving in one sentence."""
+    speed: Any = ""
+    if s.aggregate_decode_tokens_per_s is not None:
+        speed = Note("serving_speed", {"aggregate": s.aggregate_decode_tokens_per_s,
+                                       "per_seq": s.per_sequence_decode_tokens_per_s, "ttft": s.ttft_s})
+    return Note("serving_line", {"concurrency": s.concurrency, "context": s.context_tokens,
+                                 "tokens": s.kv_tokens_capacity, "max": s.max_concurrent_sequences, "speed": speed})
 
 
 def _value(v: Any, language: str) -> Any:

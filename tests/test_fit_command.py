@@ -86,3 +86,19 @@ def test_renderers_in_both_languages() -> None:
 def test_committed_tables_equal_the_generator(table_id: str) -> None:
     committed = (REPO / "corpus" / "tables" / f"{table_id}.md").read_text(encoding="utf-8")
     assert committed == render_table(table_id), "run: python -m indexer.corpus_tools.tables"
+
+
+@pytest.mark.parametrize("table_id", list(TABLES))
+def test_english_table_renders_each_line_with_the_same_figures(table_id: str) -> None:
+    """corpus/en/tables/<id>.md (the lead's English corpus): line k renders Chinese body line k, same numbers."""
+    import re
+
+    from indexer.corpus_tools.tables import render_table_en
+
+    zh = render_table(table_id).split("---\n\n", 1)[1].split("\n")
+    en = render_table_en(table_id).split("\n")
+    assert len(zh) == len(en)
+    number = re.compile(r"(?<![A-Za-z0-9.])(\d{1,3}(?:,\d{3})+(?![\d.])|\d+(?:\.\d+)?)(?![A-Za-z])")
+    for z, e in zip(zh, en, strict=True):
+        assert set(number.findall(z)) == set(number.findall(e)), (z, e)  # the same figures (zh also has [en])
+        assert not re.search(r"[\u4e00-\u9fff]", e.replace("万", "")), e

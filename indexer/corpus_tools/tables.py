@@ -25,6 +25,7 @@ from indexer.corpus_tools.tables_common import (
     gpus_in_order,
     md_table,
 )
+from indexer.corpus_tools.tables_en import english_body
 from indexer.corpus_tools.tables_extra import interconnect_table, investment_table, power_price_table
 from kb.fit.gpus import GpuSpec, load_gpus
 from kb.fit.request import parse_request
@@ -168,18 +169,35 @@ def _corpus(corpus_dir: Path | None) -> Path:
     return corpus(corpus_dir)
 
 
-def write_tables(corpus_dir: Path | None = None) -> list[Path]:
-    """Write every table into corpus/tables/, returning the paths."""
-    out_dir = _corpus(corpus_dir) / "tables"
-    out_dir.mkdir(parents=True, exist_ok=True)
+def render_table_en(table_id: str, corpus_dir: Path | None = None) -> str:
+    """The English rendering of a table's body (no front matter): line k renders the Chinese body's line k."""
+    return english_body(render_table(table_id, corpus_dir).split("---\n\n", 1)[1])
+
+
+def _write(path: Path, text: str) -> None:
+    """Atomically: a temporary file beside the target, then a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
+def write_tables(corpus_dir: Path | None = None, english: bool = True) -> list[Path]:
+    """Write every table into corpus/tables/ (and its English body into corpus/en/tables/), returning the paths."""
+    root = _corpus(corpus_dir)
     paths = []
     for table_id in TABLES:
-        path = out_dir / f"{table_id}.md"
-        path.write_text(render_table(table_id, corpus_dir), encoding="utf-8")
+        path = root / "tables" / f"{table_id}.md"
+        _write(path, render_table(table_id, corpus_dir))
         paths.append(path)
+        if english:
+            en = root / "en" / "tables" / f"{table_id}.md"
+            _write(en, render_table_en(table_id, corpus_dir))
+            paths.append(en)
     return paths
 
 
 if __name__ == "__main__":
-    for p in write_tables(Path(sys.argv[1]) if len(sys.argv) > 1 else None):
+    args = [a for a in sys.argv[1:] if a != "--no-english"]
+    for p in write_tables(Path(args[0]) if args else None, english="--no-english" not in sys.argv):
         print(p)

@@ -19,35 +19,35 @@ TITLES = {
 PROSE = {
     "本表由 kb 根据规格记录":
         "This table is computed by kb from the spec records (corpus/specs) and kb's fit engine, not "
-                       "taken from the document; every number is declared, with how it was computed, in the front "
-                       "matter's figures.",
+        "taken from the document; every number is declared, with how it was computed, in the front "
+        "matter's figures.",
     "注：训练时间以FP32累加的稠密算力为分母。":
         "Note: training time divides by the dense fp32-accumulate rate. The document sets "
-                                "the RTX 4090's 330 beside the A100's 312, but 330 is the FP16-accumulate (or sparse) "
-                                "rate; for INT8 the document compares the 4090's sparse rate with the A100's dense "
-                                "rate.",
+        "the RTX 4090's 330 beside the A100's 312, but 330 is the FP16-accumulate (or sparse) "
+        "rate; for INT8 the document compares the 4090's sparse rate with the A100's dense "
+        "rate.",
     "注：算力为FP32累加的稠密BF16算力；":
         "Note: rates are dense BF16 with fp32 accumulate; the A100 price is the document's (it "
-                              "does not say 40GB or 80GB), the RTX 4090 price is the document's, and the other RTX "
-                              "40 cards are at NVIDIA China launch prices.",
+        "does not say 40GB or 80GB), the RTX 4090 price is the document's, and the other RTX "
+        "40 cards are at NVIDIA China launch prices.",
     "注：最大模型按 kb 的显存检查计算：":
         "Note: the largest model is kb's fit check: weights + a 4096-token KV cache + "
-                             "activations + the 1 GiB and 10% overhead allowance.",
+        "activations + the 1 GiB and 10% overhead allowance.",
     "注：只计显卡，不含服务器、网络、散热；":
         "Note: cards only, no server, network or cooling; energy at the cards' TDP all year "
-                               "round, 1.0 CNY a kWh. 8 × RTX 4090 cost {pct}% less in cards than 8 × A100 (the "
-                               "document says \"saves nearly 80%\"). The university team's \"8 × RTX 4090 cluster, "
-                               "about 45万 CNY in all\" is the whole cluster, not the cards alone.",
+        "round, 1.0 CNY a kWh. 8 × RTX 4090 cost {pct}% less in cards than 8 × A100 (the "
+        "document says \"saves nearly 80%\"). The university team's \"8 × RTX 4090 cluster, "
+        "about 45万 CNY in all\" is the whole cluster, not the cards alone.",
     "注：上限 = 显存带宽 ÷ 每个token读取的字节":
         "Note: bound = memory bandwidth ÷ bytes read a token (weights + KV cache); real "
-                                  "kernels usually reach sixty to eighty per cent of it.",
+        "kernels usually reach sixty to eighty per cent of it.",
     "注：8卡环形all-reduce同步Llama2 7B的bf16梯度":
         "Note: an 8-card ring all-reduce of Llama2 7B's bf16 gradients ({gb} "
-                                         "GB) at half the two-way link bandwidth each way: an ideal lower bound; "
-                                         "GeForce cards talk over PCIe and are often slower.",
+        "GB) at half the two-way link bandwidth each way: an ideal lower bound; "
+        "GeForce cards talk over PCIe and are often slower.",
     "单卡、batch 1、上下文 1024 token 的解码速度上限":
         "Decode upper bound on one card (tokens/s), batch 1, 1024 tokens of "
-                                        "context, Llama2 shapes; — where the model does not fit one card.",
+        "context, Llama2 shapes; — where the model does not fit one card.",
 }
 CELLS = {
     "配置 [configuration]": "configuration", "无 [none]": "none", "无价格 [no price]": "no price",

@@ -74,6 +74,7 @@ def _gb(**kw: object) -> float:
 LLAMA_CPP = "llama.cpp PR #4766"
 TRT = "NVIDIA/TensorRT-LLM 0.5.0 docs/source/performance.md"
 LF = "hiyouga/LLaMA-Factory README, hardware requirement (estimates)"
+UNSLOTH = "Unsloth docs, requirements (minimum VRAM)"
 CASES: tuple[Case, ...] = (
     Case("decode 4090 llama-2-7b F16 batch 1", 61.03, "tokens/s",
          lambda: _agg(model="llama-2-7b", gpu="rtx-4090", precision="fp16", seq_len=256), "upper", 2.0, LLAMA_CPP,
@@ -124,6 +125,16 @@ CASES: tuple[Case, ...] = (
            "0.5 B a parameter + adapters; kb keeps embeddings in 16-bit", (6, 12, 24, 48)),
       )
       for b, gb in zip((7, 14, 30, 70), table, strict=True)),
+    *(Case(f"Unsloth {label} {m}", gb, "GB", (lambda kw=kw, m=m: _gb(model=m, seq_len=2048, lora_rank=16, **kw)),
+           "near", tol, UNSLOTH, why)
+      for label, kw, tol, why, table in (
+          ("LoRA", {"workload": "lora"}, 0.10,
+           "16-bit base, r = 16, 2,048 tokens: the conventions match", (19, 22, 33, 76, 164)),
+          ("QLoRA", {"workload": "qlora"}, 0.70,
+           "Unsloth's own kernels and offloaded checkpointing need less than kb's plain QLoRA (up to 1.7x less)",
+           (5, 6, 8.5, 26, 41)),
+      )
+      for m, gb in zip(("7b", "llama-3-8b", "14b", "32b", "70b"), table, strict=True)),
 )
 
 

@@ -44,7 +44,6 @@ class FitEngine:
     def __init__(self, corpus_dir: Path, *, mfu: float = 0.40, energy_price_cny_per_kwh: float = 1.0,
                  usd_cny: float = 7.2, prefill_budget_tokens: int = 8192) -> None:
         self.corpus_dir = Path(corpus_dir).resolve()
-        self.gpus: dict[str, GpuSpec] = load_gpus(self.corpus_dir)
         self.conventions = Conventions(mfu=mfu, energy_price_cny_per_kwh=energy_price_cny_per_kwh,
                                        prefill_budget_tokens=prefill_budget_tokens)
         self.usd_cny = usd_cny
@@ -54,6 +53,12 @@ class FitEngine:
         """Built from kb's Settings (or anything with corpus_dir, mfu, energy_price_cny_per_kwh, usd_cny)."""
         return cls(settings.corpus_dir, mfu=settings.mfu, energy_price_cny_per_kwh=settings.energy_price_cny_per_kwh,
                    usd_cny=settings.usd_cny)
+
+    @property
+    def gpus(self) -> dict[str, GpuSpec]:
+        """The spec records, read on first use (so a corpus without specs/ can still be indexed and searched;
+        a fit check on it is a CorpusError that names the folder)."""
+        return load_gpus(self.corpus_dir)
 
     # -- one check --------------------------------------------------------------------------------
     def gpu(self, gpu_id: str) -> GpuSpec:

@@ -96,7 +96,7 @@ def test_tensor_parallel_over_pcie_costs_more_than_over_nvlink() -> None:
 
 
 def test_training_flops_use_active_parameters() -> None:
-    r = check(model="mixtral-8x7b", workload="full", gpu="h100-sxm", count=64, zero=3, tokens=1e9)
+    r = check(model="mixtral-8x7b", workload="full", gpu="h100-sxm", count=64, zero=3, tokens=1e9, batch=4)
     assert r.train_gpu_hours == pytest.approx(6 * PRESETS["mixtral-8x7b"].active_params * 1e9
                                               / (989.4e12 * 0.4) / 3600)
 
@@ -145,3 +145,14 @@ def test_datasheet_gb_is_decimal() -> None:
     r = check(model="7b", workload="inference", gpu="h200")
     assert r.per_gpu_available_bytes == 141 * 10**9
     assert any("decimal" in a for a in r.assumptions)
+
+
+def test_data_parallel_training_over_pcie_can_be_link_bound() -> None:
+    """8 GPUs, ZeRO-3, 7B at 512 tokens a micro-batch: the 4090s wait on PCIe, the A100s on their tensor cores."""
+    kw = {"model": "7b", "workload": "full", "count": 8, "zero": 3, "seq_len": 512, "tokens": 1e9}
+    pcie, nvlink = check(gpu="rtx-4090", **kw), check(gpu="a100-80gb", **kw)
+    flops_only = 6 * 7e9 * 1e9 / (165.2e12 * 0.4) / 3600 / 8
+    assert pcie.train_wall_hours is not None and pcie.train_wall_hours > 2 * flops_only
+    assert any("link-bound" in s for s in pcie.steps)
+    assert any("compute-bound" in s for s in nvlink.steps)
+    assert nvlink.train_wall_hours == pytest.approx(6 * 7e9 * 1e9 / (312e12 * 0.4) / 3600 / 8)

@@ -220,14 +220,17 @@ def run_check(req: FitRequest, gpu: GpuSpec, conv: Conventions) -> Checked:
         assumptions += [note("prefill_assumption", mfu=conv.mfu), note("per_m_assumption")]
     elif req.tokens:
         gpu_h, wall, t_steps = speed.training_hours(gpu, req.count, shape, req.tokens, conv.mfu)
+        steps += t_steps
+        if req.workload == "full" and req.count > 1:
+            compute_s, comm_s, dp_note = speed.data_parallel_step(gpu, req.count, shape, stage,
+                                                                  req.batch * seq * req.count, conv.mfu)
+            steps.append(dp_note)
+            if comm_s > compute_s:  # the link, not the tensor cores, sets the pace
+                wall *= comm_s / compute_s
+                gpu_h = wall * req.count
+            assumptions.append(note("dp_assumption"))
         energy = energy_h * wall
-        steps += [*t_steps, note("train_energy", energy_step=energy_step, hours=wall, energy=energy)]
-        if req.count > 1:
-            steps.append(note("dp_traffic_step", params=shape.params, count=req.count,
-                              link=note(f"link.{speed.link(gpu).kind}"),
-                              gbs=speed.link(gpu).gbs_one_way,
-                              seconds=3 * 2 * shape.params * (req.count - 1) / req.count
-                              / (speed.link(gpu).gbs_one_way * 1e9)))
+        steps.append(note("train_energy", energy_step=energy_step, hours=wall, energy=energy))
         out.update(train_gpu_hours=gpu_h, train_wall_hours=wall, energy_cny=energy, energy_cny_per_hour=energy_h)
         figures_used += ["bf16_dense_tflops", "tdp_w"]
         assumptions.append(note("train_assumption", mfu=conv.mfu))

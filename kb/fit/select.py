@@ -84,8 +84,9 @@ def select(engine: FitEngine, model: str, workload: str, *, budget_cny: float | 
         picks.add(whole[-1] if workload == "inference" and whole else counts[-1])
         for c in sorted(picks):
             tps = (c // need) * base.decode_tokens_per_s if base.decode_tokens_per_s is not None else None
-            # GPU-hours do not depend on the count, so the check at the fewest cards gives every row's time
-            hours = base.train_gpu_hours / c if base.train_gpu_hours is not None else None
+            # the link's share of a step depends on the count, so each row's time is its own check's
+            at_c = base if c == need else engine.numbers(req.model_copy(update={"count": c}))
+            hours = at_c.train_wall_hours
             rows.append(_Row(gpu, c, need, c * (gpu.price_cny or 0.0), tps, hours, base, base_req))
 
     has_speed = any((r.tps if workload == "inference" else r.hours) is not None for r in rows)

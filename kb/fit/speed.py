@@ -131,6 +131,25 @@ def prefill_seconds(gpu: GpuSpec, count: int, shape: ModelShape, seq_len: int, b
                    comm_ms=comm * 1e3, seconds=t)
 
 
+def data_parallel_step(gpu: GpuSpec, count: int, shape: ModelShape, stage: int, tokens_per_step: int,
+                       mfu: float) -> tuple[float, float, Note]:
+    """(compute s, traffic s) of one optimizer step of data-parallel full training over the card's link.
+
+    Gradients are all-reduced in 16-bit: 2 × 2Ψ × (N−1)/N bytes a GPU (ZeRO stages 0–2 move the same as plain
+    data parallelism); ZeRO-3 also all-gathers the parameters, 1.5× that (ZeRO paper §7). Traffic overlaps
+    compute, so a step takes the longer of the two.
+    """
+    lk = link(gpu)
+    compute = 6 * shape.active_params * tokens_per_step / (gpu.bf16_dense_tflops * 1e12 * mfu * count)
+    factor = 3 if stage == 3 else 2
+    moved = factor * 2 * shape.params * (count - 1) / count
+    comm = moved / (lk.gbs_one_way * 1e9)
+    bound = "compute" if compute >= comm else "link"
+    return compute, comm, note("dp_step", tokens=tokens_per_step, count=count, compute=compute, stage=stage,
+                               factor=factor, gb=moved / 1e9, link=note(f"link.{lk.kind}"), gbs=lk.gbs_one_way,
+                               comm=comm, bound=note(f"bound.{bound}"), scale=max(1.0, comm / compute))
+
+
 def training_hours(gpu: GpuSpec, count: int, shape: ModelShape, tokens: float, mfu: float
                    ) -> tuple[float, float, list[Note]]:
     """(GPU-hours, wall-clock hours) for 6·N_active·T FLOP at the dense peak × MFU, + TP all-reduces."""

@@ -149,13 +149,22 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "MoE training FLOPs use the {active:,} active parameters; memory holds all {params:,}",
         "zh": "MoE 训练计算量按 {active:,} 个激活参数计；显存要放下全部 {params:,} 个参数",
     },
-    "dp_traffic_step": {
-        "en": "data-parallel traffic (ZeRO-3: 3 × 2Ψ × (N−1)/N bytes a GPU an optimizer step, Ψ = {params:,}, N = "
-              "{count}) over {link} at {gbs:g} GB/s each way = {seconds:,.2f} s a step, overlapped with compute "
-              "when the step is long enough (not added to the hours)",
-        "zh": "数据并行通信（ZeRO-3：每个优化器步每卡 3 × 2Ψ × (N−1)/N 字节，Ψ = {params:,}，N = {count}）经 {link}、"
-              "单向 {gbs:g} GB/s = 每步 {seconds:,.2f} s；步长足够时与计算重叠（不计入小时数）",
+    "dp_step": {
+        "en": "data-parallel step of {tokens:,} tokens over {count} GPUs: compute {compute:,.3f} s; ZeRO-{stage} "
+              "traffic {factor} × 2Ψ × (N−1)/N = {gb:,.2f} GB a GPU over {link} at {gbs:g} GB/s each way = "
+              "{comm:,.3f} s; {bound}, wall-clock × {scale:,.2f}",
+        "zh": "数据并行一步 {tokens:,} 个 token、{count} 张卡：计算 {compute:,.3f} s；ZeRO-{stage} 通信 "
+              "{factor} × 2Ψ × (N−1)/N = 每卡 {gb:,.2f} GB，经 {link}、单向 {gbs:g} GB/s = {comm:,.3f} s；"
+              "{bound}，墙钟时间 × {scale:,.2f}",
     },
+    "dp_assumption": {
+        "en": "data parallel: one micro-batch a GPU per optimizer step (no gradient accumulation); 16-bit gradients "
+              "all-reduced (ZeRO-3 also gathers parameters: 1.5× the bytes), overlapped with compute, so a step "
+              "takes the longer of the two",
+        "zh": "数据并行：每个优化器步每卡一个微批次（不做梯度累积）；16 位梯度做 all-reduce（ZeRO-3 还要收集参数，"
+              "字节数为 1.5 倍），与计算重叠，一步取两者中较长的",
+    },
+    "bound.link": {"en": "link-bound", "zh": "受卡间链路限制"},
     "overhead_assumption": {
         "en": "overhead: 1 GiB a GPU for the CUDA context and libraries + 10 % of the rest for allocator "
               "fragmentation",

@@ -25,6 +25,7 @@ from kb.words.labels import note
 
 MAX_CHECKS = 3  # verdicts stated; the rest are in fit_checks
 SUPPORT = 2  # passage sentences after the direct answer
+REASONS = 4  # sentences, at most two a passage, when the guide's own words are the answer
 _GPU_LIKE = re.compile(r"rtx|gtx|rx\s?\d|radeon|arc|quadro|tesla|\bm\d|[vtaphl]\d+|mi\d|tpu|gaudi|jetson|gpu|卡",
                        re.IGNORECASE)
 
@@ -104,7 +105,7 @@ class Composer:
             what = workload_phrase(c.model, c.workload, c.precision, lang)
             values = {"what": what, "count": c.gpu_count, "gpu": gpu_name(c.gpu),
                       "need": gib(c.per_gpu_required_bytes), "avail": gib(c.per_gpu_available_bytes)}
-            key = ("fit_count" if c.gpu_count > 1 and c.min_gpus == c.gpu_count else "fit_yes") if c.fits \
+            key = ("fit_count" if f.intent.how_many and c.min_gpus == c.gpu_count else "fit_yes") if c.fits \
                 else "fit_no"
             out.append(Sentence(t(key, lang, **values), m))
             active = getattr(c, "active_params", None)
@@ -184,8 +185,10 @@ class Composer:
         fastest = min(sel.rows, key=lambda r: r.rank_by_time)
         cheapest = min(sel.rows, key=lambda r: r.rank_by_cost)
         out = []
-        for key, row in (("pick_fastest", fastest), ("pick_cheapest", cheapest)):
-            if key == "pick_cheapest" and row is fastest:
+        picks = {"memory": [("pick_memory", fastest)], "cost_headroom": [("pick_cheapest", cheapest)]}.get(
+            sel.ranked_by, [("pick_fastest", fastest), ("pick_cheapest", cheapest)])
+        for key, row in picks:
+            if key == "pick_cheapest" and row is fastest and len(picks) > 1:
                 continue
             speed = ""
             if row.decode_tokens_per_s is not None:
@@ -193,7 +196,7 @@ class Composer:
             elif row.train_wall_hours is not None:
                 speed = t("speed_hours", lang, hours=f"{row.train_wall_hours:,.1f}")
             out.append(Sentence(t(key, lang, count=row.gpu_count, gpu=gpu_name(row.gpu), capex=whole(row.capex_cny),
-                                  speed=speed), ["S"]))
+                                  speed=speed, avail=gib(row.per_gpu_available_bytes or 0)), ["S"]))
         return out + self._budget_rule(f, sel.budget_cny, top_k)
 
     def _budget_rule(self, f: Facts, budget: float | None, top_k: int) -> list[Sentence]:
@@ -229,10 +232,11 @@ class Composer:
             out.append(Sentence(t(key, f.language, name=name), [], exempt=(name,)))
         return out
 
-    def _support(self, f: Facts, n: int, prefer: tuple[str, ...], require_match: bool) -> list[Sentence]:
+    def _support(self, f: Facts, n: int, prefer: tuple[str, ...], require_match: bool,
+                 per_passage: int = 1) -> list[Sentence]:
         ranked = sorted(enumerate(f.passages[:3], 1), key=lambda ip: (ip[1].kind not in prefer, ip[0]))
         out = []
-        for i, text in best_sentences(ranked, f.terms, f.language, n, require_match):
+        for i, text in best_sentences(ranked, f.terms, f.language, n, require_match, per_passage):
             out.append(Sentence(text, [f"@{f.passages[i - 1].id}"]))
             f.cited.add(f.passages[i - 1].id)
             for chunk, correction in self._corrections.find(text, f.language):
@@ -264,8 +268,10 @@ class Composer:
         if kind != "selection" and f.budget_cny is not None:
             direct = self._budget_rule(f, f.budget_cny, top_k) + direct
         prefer = ("tradeoff", "case") if kind in ("why", "case") else ("guide",)
-        support = self._support(f, (1 if kind == "spec" else SUPPORT) if direct else SUPPORT + 1, prefer,
-                                require_match=bool(direct))
+        if direct:
+            support = self._support(f, 1 if kind == "spec" else SUPPORT, prefer, require_match=True)
+        else:  # a reason, a rule or a general question: the guide's own sentences are the answer
+            support = self._support(f, REASONS, prefer, require_match=False, per_passage=2)
         dropped: list[str] = []
         text = self._join(lead + direct + support, f, dropped)
         partial = bool(f.unknown) or (kind == "spec" and not direct)

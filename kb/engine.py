@@ -16,6 +16,7 @@ from indexer.chunks import Chunk
 from indexer.embedder import Embedder
 from kb.cache import LruCache
 from kb.compose import Composer, Facts
+from kb.fit.engine import FitEngine
 from kb.index import LoadedIndex, open_index
 from kb.intent import Domain, classify
 from kb.language import detect_language
@@ -45,6 +46,7 @@ class Engine:
             if c.kind == "table":
                 self._tables.setdefault(c.section, c.id)
         self.observe_retrieval: RetrievalObserver | None = None
+        self.fit = FitEngine.from_settings(settings)
         self.composer = Composer(index.chunks, self._passage_of, len)
         self.domain = Domain(index.glossary)
 
@@ -76,28 +78,24 @@ class Engine:
 
     def answer(self, question: str, top_k: int | None = None) -> Answer:
         """The direct answer first (verified against what it cites), then passages, fit checks, selection."""
-        from kb.fit import fit_checks_for_question
-        from kb.fit.parse import parse_question
-
         s = self.settings
         text = clean_question(question, s.max_question_chars)
         k = clean_top_k(top_k, s.default_top_k, s.max_top_k)
         language = detect_language(text)
         passages = self.search(text, k, language)
-        checks, selection = fit_checks_for_question(text, language)
-        parsed = parse_question(text, s.usd_cny, language)
-        gpus = [g for g, _ in parsed.gpus]
+        found = self.fit.for_question(text, language)
+        checks, selection, unknown = found.checks, found.selection, found.unknown
+        gpus = list(found.gpus)
         if "a100-80gb" in gpus and not any(size in text.lower() for size in ("80g", "40g")):
             gpus.insert(gpus.index("a100-80gb"), "a100-40gb")  # "the A100" is both cards
-        unknown: list[str] = list(getattr(parsed, "unknown", []))
         intent = classify(text, self.domain, has_checks=bool(checks), has_selection=selection is not None,
-                          names_gpu=bool(gpus), names_model=parsed.model is not None, names_unknown=bool(unknown))
+                          names_gpu=bool(gpus), names_model=bool(found.models), names_unknown=bool(unknown))
         if intent.kind == "not_covered":
             checks, selection = [], None
         terms = question_terms(text, language, self.index.lexical.tokenize_query(text))
         facts = Facts(question=text, language=language, intent=intent, passages=passages, checks=checks,
                       selection=selection, unknown=unknown, gpus=gpus, terms=terms, mfu=s.mfu,
-                      budget_cny=parsed.budget_cny)
+                      budget_cny=found.budget_cny)
         composed = self.composer.compose(facts)
         return Answer(question=text, language=language,  # type: ignore[arg-type]
                       answer=composed.answer, coverage=composed.coverage,  # type: ignore[arg-type]

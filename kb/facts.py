@@ -17,7 +17,7 @@ from kb.words.answer import SOURCES, t
 ROWS: dict[str, str] = {
     "vram": r"显存容量", "memory_type": r"显存容量", "bandwidth": r"显存带宽",
     "compute": r"稠密算力|文档所写FP16", "fp32": r"FP32 算力", "tf32": r"TF32", "int8": r"INT8",
-    "power": r"功耗", "nvlink": r"NVLink", "pcie": r"PCIe", "price": r"价格",
+    "power": r"功耗", "nvlink": r"NVLink|卡间互连", "pcie": r"PCIe", "price": r"价格",
 }
 NOTES: dict[str, str] = {
     "vram": r"显存容量|容量", "bandwidth": r"带宽", "compute": r"FP16|TFLOPS|算力", "fp32": r"FP32",
@@ -59,6 +59,8 @@ def spec_facts(parts: list[Chunk], gpu: str, attributes: list[str],
                         source = SOURCES.get(_cells(zh)[2].split(" ")[0], {}).get(language, cells[2])
                         rows.append((chunk, t("spec_row", language, gpu=gpu, metric=_GLOSS.sub("", cells[0]),
                                               value=cells[1], source=source)))
+                        if attr == "nvlink" and re.match(r"0\s*GB/s", cells[1]):
+                            rows.append((chunk, t("spec_no_link", language, gpu=gpu)))
                 elif note_p and zh.lstrip().startswith("- ") and re.search(note_p, zh) and shown not in seen:
                     seen.add(shown)
                     notes.append((chunk, t("spec_note", language, note=shown.lstrip()[2:].strip())))

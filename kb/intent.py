@@ -40,14 +40,17 @@ _WHY = re.compile(
     r"drawback|limitation|weakness|strength|pros\b|cons\b|区别|差异|difference|\bvs\.?\b|versus|哪个好|哪个更|"
     r"better|比较|compare|好处|tradeoff|trade-off|权衡|适合|suitable|best for|值得|worth|趋势|trend|future|未来|"
     r"建议|recommend|best practice|最佳实践|怎么选|如何选|how (?:should|do|can) (?:i|we)|应该|should", re.IGNORECASE)
+_HOW_MANY = re.compile(r"how many|几张|几块|几个|多少张|多少块|多少卡|几卡|需要多少|minimum number|fewest",
+                       re.IGNORECASE)
 _CASE = re.compile(
     r"案例|case|公司|company|团队|team|实验室|\blab\b|startup|创业|初创|fintech|金融|医疗|medical|制造|manufactur|"
     r"平台|platform|university|大学|高校|chatbot|客服|机器人|project|项目", re.IGNORECASE)
 # Spec attributes: name → the pattern in a question. The spec composer matches each to a record's table rows.
 SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
     name: re.compile(p, re.IGNORECASE) for name, p in {
-        "bandwidth": r"带宽|bandwidth",
-        "vram": r"显存(?!带宽)|vram|memory(?!\s*bandwidth)|内存|容量|capacity|多大|how much (?:v?ram|memory)|多少g",
+        "bandwidth": r"带宽|bandwidth|bandwith|bandwdith",
+        "vram": r"显存(?!带宽)|vram|memory(?!\s*bandwidth)|memroy|memmory|内存|容量|capacity|多大|"
+                r"how much (?:v?ram|memory)|多少g",
         "int8": r"int8|tops\b",
         "fp32": r"fp32",
         "tf32": r"tf32",
@@ -69,6 +72,7 @@ class Intent:
     attributes: list[str] = field(default_factory=list)  # spec attributes asked for, in question order
     wants_speed: bool = False
     wants_cost: bool = False
+    how_many: bool = False  # "how many cards": the verdict is the count
 
 
 def normalise(question: str) -> str:
@@ -113,7 +117,7 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
     if has_checks and cost:
         return Intent("cost", wants_cost=True)
     if has_checks:
-        return Intent("fit", wants_speed=speed, wants_cost=cost)
+        return Intent("fit", wants_speed=speed, wants_cost=cost, how_many=bool(_HOW_MANY.search(q)))
     if names_gpu and attrs and not _WHY.search(q):
         return Intent("spec", attributes=attrs)
     if _CASE.search(q) and not names_gpu:

@@ -50,7 +50,7 @@ def sentences(text: str, language: str) -> list[str]:
 
 
 def best_sentences(ranked: list[tuple[int, Passage]], terms: list[str], language: str, n: int,
-                   require_match: bool = False) -> list[tuple[int, str]]:
+                   require_match: bool = False, per_passage: int = 1) -> list[tuple[int, str]]:
     """Up to n (marker, sentence) pairs: each passage's best sentence; the first passage always contributes unless
     `require_match` (after a direct answer, a sentence that shares no term with the question adds nothing)."""
     picked: list[tuple[int, str]] = []
@@ -58,11 +58,12 @@ def best_sentences(ranked: list[tuple[int, Passage]], terms: list[str], language
         candidates = sentences(p.text, language) if (language == "zh" or p.text != p.original) else []
         if not candidates:
             continue
-        scored = [(sum(len(t) for t in terms if t and t in s.lower()), -i, s) for i, s in enumerate(candidates)]
-        best, _, sentence = max(scored)
-        if best == 0 and (order > 0 or require_match):
-            continue
-        picked.append((marker, sentence))
-        if len(picked) == n:
-            break
+        scored = sorted(((sum(len(t) for t in terms if t and t in s.lower()), -i, s) for i, s in enumerate(candidates)),
+                        reverse=True)
+        for rank, (best, _, sentence) in enumerate(scored[:per_passage]):
+            if best == 0 and (order > 0 or require_match or rank > 0):
+                break
+            picked.append((marker, sentence))
+            if len(picked) == n:
+                return picked
     return picked

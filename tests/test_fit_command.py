@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kb.fit import fit_checks_for_question
+from indexer.corpus_tools.tables import TABLES, render_table
 from kb.fit.command import fit
 from kb.fit.render import render_fit_text, render_selection_text
-from kb.fit.tables import TABLES, render_table
+from tests.fit_engine_helpers import fit_checks_for_question
 
 REPO = Path(__file__).resolve().parent.parent
 # The keys ../shared/tools/contract_check.py requires of a FitResult.
@@ -85,4 +85,4 @@ def test_renderers_in_both_languages() -> None:
 @pytest.mark.parametrize("table_id", list(TABLES))
 def test_committed_tables_equal_the_generator(table_id: str) -> None:
     committed = (REPO / "corpus" / "tables" / f"{table_id}.md").read_text(encoding="utf-8")
-    assert committed == render_table(table_id), "run: python -m kb.fit.tables"
+    assert committed == render_table(table_id), "run: python -m indexer.corpus_tools.tables"

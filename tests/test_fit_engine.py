@@ -8,12 +8,12 @@ import math
 import pytest
 
 from kb.errors import BadInput
-from kb.fit import FitRequest, check_fit
 from kb.fit.gpus import GIB, gpu_records, load_gpus
 from kb.fit.memory import kv_cache_bytes, weight_bytes, zero_states
 from kb.fit.presets import PRESETS, resolve_model
-from kb.fit.request import PRECISIONS, WORKLOAD_PRECISIONS, parse_request
+from kb.fit.request import PRECISIONS, WORKLOAD_PRECISIONS, FitRequest, parse_request
 from kb.fit.result import FitResult
+from tests.fit_engine_helpers import REPO, check_fit
 
 
 def check(**kw: object) -> FitResult:
@@ -58,7 +58,7 @@ def test_case3_zero_paper(stage: int, expected: float) -> None:
 
 
 def test_case4_4090_training_denominator() -> None:
-    gpus = load_gpus()
+    gpus = load_gpus(REPO / "corpus")
     assert gpus["rtx-4090"].bf16_dense_tflops == 165.2
     a100 = check(model="llama-2-7b", workload="full", gpu="a100-80gb", count=8, zero=3, tokens=1e9)
     g4090 = check(model="llama-2-7b", workload="full", gpu="rtx-4090", count=8, zero=3, tokens=1e9)
@@ -160,7 +160,7 @@ def test_no_nan_or_negative_anywhere() -> None:
     models = [*PRESETS, "1m", "0.5b", "7b", "6.7e9", "700亿", "175b", "9t"]
     seen = 0
     for model in models:
-        for gpu in load_gpus():
+        for gpu in load_gpus(REPO / "corpus"):
             for workload, precisions in WORKLOAD_PRECISIONS.items():
                 for precision in precisions:
                     for count, seq in ((1, None), (3, 32768)):
@@ -176,8 +176,10 @@ def test_no_nan_or_negative_anywhere() -> None:
 
 
 def test_gpu_records_carry_sources() -> None:
-    recs = {r["id"]: r for r in gpu_records()}
-    assert len(recs) == 9
+    recs = {r["id"]: r for r in gpu_records(REPO / "corpus")}
+    assert len(recs) == 17  # the guide's nine, and issue 12's eight vendor-only cards
+    assert all(f["source"] == "vendor" for g in ("h200", "b200", "l40s", "l4", "rtx-5090", "rtx-6000-ada", "mi300x",
+                                                "gaudi-3") for f in recs[g]["figures"].values())
     fig = recs["rtx-4090"]["figures"]["fp16_doc_tflops"]
     assert fig["source"] == "doc" and fig["section"] == "4.2" and "330" in fig["quote"] and fig["note"]
     assert recs["h100-sxm"]["figures"].get("price_cny") is None

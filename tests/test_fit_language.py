@@ -17,12 +17,11 @@ import pytest
 from click.testing import CliRunner
 
 from kb.errors import BadInput
-from kb.fit import check_fit, fit_checks_for_question
 from kb.fit.command import fit
-from kb.fit.messages import LANGUAGES, MESSAGES, msg
 from kb.fit.request import parse_request
 from kb.fit.result import FitResult
-from kb.fit.select import select
+from kb.words.fit import LANGUAGES, MESSAGES, msg
+from tests.fit_engine_helpers import ENGINE, check_fit, fit_checks_for_question
 
 NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?(?:e[+-]?\d+)?")
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -36,6 +35,9 @@ ALLOWED_LATIN = {
     "PEFT", "CUDA", "FlashAttention", "Korthikanti", "et", "al", "logits", "vocab", "token", "GPU", "GeForce",
     "NVLink", "PCIe", "NVIDIA", "RTX", "Ti", "Llama", "kb", "gate", "up", "down", "s", "b", "h", "a", "q", "k",
     "v", "o", "r", "N", "T", "K",
+    # issue 12: serving, MoE/MLA and tensor-parallel vocabulary (names, identifiers and formula letters)
+    "vLLM", "max", "num", "batched", "tokens", "t", "MoE", "MLA", "rope", "DeepSeek", "V", "inference", "model", "py",
+    "E", "all", "reduce", "Offload", "CPU", "ms", "µs", "L", "d", "HBM", "min",
 }
 
 CHECKS = {
@@ -131,8 +133,8 @@ def test_selection_in_chinese(question: str) -> None:
 
 
 def test_selection_with_nothing_that_fits() -> None:
-    zh, _ = select("405b", "full", budget_cny=10_000, language="zh")
-    en, _ = select("405b", "full", budget_cny=10_000, language="en")
+    zh, _ = ENGINE.select("405b", "full", budget_cny=10_000, language="zh")
+    en, _ = ENGINE.select("405b", "full", budget_cny=10_000, language="en")
     assert not zh.rows and zh.excluded
     assert_same_sentences(zh.assumptions, en.assumptions)
     assert_same_sentences(zh.excluded, en.excluded)
@@ -145,41 +147,19 @@ def test_language_is_detected_when_not_given() -> None:
     assert CJK.search(zh[0].steps[0]) and not CJK.search(en[0].steps[0])
 
 
-def test_old_signature_is_english() -> None:
-    """The HTTP layer calls check_fit(request, corpus_dir, mfu=, energy_price=): still English, unchanged."""
+def test_default_language_is_english() -> None:
+    """FitEngine.check writes English unless asked otherwise (POST /v1/fit relies on it)."""
     req = parse_request(model="llama-2-7b", workload="inference", gpu="rtx-4090", precision="int4", seq_len=8192,
                         count=2)
-    r = check_fit(req, None, mfu=0.4, energy_price=1.0)
-    assert r == check_fit(req, None, mfu=0.4, energy_price=1.0, language="en")
-    assert r.assumptions == [
-        "llama-2-7b: published shape 32 layers, hidden 4096, 32 heads, 32 kv heads, FFN 11008, vocab 32000, "
-        "6,738,415,616 parameters",
-        "KV cache in 16-bit (2 B a value), at the full 8,192-token context for each of 1 sequence(s)",
-        "inference activations: one layer's transient working set (34·s·b·h), logits for the last position only",
-        "weights, KV cache and activations split evenly over 2 GPUs (tensor or pipeline parallel; the split's "
-        "communication buffers are not counted)",
-        'capacity in binary units as the card reports it (an "80GB" card holds 80 GiB)',
-        "overhead: 1 GiB a GPU for the CUDA context and libraries + 10 % of the rest for allocator fragmentation",
-        "min_gpus: weights, KV cache and activations split evenly (tensor/pipeline parallel)",
-        "decode speed: an upper bound, bandwidth ÷ bytes read a token (all weights + the KV cache at the full "
-        "context); real kernels reach 60–80 % of it",
-        "prefill: dense 16-bit tensor peak with fp32 accumulate × MFU 40%, also for weight-only quantised models "
-        "(their matmuls run in 16-bit)",
-        "cost per million tokens: cards over 3 years of round-the-clock use + their energy at TDP, at the decode "
-        "bound: a floor, not a quote",
-        "energy: the cards' TDP at 1 CNY/kWh (host and cooling not counted)",
-        "capex: cards only, no server, network or cooling",
-    ]
-    assert r.steps[1:7] == [
-        "weights: 6,476,005,376 linear params × 4.125/8 B (int4) + 262,410,240 embedding, head and norm params "
-        "× 2 B = 3.86 GB = 3.60 GiB",
-        "KV cache: 2 × 32 layers × 32 kv heads × 128 × 2 B × 8,192 tokens × batch 1 = 4.29 GB = 4.00 GiB",
-        "activations: one layer's prefill working set 34·s·b·h = 34 × 8,192 × 1 × 4096 = 1.14 GB = 1.06 GiB "
-        "(nothing is kept for a backward pass)",
-        "split over 2 GPUs (tensor/pipeline parallel): weights, KV cache and activations ÷ 2",
-        "overhead a GPU: 1 GiB CUDA context + 10% of the rest for fragmentation = 1.54 GB = 1.43 GiB",
-        "required a GPU: weights 1.80 + activations 0.53 + kv_cache 2.00 + overhead 1.43 = 6.19 GB = 5.76 GiB",
-    ]
+    r = ENGINE.check(req)
+    assert r == ENGINE.check(req, "en")
+    assert r.assumptions[0] == (
+        "llama-2-7b: published shape 32 layers, hidden 4096, 32 heads, 32 kv heads, head dim 128, FFN 11008, "
+        "vocab 32000, 6,738,415,616 parameters")
+    kv = "KV cache in 16-bit (2 B a value), at the full 8,192-token context for each of 1 sequence(s)"
+    assert kv in r.assumptions
+    assert ("required a GPU: weights 1.80 + activations 0.53 + kv_cache 2.00 + overhead 1.43 = 6.19 GB = 5.76 GiB"
+            in r.steps)
 
 
 def test_unknown_language_is_bad_input() -> None:

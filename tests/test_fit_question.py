@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from kb.fit import fit_checks_for_question
 from kb.fit.parse import parse_question
+from tests.fit_engine_helpers import fit_checks_for_question
 
 # (question, gpus, model, workloads, precision, extra fields)
 ZH = [

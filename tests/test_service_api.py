@@ -88,6 +88,15 @@ def test_fit_with_every_option(client: TestClient) -> None:
     assert doc["gpu_count"] == 8 and doc["zero_stage"] == 3 and doc["train_gpu_hours"] is not None
 
 
+def test_fit_serving_estimate_over_http(client: TestClient) -> None:
+    body = {"model": "qwen2.5-32b", "workload": "inference", "gpu": "a100-80gb", "precision": "bf16",
+            "seq_len": 4096, "concurrency": 32}
+    doc = client.post("/v1/fit", json=body).json()
+    assert doc["min_gpus"] == 2 and doc["serving"]["concurrency"] == 32
+    assert {a["change"] for a in doc["alternatives"]} == {"precision", "count"}
+    assert client.post("/v1/fit", json={**body, "concurrency": 0}).status_code == 422
+
+
 def test_passage_by_id_is_the_cited_text(client: TestClient) -> None:
     cited = client.post("/v1/ask", json={"question": "RTX 4090 的显存带宽是多少？"}).json()["passages"][0]
     r = client.get(f"/v1/passages/{cited['id']}")

@@ -1,6 +1,8 @@
 """`kb fit`: one fit check from explicit options, printed for people or as FitResult JSON.
 
-Thin by design: parse options, call check_fit, print. Bad input of any kind (an unknown GPU, --count 0,
+Thin by design: parse options, run one FitEngine check, print. The CLI is a front end, so this is where
+kb's settings are read (from the environment) and handed to the FitEngine explicitly. Bad input of any
+kind (an unknown GPU, --count 0,
 a value click cannot even convert) ends with one line on stderr that lists what is accepted, exit 2.
 """
 
@@ -12,7 +14,7 @@ from typing import Any, NoReturn
 import click
 
 from kb.errors import BadInput
-from kb.fit.check import check_fit
+from kb.fit.engine import FitEngine
 from kb.fit.render import render_fit_text
 from kb.fit.request import ACCEPTED, parse_request
 
@@ -48,13 +50,18 @@ class _OneLineErrors(click.Command):
 @click.option("--vram-gib", type=float, default=None, help="override the card's capacity in GiB")
 @click.option("--checkpointing/--no-checkpointing", default=None, help="activation checkpointing (default on)")
 @click.option("--lora-rank", type=int, default=64, show_default=True, help="LoRA/QLoRA adapter rank")
+@click.option("--concurrency", type=int, default=None,
+              help="inference: sequences served at once, each up to --seq-len tokens (a serving estimate)")
+@click.option("--offload/--no-offload", default=False, help="full training: optimizer states on the host")
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="en", show_default=True,
               help="labels, assumptions and working")
 @click.option("--json", "as_json", is_flag=True, help="print the FitResult as JSON")
 def fit(lang: str, as_json: bool, **options: Any) -> None:
     """Check whether a model fits a GPU for a workload: memory by term, speed, cost, and the working."""
+    from kb.settings import Settings
+
     try:
-        result = check_fit(parse_request(**options), language=lang)
+        result = FitEngine.from_settings(Settings()).check(parse_request(**options), language=lang)
     except BadInput as e:
         _fail(str(e))
     click.echo(result.model_dump_json(indent=2) if as_json else render_fit_text(result, lang))

@@ -3,32 +3,32 @@
 from __future__ import annotations
 
 from kb.fit.gpus import GpuSpec
-from kb.fit.messages import msg
+from kb.fit.notes import Note, note
 
 AMORTISATION_HOURS = 3 * 365 * 24  # cards written off over 3 years of round-the-clock use
 
 
-def capex(gpu: GpuSpec, count: int, *, language: str = "en") -> tuple[float | None, str]:
+def capex(gpu: GpuSpec, count: int) -> tuple[float | None, Note]:
     """Cards only (no server, network, power or cooling), or None when no price is known."""
     if gpu.price_cny is None:
-        return None, msg("capex_none_step", language, gpu=gpu.id)
+        return None, note("capex_none_step", gpu=gpu.id)
     total = gpu.price_cny * count
-    where = (msg("price_doc", language, section=gpu.price_section) if gpu.price_source == "doc"
-             else msg("price_vendor", language))
-    return total, msg("capex_step", language, count=count, price=gpu.price_cny, where=where, total=total)
+    where = (note("price_doc", section=gpu.price_section) if gpu.price_source == "doc"
+             else note("price_vendor"))
+    return total, note("capex_step", count=count, price=gpu.price_cny, where=where, total=total)
 
 
-def energy_per_hour(gpu: GpuSpec, count: int, price_kwh: float, *, language: str = "en") -> tuple[float, str]:
+def energy_per_hour(gpu: GpuSpec, count: int, price_kwh: float) -> tuple[float, Note]:
     """CNY an hour at TDP: the cards' draw only, not the host's or the cooling's."""
     cny = count * gpu.tdp_w / 1000 * price_kwh
-    return cny, msg("energy_step", language, count=count, tdp=gpu.tdp_w, price=price_kwh, cny=cny)
+    return cny, note("energy_step", count=count, tdp=gpu.tdp_w, price=price_kwh, cny=cny)
 
 
 def cost_per_million_tokens(capex_cny: float | None, energy_cny_per_hour: float,
-                            tokens_per_s: float, *, language: str = "en") -> tuple[float, str]:
+                            tokens_per_s: float) -> tuple[float, Note]:
     """(capex over 3 years + energy) an hour ÷ tokens an hour at the decode bound: a floor, not a quote."""
     capex_hour = (capex_cny or 0.0) / AMORTISATION_HOURS
     per_hour = capex_hour + energy_cny_per_hour
     cost = per_hour / (tokens_per_s * 3600) * 1e6
-    return cost, msg("per_m_step", language, capex_hour=capex_hour, energy=energy_cny_per_hour, tps=tokens_per_s,
+    return cost, note("per_m_step", capex_hour=capex_hour, energy=energy_cny_per_hour, tps=tokens_per_s,
                      cost=cost)

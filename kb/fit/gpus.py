@@ -13,8 +13,8 @@ from kb.errors import BadInput, CorpusError
 GIB = 1024**3
 
 # The figures the engine needs from every spec record.
-REQUIRED = ("vram_gib", "bandwidth_gbs", "bf16_dense_tflops", "int8_dense_tops", "int8_sparse_tops",
-            "tdp_w", "nvlink_gbs", "pcie_gbs")
+REQUIRED = ("bandwidth_gbs", "bf16_dense_tflops", "tdp_w", "nvlink_gbs", "pcie_gbs")
+OPTIONAL = ("int8_dense_tops", "int8_sparse_tops")  # the vendor-only records quote FP8, not INT8
 
 
 @dataclass(frozen=True)
@@ -26,23 +26,25 @@ class GpuSpec:
     record_id: str  # the spec record's passage id, cited by every check that uses it
     section: str
     datacenter: bool
-    vram_gib: float
+    vram_gib: float  # capacity in GiB as kb uses it (from vram_gib, or vram_gb decimal ÷ 2^30)
     bandwidth_gbs: float
     bf16_dense_tflops: float  # dense, fp32 accumulate: the only training/prefill denominator
-    int8_dense_tops: float
-    int8_sparse_tops: float
+    int8_dense_tops: float | None
+    int8_sparse_tops: float | None
     tdp_w: float
     nvlink_gbs: float
     pcie_gbs: float
     price_cny: float | None
     price_source: str | None  # "doc" (cite its section) or "vendor"
     price_section: str | None
+    capacity_unit: str = "GiB"  # "GiB" (as the card reports it) or "GB" (a datasheet's decimal figure)
+    capacity_value: float = 0.0  # the record's figure in that unit
     figures: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def vram_bytes(self) -> int:
-        """Capacity as the card reports it: binary units (an "80GB" A100 holds 80 GiB)."""
-        return int(self.vram_gib * GIB)
+        """Capacity in bytes: an "80GB" A100 holds 80 GiB; a datasheet's "141 GB" is taken as 141e9 bytes."""
+        return int(self.vram_gib * GIB) if self.capacity_unit == "GiB" else int(self.capacity_value * 1e9)
 
     def price_citations(self) -> list[str]:
         """Passage ids behind the price: the spec record, and the guide section when the document states it."""
@@ -55,6 +57,8 @@ def _spec_from_record(path: Path) -> GpuSpec:
     meta, _ = split_front_matter(path.read_text(encoding="utf-8"), str(path))
     figures = meta.get("figures") or {}
     missing = [k for k in REQUIRED if k not in figures]
+    if "vram_gib" not in figures and "vram_gb" not in figures:
+        missing.append("vram_gib or vram_gb")
     if missing:
         raise CorpusError(f"{path}: spec record lacks figures {missing}")
     value = {k: float(v["value"]) for k, v in figures.items() if isinstance(v.get("value"), int | float)}
@@ -62,7 +66,10 @@ def _spec_from_record(path: Path) -> GpuSpec:
     return GpuSpec(
         id=str(meta["gpu"]), name=str(meta["name"]), record_id=str(meta["id"]), section=str(meta["section"]),
         datacenter=bool(meta.get("datacenter")),
-        **{k: value[k] for k in REQUIRED},
+        vram_gib=value["vram_gib"] if "vram_gib" in value else value["vram_gb"] * 1e9 / GIB,
+        capacity_unit="GiB" if "vram_gib" in value else "GB",
+        capacity_value=value["vram_gib"] if "vram_gib" in value else value["vram_gb"],
+        **{k: value[k] for k in REQUIRED}, **{k: value.get(k) for k in OPTIONAL},  # type: ignore[arg-type]
         price_cny=value.get("price_cny"),
         price_source=price.get("source") if price else None,
         price_section=str(price["section"]) if price and price.get("section") else None,
@@ -78,16 +85,12 @@ def _load(specs_dir: Path) -> dict[str, GpuSpec]:
     return {s.id: s for s in specs}
 
 
-def load_gpus(corpus_dir: Path | None = None) -> dict[str, GpuSpec]:
+def load_gpus(corpus_dir: Path) -> dict[str, GpuSpec]:
     """GPU id -> figures, from corpus/specs/*.md (read once a process)."""
-    if corpus_dir is None:
-        from kb.settings import get_settings
-
-        corpus_dir = get_settings().corpus_dir
     return _load(Path(corpus_dir).resolve() / "specs")
 
 
-def get_gpu(gpu_id: str, corpus_dir: Path | None = None) -> GpuSpec:
+def get_gpu(gpu_id: str, corpus_dir: Path) -> GpuSpec:
     """One GPU by id; BadInput listing the accepted ids otherwise."""
     gpus = load_gpus(corpus_dir)
     key = gpu_id.strip().lower()
@@ -96,7 +99,7 @@ def get_gpu(gpu_id: str, corpus_dir: Path | None = None) -> GpuSpec:
     return gpus[key]
 
 
-def gpu_records(corpus_dir: Path | None = None) -> list[dict[str, Any]]:
+def gpu_records(corpus_dir: Path) -> list[dict[str, Any]]:
     """The spec records with every figure's source (doc quote and section, vendor, note): for GET /v1/gpus."""
     return [
         {"id": s.id, "name": s.name, "passage_id": s.record_id, "section": s.section,

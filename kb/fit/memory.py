@@ -1,13 +1,18 @@
-"""Memory per workload, term by term, before and after sharding across GPUs.
+"""Memory per workload, term by term, before and after sharding across GPUs: numbers and Notes, no words.
 
 Conventions (each one is said in the check's `assumptions`):
-- weights by precision; weight-only quantisers (int8, int4, nf4) quantise the blocks' linear layers and
-  keep embeddings, LM head and norms in 16-bit, as GPTQ/AWQ/bitsandbytes do;
+- weights by precision, every expert of an MoE model included (all must be resident); weight-only
+  quantisers (int8, int4, nf4) quantise the blocks' linear layers and keep embeddings, LM head and
+  norms in 16-bit, as GPTQ/AWQ/bitsandbytes do;
 - mixed-precision Adam: 2 + 2 + 12 bytes a parameter (ZeRO paper, K = 12), sharded by ZeRO stage;
+  optimizer offload (ZeRO-Offload) keeps the 12 on the host;
 - LoRA/QLoRA adapters keep 16-bit weights and gradients and fp32 Adam moments: 12 bytes a parameter;
 - activations: Korthikanti et al. 2022, s·b·h·(34 + 5·a·s/h) bytes a layer; FlashAttention does not
   store the attention scores, so the 5·a·s/h term drops out, leaving 34·s·b·h;
-- KV cache = 2 × layers × kv heads × head dim × bytes × tokens × batch;
+- KV cache = values a token and layer (2 × kv heads × head dim, or MLA's latent + rope key) × bytes ×
+  cached token-layers (sliding-window layers keep at most the window) × sequences;
+- inference prefill runs in chunks of at most a token budget (vLLM's max_num_batched_tokens), so its
+  working set is one layer's 34·t·h for t = min(sequences × context, budget);
 - overhead: 1 GiB a GPU for the CUDA context and libraries + 10 % of the rest for fragmentation.
 """
 
@@ -16,7 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from kb.fit.messages import msg
+from kb.fit.notes import Note, note
 from kb.fit.presets import ModelShape
 
 GIB = 1024**3
@@ -40,8 +45,8 @@ class MemoryPlan:
 
     total: dict[str, int]
     per_gpu: dict[str, int]
-    steps: list[str] = field(default_factory=list)
-    assumptions: list[str] = field(default_factory=list)
+    steps: list[Note] = field(default_factory=list)
+    assumptions: list[Note] = field(default_factory=list)
     weight_bytes: int = 0  # one copy of the weights at the check's precision (decode reads these)
     kv_bytes: int = 0  # the whole KV cache (decode reads it too)
 
@@ -50,27 +55,37 @@ class MemoryPlan:
         return sum(self.per_gpu.values())
 
 
-def weight_bytes(shape: ModelShape, precision: str, *, language: str = "en") -> tuple[int, str]:
+def weight_bytes(shape: ModelShape, precision: str) -> tuple[int, Note]:
     """Bytes of one copy of the weights, and the step that shows how."""
     bits = BITS[precision]
     if precision not in QUANTISED:
         n = shape.params * bits / 8
-        return round(n), msg("weights_plain", language, params=shape.params, bytes=bits / 8, precision=precision,
-                             size=gb(n))
-    norms = shape.layers * 2 * shape.hidden + shape.hidden
-    kept = min(shape.params, shape.embedding_params + norms)
+        return round(n), note("weights_plain", params=shape.params, bytes=bits / 8, precision=precision, size=gb(n))
+    kept = min(shape.params, shape.embedding_params + shape.norm_params)
     quantised = shape.params - kept
     n = quantised * bits / 8 + kept * 2
-    return round(n), msg("weights_quantised", language, quantised=quantised, bits=bits, precision=precision,
-                         kept=kept, size=gb(n))
+    return round(n), note("weights_quantised", quantised=quantised, bits=bits, precision=precision, kept=kept,
+                          size=gb(n))
 
 
-def kv_cache_bytes(shape: ModelShape, seq_len: int, batch: int, value_bytes: int, *,
-                   language: str = "en") -> tuple[int, str]:
-    """KV cache = 2 × layers × kv heads × head dim × bytes × tokens × batch."""
-    n = 2 * shape.layers * shape.kv_heads * shape.head_dim * value_bytes * seq_len * batch
-    return n, msg("kv_cache_step", language, layers=shape.layers, kv_heads=shape.kv_heads, head_dim=shape.head_dim,
-                  value_bytes=value_bytes, seq=seq_len, batch=batch, size=gb(n))
+def kv_bytes_per_token(shape: ModelShape, value_bytes: int = 2) -> int:
+    """KV bytes a token at full attention in every layer (the contract's kv_bytes_per_token at 16-bit)."""
+    return shape.kv_values_per_token_layer * shape.layers * value_bytes
+
+
+def kv_cache_bytes(shape: ModelShape, seq_len: int, batch: int, value_bytes: int) -> tuple[int, Note]:
+    """KV cache of `batch` sequences of `seq_len` tokens: values a token-layer × bytes × token-layers."""
+    token_layers = shape.kv_cached_tokens(seq_len)
+    n = shape.kv_values_per_token_layer * value_bytes * token_layers * batch
+    if shape.mla:
+        return n, note("kv_cache_mla_step", latent=shape.kv_lora, rope=shape.rope_dim, layers=shape.layers,
+                       value_bytes=value_bytes, seq=seq_len, batch=batch, size=gb(n))
+    if shape.windowed_layers and shape.window < seq_len:
+        return n, note("kv_cache_window_step", kv_heads=shape.kv_heads, head_dim=shape.head_dim,
+                       value_bytes=value_bytes, full=shape.layers - shape.windowed_layers, seq=seq_len,
+                       windowed=shape.windowed_layers, window=shape.window, batch=batch, size=gb(n))
+    return n, note("kv_cache_step", layers=shape.layers, kv_heads=shape.kv_heads, head_dim=shape.head_dim,
+                   value_bytes=value_bytes, seq=seq_len, batch=batch, size=gb(n))
 
 
 def layer_activation_bytes(shape: ModelShape, seq_len: int, batch: int) -> int:
@@ -78,21 +93,20 @@ def layer_activation_bytes(shape: ModelShape, seq_len: int, batch: int) -> int:
     return 34 * seq_len * batch * shape.hidden
 
 
-def training_activations(shape: ModelShape, seq_len: int, batch: int, checkpointing: bool, *,
-                         language: str = "en") -> tuple[int, list[str]]:
+def training_activations(shape: ModelShape, seq_len: int, batch: int, checkpointing: bool) -> tuple[int, list[Note]]:
     """Activations kept for the backward pass of one micro-batch, with the loss's fp32 logits."""
     s, b, h, a, L = seq_len, batch, shape.hidden, shape.heads, shape.layers
     one = layer_activation_bytes(shape, s, b)
     logits = 4 * s * b * shape.vocab
-    steps = [msg("act_layer", language, s=s, b=b, h=h, a=a, size=gb(one))]
+    steps = [note("act_layer", s=s, b=b, h=h, a=a, size=gb(one))]
     if checkpointing:
         inputs = 2 * s * b * h * L
         n = inputs + one + logits
-        steps.append(msg("act_ckpt", language, layers=L, inputs=gb(inputs), one=gb(one), logits=gb(logits),
-                         total=gb(n), without=gb(one * L + logits)))
+        steps.append(note("act_ckpt", layers=L, inputs=gb(inputs), one=gb(one), logits=gb(logits), total=gb(n),
+                          without=gb(one * L + logits)))
     else:
         n = one * L + logits
-        steps.append(msg("act_no_ckpt", language, one=gb(one), layers=L, logits=gb(logits), total=gb(n)))
+        steps.append(note("act_no_ckpt", one=gb(one), layers=L, logits=gb(logits), total=gb(n)))
     return n, steps
 
 
@@ -101,37 +115,52 @@ def with_overhead(per_gpu: dict[str, int]) -> int:
     return CONTEXT_BYTES + math.ceil(FRAGMENTATION * sum(v for k, v in per_gpu.items() if k != "overhead"))
 
 
-def _finish(total: dict[str, int], per_gpu: dict[str, int], count: int, steps: list[str], language: str) -> None:
+def _finish(total: dict[str, int], per_gpu: dict[str, int], count: int, steps: list[Note]) -> None:
     per_gpu["overhead"] = with_overhead(per_gpu)
     total["overhead"] = per_gpu["overhead"] * count
-    steps.append(msg("overhead_step", language, fragmentation=FRAGMENTATION, size=gb(per_gpu["overhead"])))
-    terms = " + ".join(f"{msg(f'term.{k}', language)} {per_gpu[k] / GIB:,.2f}" for k in TERMS if per_gpu[k])
-    steps.append(msg("required_step", language, terms=terms, size=gb(sum(per_gpu.values()))))
+    steps.append(note("overhead_step", fragmentation=FRAGMENTATION, size=gb(per_gpu["overhead"])))
+    terms = [note("term_value", term=note(f"term.{k}"), gib=per_gpu[k] / GIB) for k in TERMS if per_gpu[k]]
+    steps.append(note("required_step", terms=terms, size=gb(sum(per_gpu.values()))))
 
 
-def inference_memory(shape: ModelShape, precision: str, seq_len: int, batch: int, count: int, *,
-                     language: str = "en") -> MemoryPlan:
-    """Weights + KV cache + one layer's prefill working set, split evenly over `count` GPUs (tensor parallel)."""
-    w, w_step = weight_bytes(shape, precision, language=language)
-    kv_value = 4 if precision == "fp32" else 2
-    kv, kv_step = kv_cache_bytes(shape, seq_len, batch, kv_value, language=language)
-    act = layer_activation_bytes(shape, seq_len, batch)
+def kv_value_bytes(precision: str) -> int:
+    return 4 if precision == "fp32" else 2
+
+
+def prefill_tokens(seq_len: int, sequences: int, budget: int) -> int:
+    """Tokens prefilled at once: every sequence's prompt, but never more than the chunked-prefill budget."""
+    return min(seq_len * sequences, budget)
+
+
+def inference_memory(shape: ModelShape, precision: str, seq_len: int, sequences: int, count: int,
+                     prefill_budget: int) -> MemoryPlan:
+    """Weights + KV cache of every sequence + one layer's chunked-prefill working set, split over `count` GPUs."""
+    w, w_step = weight_bytes(shape, precision)
+    kv_value = kv_value_bytes(precision)
+    kv, kv_step = kv_cache_bytes(shape, seq_len, sequences, kv_value)
+    tokens = prefill_tokens(seq_len, sequences, prefill_budget)
+    act = 34 * tokens * shape.hidden
     total = {"weights": w, "gradients": 0, "optimizer": 0, "activations": act, "kv_cache": kv, "overhead": 0}
     per_gpu = {k: math.ceil(v / count) for k, v in total.items()}
-    steps = [w_step, kv_step,
-             msg("inference_act_step", language, seq=seq_len, batch=batch, hidden=shape.hidden, size=gb(act))]
+    steps = [w_step, kv_step, note("inference_act_step", seq=seq_len, batch=sequences, tokens=tokens,
+                                   budget=prefill_budget, hidden=shape.hidden, size=gb(act))]
     if count > 1:
-        steps.append(msg("inference_split_step", language, count=count))
-    _finish(total, per_gpu, count, steps, language)
-    kind = msg("kv_fp32" if kv_value == 4 else "kv_16bit", language)
-    assumptions = [msg("kv_assumption", language, kind=kind, value_bytes=kv_value, seq=seq_len, batch=batch),
-                   msg("inference_act_assumption", language)]
+        steps.append(note("inference_split_step", count=count))
+    _finish(total, per_gpu, count, steps)
+    kind = note("kv_fp32" if kv_value == 4 else "kv_16bit")
+    assumptions = [note("kv_assumption", kind=kind, value_bytes=kv_value, seq=seq_len, batch=sequences),
+                   note("inference_act_assumption", budget=prefill_budget)]
+    if shape.windowed_layers:
+        assumptions.append(note("window_assumption", windowed=shape.windowed_layers, layers=shape.layers,
+                                window=shape.window))
+    if shape.mla:
+        assumptions.append(note("mla_assumption", latent=shape.kv_lora, rope=shape.rope_dim))
     if count > 1:
-        assumptions.append(msg("inference_split_assumption", language, count=count))
+        assumptions.append(note("inference_split_assumption", count=count))
     return MemoryPlan(total, per_gpu, steps, assumptions, weight_bytes=w, kv_bytes=kv)
 
 
-def zero_states(params: int, stage: int, count: int, *, language: str = "en") -> tuple[dict[str, int], str]:
+def zero_states(params: int, stage: int, count: int, offload: bool = False) -> tuple[dict[str, int], Note]:
     """Model states a GPU under ZeRO stage 0–3 (ZeRO paper, Ψ params, K = 12, N_d = count)."""
     w, g, o = 2 * params, 2 * params, 12 * params
     if stage >= 1:
@@ -140,48 +169,52 @@ def zero_states(params: int, stage: int, count: int, *, language: str = "en") ->
         g = math.ceil(g / count)
     if stage >= 3:
         w = math.ceil(w / count)
+    if offload:
+        o = 0
     formula = {0: "(2+2+12)·Ψ", 1: "2Ψ + 2Ψ + 12Ψ/N", 2: "2Ψ + (2+12)Ψ/N", 3: "(2+2+12)Ψ/N"}[stage]
-    step = msg("zero_step", language, stage=stage, params=params, count=count, formula=formula, w=w / 1e9,
-               g=g / 1e9, o=o / 1e9, size=gb(w + g + o))
+    if offload:
+        formula += " − 12Ψ (offloaded)"
+    step = note("zero_step", stage=stage, params=params, count=count, formula=formula, w=w / 1e9, g=g / 1e9,
+                o=o / 1e9, size=gb(w + g + o))
     return {"weights": w, "gradients": g, "optimizer": o}, step
 
 
-def full_memory(shape: ModelShape, seq_len: int, batch: int, count: int, stage: int, checkpointing: bool, *,
-                language: str = "en") -> MemoryPlan:
+def full_memory(shape: ModelShape, seq_len: int, batch: int, count: int, stage: int, checkpointing: bool,
+                offload: bool = False) -> MemoryPlan:
     """Mixed-precision Adam with ZeRO sharding; each GPU runs a micro-batch of `batch` sequences."""
     n = shape.params
-    states, z_step = zero_states(n, stage, count, language=language)
-    act, act_steps = training_activations(shape, seq_len, batch, checkpointing, language=language)
-    total = {"weights": 2 * n, "gradients": 2 * n, "optimizer": 12 * n, "activations": act * count,
+    states, z_step = zero_states(n, stage, count, offload)
+    act, act_steps = training_activations(shape, seq_len, batch, checkpointing)
+    total = {"weights": 2 * n, "gradients": 2 * n, "optimizer": 0 if offload else 12 * n, "activations": act * count,
              "kv_cache": 0, "overhead": 0}
     per_gpu = {**states, "activations": act, "kv_cache": 0, "overhead": 0}
-    steps = [msg("model_states_step", language, params=n, size=gb(16 * n)), z_step, *act_steps]
-    _finish(total, per_gpu, count, steps, language)
-    assumptions = [msg("adam_assumption", language),
-                   msg("zero_assumption", language, stage=stage, count=count),
-                   msg("full_batch_assumption", language, batch=batch)]
+    steps = [note("model_states_step", params=n, size=gb(16 * n)), z_step, *act_steps]
+    _finish(total, per_gpu, count, steps)
+    assumptions = [note("adam_assumption"), note("zero_assumption", stage=stage, count=count),
+                   note("full_batch_assumption", batch=batch)]
+    if offload:
+        assumptions.append(note("offload_assumption", size=gb(12 * n)))
     return MemoryPlan(total, per_gpu, steps, assumptions)
 
 
 def adapter_memory(shape: ModelShape, precision: str, seq_len: int, batch: int, count: int, rank: int,
-                   checkpointing: bool, workload: str, *, language: str = "en") -> MemoryPlan:
+                   checkpointing: bool, workload: str) -> MemoryPlan:
     """LoRA/QLoRA: a frozen base at its precision + adapters with their own gradients and Adam moments."""
-    base, w_step = weight_bytes(shape, precision, language=language)
+    base, w_step = weight_bytes(shape, precision)
     a = shape.lora_params(rank)
-    act, act_steps = training_activations(shape, seq_len, batch, checkpointing, language=language)
+    act, act_steps = training_activations(shape, seq_len, batch, checkpointing)
     total = {"weights": base + 2 * a, "gradients": 2 * a, "optimizer": 8 * a, "activations": act,
              "kv_cache": 0, "overhead": 0}
     per_gpu = {k: math.ceil(v / count) for k, v in total.items()}
-    steps = [msg("adapter_base_step", language, weights=w_step),
-             msg("adapters_step", language, rank=rank, layers=shape.layers, params=a, bytes=ADAPTER_BYTES,
-                 size=gb(ADAPTER_BYTES * a)), *act_steps]
+    steps = [note("adapter_base_step", weights=w_step),
+             note("adapters_step", rank=rank, layers=shape.layers, params=a, bytes=ADAPTER_BYTES,
+                  size=gb(ADAPTER_BYTES * a)), *act_steps]
     if count > 1:
-        steps.append(msg("adapter_split_step", language, count=count))
-    _finish(total, per_gpu, count, steps, language)
-    kind = msg("qlora_kind" if workload == "qlora" else "lora_kind", language)
-    assumptions = [msg("adapter_assumption", language, kind=kind, rank=rank),
-                   msg("adapter_states_assumption", language),
-                   msg("adapter_batch_assumption", language, batch=batch)]
+        steps.append(note("adapter_split_step", count=count))
+    _finish(total, per_gpu, count, steps)
+    kind = note("qlora_kind" if workload == "qlora" else "lora_kind")
+    assumptions = [note("adapter_assumption", kind=kind, rank=rank), note("adapter_states_assumption"),
+                   note("adapter_batch_assumption", batch=batch)]
     if count > 1:
-        assumptions.append(msg("adapter_split_assumption", language, count=count))
+        assumptions.append(note("adapter_split_assumption", count=count))
     return MemoryPlan(total, per_gpu, steps, assumptions, weight_bytes=base)

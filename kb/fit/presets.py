@@ -1,85 +1,201 @@
-"""Model shapes: the published presets, and a shape estimated for a bare size ("13B", "700亿").
+"""Model shapes: the published presets (dense, MoE, MLA, sliding-window), and a shape estimated for a bare size.
 
-Parameter counts follow from the shapes (embeddings + untied LM head + attention + SwiGLU MLP +
-RMSNorm weights), so a preset's count is exact and a test can check it against the model card.
+Parameter counts follow from the shapes (embeddings + LM head unless tied + attention + MLP or experts +
+norms), so a preset's count is exact and tests/test_fit_shapes.py holds it to transformers' own model
+classes built on the meta device. Every shape is its model's published config.json (sources in
+../shared/reference/models.md). Checked against public copies of the configs: Mixtral 8x7B (module tree:
+8 experts of 14336, 32/8 heads), Llama 3.1 8B (untied, 128256 vocab), Llama 4 Scout (16 experts of 8192 +
+shared, dense 16384, attention_chunk_size 8192, no-RoPE every 4th layer, so 36 of 48 layers chunked),
+DeepSeek-V3 (7168, q_lora 1536, kv_lora 512, rope 64, 256 + 1 experts of 2048, first 3 layers dense),
+Gemma 2 9B/27B (head_dim 256 / 128, sliding window 4096 on alternate layers, tied), Qwen2.5-14B.
+"Active" counts the input embeddings, as models.md's figures do; DeepSeek's published 36.6B leaves out the
+0.9B input embedding table (37.6 − 0.9 ≈ 36.6).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kb.errors import BadInput
 
-HEAD_DIM = 128  # every preset's head dimension; estimated shapes keep it
+HEAD_DIM = 128  # the Llama presets' head dimension; estimated shapes keep it
 MIN_PARAMS = 1e6  # below this a "model" is a typo, not a workload
-MAX_PARAMS = 1e13  # 10 trillion: beyond any published dense model, so certainly a typo
+MAX_PARAMS = 1e13  # 10 trillion: beyond any published model, so certainly a typo
 
 
 @dataclass(frozen=True)
 class ModelShape:
-    """A decoder-only transformer's shape, enough for memory, KV cache and activation arithmetic."""
+    """A decoder-only transformer's shape: enough for weights, KV cache, activations and FLOPs."""
 
     name: str
     layers: int
     hidden: int
     heads: int
     kv_heads: int
-    ffn: int
+    ffn: int  # a dense layer's FFN width
     vocab: int
-    params: int  # as published (presets) or as the user said (bare sizes)
+    head_dim: int = 0  # 0: hidden // heads
+    tied: bool = False  # LM head shares the input embeddings
+    qkv_bias: bool = False  # Qwen2.5
+    qk_norm: bool = False  # Qwen3: an RMSNorm of head_dim on q and on k
+    norms_per_layer: int = 2  # Gemma 2 has four
+    experts: int = 0  # routed experts in an MoE layer (0: dense)
+    experts_active: int = 0  # routed experts a token uses
+    shared_experts: int = 0  # experts every token uses (DeepSeek, Llama 4)
+    expert_ffn: int = 0
+    moe_layers: int = 0  # how many layers are MoE (the rest use `ffn`)
+    q_lora: int = 0  # MLA (DeepSeek): query low-rank
+    kv_lora: int = 0  # MLA: the cached latent
+    rope_dim: int = 0  # MLA: the cached rope key part
+    nope_dim: int = 0
+    v_head_dim: int = 0
+    window: int = 0  # sliding-window / chunked-attention span, tokens
+    windowed_layers: int = 0  # layers whose KV cache the window caps
     estimated_from: str | None = None  # the preset a bare size's shape was scaled from
+    given_params: int | None = field(default=None)  # a bare size: the user's number, not the shape's
+
+    def __post_init__(self) -> None:
+        if not self.head_dim:
+            object.__setattr__(self, "head_dim", self.hidden // self.heads)
+
+    # -- parameters -------------------------------------------------------------------------------
+    @property
+    def mla(self) -> bool:
+        return self.kv_lora > 0
 
     @property
-    def head_dim(self) -> int:
-        return self.hidden // self.heads
+    def moe(self) -> bool:
+        return self.experts > 0
+
+    @property
+    def attention_params(self) -> int:
+        """One layer's attention weights (and biases, q/k norms)."""
+        h = self.hidden
+        if self.mla:
+            qk = self.heads * (self.nope_dim + self.rope_dim)
+            q = h * self.q_lora + self.q_lora + self.q_lora * qk if self.q_lora else h * qk
+            kv = h * (self.kv_lora + self.rope_dim) + self.kv_lora + self.kv_lora * self.heads * (
+                self.nope_dim + self.v_head_dim)
+            return q + kv + self.heads * self.v_head_dim * h
+        q, kv = self.heads * self.head_dim, self.kv_heads * self.head_dim
+        n = 2 * h * q + 2 * h * kv
+        if self.qkv_bias:
+            n += q + 2 * kv
+        if self.qk_norm:
+            n += 2 * self.head_dim
+        return n
+
+    @property
+    def expert_params(self) -> int:
+        """One expert's three SwiGLU matrices."""
+        return 3 * self.hidden * self.expert_ffn
+
+    @property
+    def moe_layer_params(self) -> int:
+        """One MoE layer's MLP: routed and shared experts and the router."""
+        return (self.experts + self.shared_experts) * self.expert_params + self.hidden * self.experts
 
     @property
     def embedding_params(self) -> int:
-        """Input embeddings + untied LM head: kept in 16-bit by weight-only quantisers."""
-        return 2 * self.vocab * self.hidden
+        """Input embeddings + LM head (once when tied): kept in 16-bit by weight-only quantisers."""
+        return self.vocab * self.hidden * (1 if self.tied else 2)
+
+    @property
+    def norm_params(self) -> int:
+        return self.layers * self.norms_per_layer * self.hidden + self.hidden
+
+    @property
+    def shape_params(self) -> int:
+        """Total parameters of the shape (every expert)."""
+        dense_layers = self.layers - self.moe_layers
+        mlp = dense_layers * 3 * self.hidden * self.ffn + self.moe_layers * self.moe_layer_params
+        return self.embedding_params + self.layers * self.attention_params + mlp + self.norm_params
+
+    @property
+    def params(self) -> int:
+        """Parameters as published (presets) or as the user said (bare sizes)."""
+        return self.given_params if self.given_params is not None else self.shape_params
+
+    @property
+    def active_params(self) -> int:
+        """Parameters a token computes with: all but the routed experts it is not sent to."""
+        idle = self.moe_layers * (self.experts - self.experts_active) * self.expert_params
+        return self.params - idle
 
     @property
     def linear_params_per_layer(self) -> int:
-        """q, k, v, o projections and the three SwiGLU matrices of one block."""
-        kv = self.kv_heads * self.head_dim
-        return 2 * self.hidden * self.hidden + 2 * self.hidden * kv + 3 * self.hidden * self.ffn
+        """A dense block's linear layers (the LoRA targets)."""
+        return self.attention_params + 3 * self.hidden * self.ffn
+
+    # -- KV cache ---------------------------------------------------------------------------------
+    @property
+    def kv_values_per_token_layer(self) -> int:
+        """Values cached a token and layer: K and V of every kv head, or MLA's latent + rope key."""
+        if self.mla:
+            return self.kv_lora + self.rope_dim
+        return 2 * self.kv_heads * self.head_dim
+
+    def kv_cached_tokens(self, seq_len: int) -> int:
+        """Token-layers held for one sequence of `seq_len`: windowed layers keep at most `window`."""
+        capped = min(seq_len, self.window) if self.window else seq_len
+        return (self.layers - self.windowed_layers) * seq_len + self.windowed_layers * capped
 
     def lora_params(self, rank: int) -> int:
-        """LoRA adapters (A: d_in x r, B: r x d_out) on all seven linear layers of every block."""
-        h, kv, f = self.hidden, self.kv_heads * self.head_dim, self.ffn
-        per_layer = rank * (2 * (h + h) + 2 * (h + kv) + 3 * (h + f))
+        """LoRA adapters (A: d_in x r, B: r x d_out) on the attention projections and the dense MLP's three."""
+        h, q, kv, f = self.hidden, self.heads * self.head_dim, self.kv_heads * self.head_dim, self.ffn
+        if self.moe:
+            f = self.expert_ffn * (self.experts_active + self.shared_experts)  # adapters on the experts used
+        per_layer = rank * (2 * (h + q) + 2 * (h + kv) + 3 * (h + f))
         return self.layers * per_layer
 
 
-def shape_params(layers: int, hidden: int, heads: int, kv_heads: int, ffn: int, vocab: int) -> int:
-    """Parameters of a Llama-style shape: embeddings, untied head, attention, SwiGLU, RMSNorms."""
-    head_dim = hidden // heads
-    attention = 2 * hidden * hidden + 2 * hidden * kv_heads * head_dim
-    mlp = 3 * hidden * ffn
-    norms = 2 * hidden
-    return 2 * vocab * hidden + layers * (attention + mlp + norms) + hidden
-
-
-def _preset(name: str, layers: int, hidden: int, heads: int, kv: int, ffn: int, vocab: int) -> ModelShape:
-    return ModelShape(name, layers, hidden, heads, kv, ffn, vocab,
-                      shape_params(layers, hidden, heads, kv, ffn, vocab))
+def _dense(name: str, layers: int, hidden: int, heads: int, kv: int, ffn: int, vocab: int,
+           **kw: int | bool) -> ModelShape:
+    return ModelShape(name, layers, hidden, heads, kv, ffn, vocab, **kw)  # type: ignore[arg-type]
 
 
 # Published configs (config.json of each model). llama-65b is LLaMA-1 65B, the QLoRA paper's model.
-PRESETS: dict[str, ModelShape] = {
-    p.name: p
-    for p in (
-        _preset("llama-2-7b", 32, 4096, 32, 32, 11008, 32000),
-        _preset("llama-2-13b", 40, 5120, 40, 40, 13824, 32000),
-        _preset("llama-2-70b", 80, 8192, 64, 8, 28672, 32000),
-        _preset("llama-3-8b", 32, 4096, 32, 8, 14336, 128256),
-        _preset("llama-3-70b", 80, 8192, 64, 8, 28672, 128256),
-        _preset("llama-3.1-405b", 126, 16384, 128, 8, 53248, 128256),
-        _preset("llama-65b", 80, 8192, 64, 64, 22016, 32000),
-    )
-}
+LLAMA = (
+    _dense("llama-2-7b", 32, 4096, 32, 32, 11008, 32000),
+    _dense("llama-2-13b", 40, 5120, 40, 40, 13824, 32000),
+    _dense("llama-2-70b", 80, 8192, 64, 8, 28672, 32000),
+    _dense("llama-3-8b", 32, 4096, 32, 8, 14336, 128256),
+    _dense("llama-3-70b", 80, 8192, 64, 8, 28672, 128256),
+    _dense("llama-3.1-405b", 126, 16384, 128, 8, 53248, 128256),
+    _dense("llama-65b", 80, 8192, 64, 64, 22016, 32000),
+)
+OTHERS = (
+    _dense("llama-3.1-8b", 32, 4096, 32, 8, 14336, 128256),
+    _dense("llama-3.1-70b", 80, 8192, 64, 8, 28672, 128256),
+    _dense("qwen2.5-7b", 28, 3584, 28, 4, 18944, 152064, qkv_bias=True),
+    _dense("qwen2.5-14b", 48, 5120, 40, 8, 13824, 152064, qkv_bias=True),
+    _dense("qwen2.5-32b", 64, 5120, 40, 8, 27648, 152064, qkv_bias=True),
+    _dense("qwen2.5-72b", 80, 8192, 64, 8, 29568, 152064, qkv_bias=True),
+    _dense("qwen3-8b", 36, 4096, 32, 8, 12288, 151936, head_dim=128, qk_norm=True),
+    _dense("qwen3-32b", 64, 5120, 64, 8, 25600, 151936, head_dim=128, qk_norm=True),
+    _dense("gemma-2-9b", 42, 3584, 16, 8, 14336, 256000, head_dim=256, tied=True, norms_per_layer=4,
+           window=4096, windowed_layers=21),
+    _dense("gemma-2-27b", 46, 4608, 32, 16, 36864, 256000, head_dim=128, tied=True, norms_per_layer=4,
+           window=4096, windowed_layers=23),
+    _dense("mistral-7b", 32, 4096, 32, 8, 14336, 32000, window=4096, windowed_layers=32),
+    _dense("mixtral-8x7b", 32, 4096, 32, 8, 14336, 32000, experts=8, experts_active=2, expert_ffn=14336,
+           moe_layers=32),
+    _dense("mixtral-8x22b", 56, 6144, 48, 8, 16384, 32000, experts=8, experts_active=2, expert_ffn=16384,
+           moe_layers=56),
+    _dense("qwen3-30b-a3b", 48, 2048, 32, 4, 6144, 151936, head_dim=128, qk_norm=True, experts=128,
+           experts_active=8, expert_ffn=768, moe_layers=48),
+    _dense("qwen3-235b-a22b", 94, 4096, 64, 4, 12288, 151936, head_dim=128, qk_norm=True, experts=128,
+           experts_active=8, expert_ffn=1536, moe_layers=94),
+    _dense("llama-4-scout", 48, 5120, 40, 8, 16384, 202048, head_dim=128, experts=16, experts_active=1,
+           shared_experts=1, expert_ffn=8192, moe_layers=48, window=8192, windowed_layers=36),
+    _dense("llama-4-maverick", 48, 5120, 40, 8, 16384, 202048, head_dim=128, experts=128, experts_active=1,
+           shared_experts=1, expert_ffn=8192, moe_layers=24, window=8192, windowed_layers=36),
+    _dense("deepseek-v3", 61, 7168, 128, 128, 18432, 129280, experts=256, experts_active=8, shared_experts=1,
+           expert_ffn=2048, moe_layers=58, q_lora=1536, kv_lora=512, rope_dim=64, nope_dim=128, v_head_dim=128),
+)
+PRESETS: dict[str, ModelShape] = {p.name: p for p in (*LLAMA, *OTHERS)}
 
 _SIZE = re.compile(r"^\s*(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*(b|m|t|billion|million|trillion|亿|万亿|千亿)?\s*$",
                    re.IGNORECASE)
@@ -105,8 +221,8 @@ def parse_size(text: str) -> float | None:
 
 
 def resolve_model(text: str) -> ModelShape:
-    """A preset by name, or a bare size with a shape estimated from the nearest preset."""
-    key = text.strip().lower()
+    """A preset by name (case, spaces and underscores aside), or a bare size with an estimated shape."""
+    key = re.sub(r"[\s_]+", "-", text.strip().lower())
     if key in PRESETS:
         return PRESETS[key]
     params = parse_size(key)
@@ -118,17 +234,17 @@ def resolve_model(text: str) -> ModelShape:
 
 
 def estimate_shape(params: float) -> ModelShape:
-    """Scale the nearest preset (by log size) so that its params match: layers and hidden by (N/N0)^(1/3).
+    """Scale the nearest Llama preset (by log size) so that its params match: layers and hidden by (N/N0)^(1/3).
 
     Parameters grow as layers x hidden^2, so scaling both by the cube root keeps the family's aspect.
-    The returned params are the user's number, not the scaled shape's, so "7B" weighs exactly 7e9.
+    The params are the user's number, not the scaled shape's, so "7B" weighs exactly 7e9.
     """
-    base = min(PRESETS.values(), key=lambda p: abs(math.log(params / p.params)))
+    base = min(LLAMA, key=lambda p: abs(math.log(params / p.params)))
     s = (params / base.params) ** (1 / 3)
     hidden = max(HEAD_DIM, round(base.hidden * s / HEAD_DIM) * HEAD_DIM)
     heads = hidden // HEAD_DIM
     kv = heads if base.kv_heads == base.heads else min(base.kv_heads, heads)
     ffn = max(256, round(base.ffn * s / 256) * 256)
     layers = max(1, round(base.layers * s))
-    return ModelShape(f"{params / 1e9:g}b", layers, hidden, heads, kv, ffn, base.vocab, round(params),
-                      estimated_from=base.name)
+    return ModelShape(f"{params / 1e9:g}b", layers, hidden, heads, kv, ffn, base.vocab,
+                      estimated_from=base.name, given_params=round(params))

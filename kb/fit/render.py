@@ -6,38 +6,14 @@ from typing import Any
 
 from kb.fit.memory import GIB, TERMS
 from kb.fit.result import FitResult, Selection
+from kb.words.fit import alternative_note, render, serving_note
+from kb.words.labels import FIT_TEXT
+from kb.words.width import align, width
 
 MAX_ROWS = 10  # a terminal table longer than this stops being "short"; --json carries every row
 
-LABELS = {
-    "zh": {"fits": "放得下", "nofit": "放不下", "check": "显存检查", "term": "项目", "total": "合计",
-           "per_gpu": "每卡", "required": "每卡需要", "available": "每卡可用", "headroom": "余量",
-           "min_gpus": "最少卡数", "none": "无（单卡放不下每卡都要的部分）", "decode": "解码速度上限",
-           "prefill": "预填充时间", "train": "训练时间", "capex": "显卡投入", "energy": "电费",
-           "per_m": "每百万token成本", "assumptions": "假设", "steps": "计算步骤", "citations": "引用",
-           "weights": "权重", "gradients": "梯度", "optimizer": "优化器状态", "activations": "激活值",
-           "kv_cache": "KV缓存", "overhead": "开销余量", "selection": "选型", "budget": "预算", "gpu": "显卡",
-           "count": "张数", "speed": "速度", "rank_time": "按速度", "rank_cost": "按成本", "guidance": "文档建议",
-           "excluded": "未列入", "more": "另有 {n} 行见 --json", "gpu_hours": "GPU小时", "hours": "小时",
-           "none_fit": "预算内没有能放下的配置", "workloads": {"inference": "推理", "full": "全参数训练",
-                                                          "lora": "LoRA 微调", "qlora": "QLoRA 微调"}},
-    "en": {"fits": "fits", "nofit": "does not fit", "check": "Fit check", "term": "term", "total": "total",
-           "per_gpu": "per GPU", "required": "required per GPU", "available": "available per GPU",
-           "headroom": "headroom", "min_gpus": "fewest GPUs that fit", "none": "none (what every GPU must hold "
-           "is larger than one card)", "decode": "decode upper bound", "prefill": "prefill time",
-           "train": "training time", "capex": "cards (capex)", "energy": "energy", "per_m": "cost per million tokens",
-           "assumptions": "Assumptions", "steps": "Working", "citations": "Sources", "weights": "weights",
-           "gradients": "gradients", "optimizer": "optimizer", "activations": "activations", "kv_cache": "KV cache",
-           "overhead": "overhead", "selection": "Selection", "budget": "budget", "gpu": "GPU", "count": "count",
-           "speed": "speed", "rank_time": "by speed", "rank_cost": "by cost", "guidance": "The document's guidance",
-           "excluded": "Left out", "more": "{n} more rows in --json", "gpu_hours": "GPU-hours", "hours": "hours",
-           "none_fit": "nothing fits within the budget", "workloads": {"inference": "inference",
-           "full": "full training", "lora": "LoRA fine-tuning", "qlora": "QLoRA fine-tuning"}},
-}
-
-
 def _l(language: str) -> dict[str, Any]:
-    return LABELS["zh" if language == "zh" else "en"]
+    return FIT_TEXT["zh" if language == "zh" else "en"]
 
 
 def _gib(n: int) -> str:
@@ -45,15 +21,9 @@ def _gib(n: int) -> str:
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    widths = [max(_width(c) for c in col) for col in zip(header, *rows, strict=True)]
-    def line(cells: list[str]) -> str:
-        return "  ".join(c + " " * (w - _width(c)) for c, w in zip(cells, widths, strict=True)).rstrip()
-    return [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
-
-
-def _width(s: str) -> int:
-    """Terminal columns: CJK characters take two."""
-    return sum(2 if "\u2e80" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef" else 1 for ch in s)
+    widths = [max(width(c) for c in col) for col in zip(header, *rows, strict=True)]
+    head, *body = align(header, rows)
+    return [head, "  ".join("-" * w for w in widths), *body]
 
 
 def render_fit_text(result: FitResult, language: str) -> str:
@@ -70,6 +40,10 @@ def render_fit_text(result: FitResult, language: str) -> str:
     out += ["", f"{L['required']}: {_gib(r.per_gpu_required_bytes)}   {L['available']}: "
             f"{_gib(r.per_gpu_available_bytes)}   {L['headroom']}: {r.headroom_bytes / GIB:+,.2f} GiB",
             f"{L['min_gpus']}: {r.min_gpus if r.min_gpus is not None else L['none']}"]
+    if r.serving is not None:
+        out.append(render(serving_note(r.serving), language))
+    for a in r.alternatives:
+        out.append(f"{L['alternative']}: {render(alternative_note(a), language)}")
     if r.decode_tokens_per_s is not None:
         out.append(f"{L['decode']}: {r.decode_tokens_per_s:,.1f} tokens/s")
     if r.prefill_s is not None:
@@ -105,7 +79,8 @@ def render_selection_text(sel: Selection, language: str) -> str:
             speed = r.decode_tokens_per_s if sel.workload == "inference" else r.train_wall_hours
             table.append([str(r.rank_by_time), str(r.rank_by_cost), r.gpu, str(r.gpu_count),
                           f"{r.capex_cny:,.0f}", f"{speed:,.1f}" if speed is not None else "-"])
-        out += _table([L["rank_time"], L["rank_cost"], L["gpu"], L["count"], "CNY", f"{L['speed']} ({speed_unit})"],
+        first = L["rank_time"] if sel.ranked_by == "speed" else L["rank_headroom"]
+        out += _table([first, L["rank_cost"], L["gpu"], L["count"], "CNY", f"{L['speed']} ({speed_unit})"],
                       table)
         if len(rows) > MAX_ROWS:
             out.append(L["more"].format(n=len(rows) - MAX_ROWS))

@@ -15,6 +15,7 @@ PRECISIONS: tuple[str, ...] = ("fp32", "bf16", "fp16", "int8", "int4", "nf4")
 MAX_COUNT = 4096  # beyond the largest published training runs' node counts a typo is likelier
 MAX_SEQ = 1_048_576  # 1M tokens: the longest context any released model serves
 MAX_BATCH = 4096
+MAX_CONCURRENCY = 65536  # past any one deployment's concurrent sequences
 MAX_TOKENS = 1e15  # a thousand trillion training tokens: far past any corpus
 
 # Precisions each workload is modelled for, the default first.
@@ -50,6 +51,9 @@ class FitRequest(BaseModel):
                                    description="override the card's capacity (GiB)")
     checkpointing: bool | None = Field(default=None, description="activation checkpointing; default on for training")
     lora_rank: int = Field(default=64, ge=1, le=4096, description="LoRA/QLoRA rank (adapters on all linear layers)")
+    concurrency: int | None = Field(default=None, ge=1, le=MAX_CONCURRENCY,
+                                    description="inference: sequences served at once (default: batch)")
+    offload: bool = Field(default=False, description="full training: optimizer states offloaded to the host")
 
 
 ACCEPTED = {
@@ -65,6 +69,8 @@ ACCEPTED = {
     "vram_gib": "a positive number of GiB up to 4096",
     "checkpointing": "true or false",
     "lora_rank": "a whole number from 1 to 4096",
+    "concurrency": f"a whole number from 1 to {MAX_CONCURRENCY}",
+    "offload": "true or false",
 }
 
 

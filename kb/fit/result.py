@@ -1,6 +1,8 @@
 """FitResult (contracts.md) and the ranked selection table built from many of them."""
 
-from pydantic import BaseModel, Field
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
 
 
 class Breakdown(BaseModel):
@@ -12,6 +14,38 @@ class Breakdown(BaseModel):
     activations: int = Field(ge=0)
     kv_cache: int = Field(ge=0)
     overhead: int = Field(ge=0)
+
+
+class Serving(BaseModel):
+    """Inference as a service: what is left for KV cache, how many sequences that holds, and how fast they run."""
+
+    concurrency: int = Field(ge=1, description="sequences served at once")
+    context_tokens: int = Field(ge=1, description="tokens of context each sequence may reach")
+    kv_tokens_capacity: int = Field(ge=0, description="KV cache tokens that fit beside weights, prefill and overhead")
+    max_concurrent_sequences: int = Field(ge=0, description="sequences of context_tokens that capacity holds")
+    aggregate_decode_tokens_per_s: float | None = Field(default=None, ge=0, description="all sequences together")
+    per_sequence_decode_tokens_per_s: float | None = Field(default=None, ge=0)
+    ttft_s: float | None = Field(default=None, ge=0, description="time to first token of one context_tokens prompt")
+    prefill_token_budget: int = Field(ge=1, description="chunked-prefill tokens a step (vLLM max_num_batched_tokens)")
+    prefill_tokens: int = Field(ge=1, description="tokens prefilled at once: min(concurrency x context, budget)")
+    tensor_parallel: int = Field(ge=1, description="GPUs one copy of the model is split over")
+    link: str | None = Field(default=None, description="nvlink or pcie: what tensor parallelism's all-reduces use")
+    allreduce_s_per_step: float | None = Field(default=None, ge=0, description="all-reduce time a decode step")
+    bound: str | None = Field(default=None, description="memory or compute: what limits a decode step")
+
+
+class Alternative(BaseModel):
+    """One change to a check that makes it fit (or a cheaper one that still fits); words are made at the edge."""
+
+    change: Literal["precision", "count", "workload", "zero", "offload"]
+    workload: str
+    precision: str
+    gpu_count: int = Field(ge=1)
+    zero_stage: int = Field(ge=0, le=3)
+    offload: bool = False
+    fits: bool
+    per_gpu_required_bytes: int = Field(ge=0)
+    per_gpu_available_bytes: int = Field(ge=0)
 
 
 class FitResult(BaseModel):
@@ -44,9 +78,19 @@ class FitResult(BaseModel):
     cost_per_million_tokens_cny: float | None = Field(default=None, ge=0)
     power_w: float | None = Field(default=None, ge=0, description="the cards' TDP in all")
     energy_cny_per_hour: float | None = Field(default=None, ge=0)
+    active_params: int = Field(default=0, ge=0, description="what a token computes with; = model_params if dense")
+    kv_bytes_per_token: int = Field(default=0, ge=0, description="16-bit KV bytes a token, full attention")
+    serving: Serving | None = Field(default=None, description="inference only")
+    alternatives: list[Alternative] = Field(default_factory=list)
     assumptions: list[str]
     steps: list[str]
     citations: list[str]
+
+    @model_validator(mode="after")
+    def _dense_default(self) -> "FitResult":
+        if not self.active_params:
+            self.active_params = self.model_params
+        return self
 
 
 class SelectionRow(BaseModel):
@@ -60,7 +104,8 @@ class SelectionRow(BaseModel):
     per_gpu_required_bytes: int | None = Field(default=None, ge=0)
     per_gpu_available_bytes: int | None = Field(default=None, ge=0)
     replicas: int | None = Field(default=None, ge=1, description="inference: copies of the model served at once")
-    rank_by_time: int = Field(ge=1)
+    headroom_bytes: int | None = Field(default=None, description="per GPU, at gpu_count")
+    rank_by_time: int = Field(ge=1, description="by speed where a speed exists, else by cost then headroom")
     rank_by_cost: int = Field(ge=1)
 
 
@@ -72,6 +117,8 @@ class Selection(BaseModel):
     budget_cny: float | None = None
     max_gpus: int | None = None
     excluded: list[str] = Field(default_factory=list, description="GPU kinds left out, each with why")
+    ranked_by: str = Field(default="speed", description="speed; cost_headroom where no row has a speed; memory "
+                                                          "(total VRAM bought) when the question names no model")
     rows: list[SelectionRow]
     guidance: list[str] = Field(description="passage ids of the document's own selection guidance")
     assumptions: list[str]

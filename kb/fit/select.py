@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from kb.fit.check import check_fit
-from kb.fit.gpus import GpuSpec, load_gpus
-from kb.fit.messages import check_language, msg
+from kb.fit.gpus import GpuSpec
+from kb.fit.notes import Note, note
 from kb.fit.request import parse_request
 from kb.fit.result import FitResult, Selection, SelectionRow
+from kb.words.fit import render, render_all
+
+if TYPE_CHECKING:
+    from kb.fit.engine import FitEngine
 
 GEFORCE_COUNTS = tuple(range(1, 9))  # one PCIe node: eight cards is the most a server board takes
 DATACENTER_COUNTS = (*range(1, 9), 16, 24, 32, 48, 64)  # up to 8 a node on NVLink, then whole nodes
@@ -24,7 +27,8 @@ class _Row:
     capex: float
     tps: float | None
     hours: float | None
-    base: FitResult  # the check at min_gpus
+    base: FitResult  # the check at min_gpus (numbers only)
+    request: object = None  # the FitRequest behind `base`
 
 
 def _counts(gpu: GpuSpec, need: int, budget: float | None, max_gpus: int | None) -> list[int]:
@@ -34,54 +38,63 @@ def _counts(gpu: GpuSpec, need: int, budget: float | None, max_gpus: int | None)
             and (budget is None or c * price <= budget)]
 
 
-def _why_not(gpu: GpuSpec, need: int, budget: float | None, max_gpus: int | None, language: str) -> str:
+def _why_not(gpu: GpuSpec, need: int, budget: float | None, max_gpus: int | None) -> Note:
     cap = max(DATACENTER_COUNTS if gpu.datacenter else GEFORCE_COUNTS)
     if need > cap:
-        return msg("excluded_over_cap", language, gpu=gpu.id, need=need, cap=cap)
+        return note("excluded_over_cap", gpu=gpu.id, need=need, cap=cap)
     if max_gpus is not None and need > max_gpus:
-        return msg("excluded_over_max", language, gpu=gpu.id, need=need, max_gpus=max_gpus)
-    return msg("excluded_over_budget", language, gpu=gpu.id, need=need, cost=need * (gpu.price_cny or 0))
+        return note("excluded_over_max", gpu=gpu.id, need=need, max_gpus=max_gpus)
+    return note("excluded_over_budget", gpu=gpu.id, need=need, cost=need * (gpu.price_cny or 0))
 
 
-def select(model: str, workload: str, *, budget_cny: float | None = None, max_gpus: int | None = None,
-           precision: str | None = None, seq_len: int | None = None, batch: int = 1, tokens: float | None = None,
-           corpus_dir: Path | None = None, language: str = "en") -> tuple[Selection, list[FitResult]]:
+def select(engine: FitEngine, model: str, workload: str, *, budget_cny: float | None = None,
+           max_gpus: int | None = None, precision: str | None = None, seq_len: int | None = None, batch: int = 1,
+           tokens: float | None = None, concurrency: int | None = None,
+           language: str = "en") -> tuple[Selection, list[FitResult]]:
     """The configurations that fit, each kind at its fewest cards and at the most the budget buys.
 
     Returns the ranked table and the full checks behind its first row by time and its first by cost,
     their prose (assumptions, excluded reasons, the checks' working) in `language`, "en" or "zh".
     """
-    lang = check_language(language)
+    lang = language
     rows: list[_Row] = []
-    excluded: list[str] = []
+    excluded: list[Note] = []
     train_tokens = tokens or DEFAULT_TRAIN_TOKENS
-    for gpu in load_gpus(corpus_dir).values():
+    for gpu in engine.gpus.values():
         if gpu.price_cny is None:
-            excluded.append(msg("excluded_no_price", lang, gpu=gpu.id))
+            excluded.append(note("excluded_no_price", gpu=gpu.id))
             continue
         req = parse_request(model=model, workload=workload, gpu=gpu.id, precision=precision,
                          seq_len=seq_len, batch=batch, zero=3 if workload == "full" else 0,
-                         tokens=train_tokens if workload != "inference" else None)
-        first = check_fit(req, corpus_dir, language=lang)
+                         tokens=train_tokens if workload != "inference" else None,
+                         concurrency=concurrency if workload == "inference" else None)
+        first = engine.numbers(req)
         need = first.min_gpus
         if need is None:
-            excluded.append(msg("excluded_none_fit", lang, gpu=gpu.id))
+            excluded.append(note("excluded_none_fit", gpu=gpu.id))
             continue
         counts = _counts(gpu, need, budget_cny, max_gpus)
         if not counts:
-            excluded.append(_why_not(gpu, need, budget_cny, max_gpus, lang))
+            excluded.append(_why_not(gpu, need, budget_cny, max_gpus))
             continue
-        base = first if need == 1 else check_fit(req.model_copy(update={"count": need}), corpus_dir, language=lang)
+        base = first if need == 1 else engine.numbers(req.model_copy(update={"count": need}))
+        base_req = req.model_copy(update={"count": need})
         picks = {counts[0]}
         whole = [c for c in counts if c % need == 0]  # inference: whole replicas of the model
         picks.add(whole[-1] if workload == "inference" and whole else counts[-1])
         for c in sorted(picks):
             tps = (c // need) * base.decode_tokens_per_s if base.decode_tokens_per_s is not None else None
-            hours = first.train_gpu_hours / c if first.train_gpu_hours is not None else None
-            rows.append(_Row(gpu, c, need, c * (gpu.price_cny or 0.0), tps, hours, base))
+            # the link's share of a step depends on the count, so each row's time is its own check's
+            at_c = base if c == need else engine.numbers(req.model_copy(update={"count": c}))
+            hours = at_c.train_wall_hours
+            rows.append(_Row(gpu, c, need, c * (gpu.price_cny or 0.0), tps, hours, base, base_req))
+
+    has_speed = any((r.tps if workload == "inference" else r.hours) is not None for r in rows)
 
     def time_key(r: _Row) -> float:
-        return -(r.tps or 0.0) if workload == "inference" else (r.hours or 0.0)
+        if not has_speed:  # no speed to rank by: cost first, then the most memory left a card
+            return r.capex - r.base.headroom_bytes / 1e18
+        return -(r.tps or 0.0) if workload == "inference" else (r.hours if r.hours is not None else float("inf"))
 
     by_time = sorted(rows, key=lambda r: (time_key(r), r.capex))
     by_cost = sorted(rows, key=lambda r: (r.capex, time_key(r)))
@@ -90,21 +103,60 @@ def select(model: str, workload: str, *, budget_cny: float | None = None, max_gp
                      train_wall_hours=r.hours, per_gpu_required_bytes=r.base.per_gpu_required_bytes,
                      per_gpu_available_bytes=r.base.per_gpu_available_bytes,
                      replicas=r.count // r.min_gpus if workload == "inference" else None,
+                     headroom_bytes=r.base.headroom_bytes,
                      rank_by_time=by_time.index(r) + 1, rank_by_cost=by_cost.index(r) + 1)
         for r in by_cost
     ]
     checks: list[FitResult] = []
+    seen: list[object] = []
     for r in by_time[:1] + by_cost[:1]:  # the check behind each top row: one replica at its fewest cards
-        if r.base not in checks:
-            checks.append(r.base)
+        if r.request not in seen:
+            seen.append(r.request)
+            checks.append(engine.check(r.request, lang))  # type: ignore[arg-type]
     guidance = ["guide-11.1" if workload != "inference" else "guide-11.2", "guide-11.3", "guide-11.4"]
-    assumptions = [msg("selection_rows", lang), msg("selection_counts", lang), msg("selection_capex", lang)]
+    assumptions: list[Note] = [note("selection_rows"), note("selection_counts"), note("selection_capex")]
     if workload == "inference":
-        assumptions.append(msg("selection_time_inference", lang))
+        assumptions.append(note("selection_time_inference"))
     else:
-        assumptions.append(msg("selection_time_training", lang, tokens=train_tokens,
-                               note="" if tokens else msg("selection_no_tokens", lang)))
+        assumptions.append(note("selection_time_training", tokens=train_tokens,
+                               note="" if tokens else note("selection_no_tokens")))
+    if rows and not has_speed:
+        assumptions.append(note("selection_rank_cost"))
     if not rows:
-        assumptions.append(msg("selection_nothing", lang))
+        assumptions.append(note("selection_nothing"))
     return Selection(workload=workload, model=model, budget_cny=budget_cny, max_gpus=max_gpus, rows=out_rows,
-                     guidance=guidance, assumptions=assumptions, excluded=excluded), checks
+                     guidance=guidance, assumptions=render_all(assumptions, lang),
+                     excluded=[render(e, lang) for e in excluded], ranked_by="speed" if has_speed else "cost_headroom"
+                     ), checks
+
+
+def budget_options(engine: FitEngine, budget_cny: float, *, max_gpus: int | None = None, workload: str = "",
+                   language: str = "en") -> Selection:
+    """What a budget buys when no model is named: each priced kind at the most cards within it, by total memory.
+
+    kb will not guess a model, so there is no fit check; memory is what an LLM workload runs out of first,
+    and the §11.3 rule for the budget band says what the guide would buy.
+    """
+    rows: list[tuple[GpuSpec, int]] = []
+    excluded: list[Note] = []
+    for gpu in engine.gpus.values():
+        if gpu.price_cny is None:
+            excluded.append(note("excluded_no_price", gpu=gpu.id))
+            continue
+        counts = [c for c in (DATACENTER_COUNTS if gpu.datacenter else GEFORCE_COUNTS)
+                  if c * gpu.price_cny <= budget_cny and (max_gpus is None or c <= max_gpus)]
+        if counts:
+            rows.append((gpu, counts[-1]))
+        else:
+            excluded.append(note("excluded_over_budget", gpu=gpu.id, need=1, cost=gpu.price_cny))
+    by_memory = sorted(rows, key=lambda r: (-r[0].vram_bytes * r[1], r[1] * (r[0].price_cny or 0)))
+    by_cost = sorted(rows, key=lambda r: (r[1] * (r[0].price_cny or 0), -r[0].vram_bytes * r[1]))
+    out = [SelectionRow(gpu=g.id, gpu_count=c, capex_cny=c * (g.price_cny or 0), per_gpu_available_bytes=g.vram_bytes,
+                        rank_by_time=by_memory.index((g, c)) + 1, rank_by_cost=by_cost.index((g, c)) + 1)
+           for g, c in by_memory]
+    assumptions = [note("selection_no_model", cap=max(GEFORCE_COUNTS)), note("selection_capex")]
+    if not out:
+        assumptions.append(note("selection_nothing"))
+    return Selection(workload=workload, model="", budget_cny=budget_cny, max_gpus=max_gpus, rows=out,
+                     guidance=["guide-11.3", "guide-11.4"], assumptions=render_all(assumptions, language),
+                     excluded=[render(e, language) for e in excluded], ranked_by="memory")

@@ -104,6 +104,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "Cheapest that fits: {cards} ({capex} CNY{speed})",
         "zh": "能放下的最便宜配置：{cards}（{capex} 元{speed}）",
     },
+    "pick_memory": {
+        "en": "Most memory the budget buys: {cards}, {avail} GiB each, {capex} CNY for the cards",
+        "zh": "预算能买到的最大显存：{cards}，每卡 {avail} GiB，显卡共 {capex} 元",
+    },
     "pick_none": {
         "en": "Nothing kb knows fits {what} within this budget",
         "zh": "在这个预算内，kb 知道的显卡都放不下{what}",
@@ -116,6 +120,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     # Specs.
     "spec_row": {"en": "{gpu} {metric}: {value} ({source})", "zh": "{gpu} {metric}：{value}（{source}）"},
+    "spec_no_link": {
+        "en": "That is, the {gpu} has no NVLink: cards talk over PCIe",
+        "zh": "也就是说，{gpu} 没有 NVLink，多卡之间走 PCIe",
+    },
     "spec_note": {"en": "Note: {note}", "zh": "注意：{note}"},
     "spec_vendor": {
         "en": "The guide covers none of the {gpu}'s figures: they are the vendor's",

@@ -4,7 +4,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body
 
-from kb.fit import FitRequest, check_fit
+from kb.fit.engine import FitEngine
+from kb.fit.request import FitRequest
 from kb.fit.result import FitResult
 from service.deps import StateDep
 from service.errors import BODY_ERRORS, GUARD_ERRORS, documented
@@ -19,6 +20,6 @@ async def fit(request: Annotated[FitRequest, Body(openapi_examples=FIT)], state:
     s = state.settings
 
     def run() -> FitResult:
-        return check_fit(request, s.corpus_dir, mfu=s.mfu, energy_price=s.energy_price_cny_per_kwh)
+        return FitEngine.from_settings(s).check(request)
 
     return await state.run(run)

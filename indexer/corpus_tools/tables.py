@@ -1,6 +1,6 @@
 """The comparison tables the document mentions but lacks (§5.1–5.4, §7.1, §8.1), computed from the spec records.
 
-`python -m kb.fit.tables` writes corpus/tables/*.md. Every number in a table is declared as a `derived`
+`python -m indexer.corpus_tools.tables` writes corpus/tables/*.md. Every number in a table is declared as a `derived`
 figure that says how it was computed, so the honesty test can tell kb's arithmetic from the document's
 words; the generator refuses to write a table with an undeclared number.
 """
@@ -14,19 +14,28 @@ from typing import Any
 
 import yaml
 
-from kb.fit.check import check_fit
+from indexer.corpus_tools.records import unsupported_numbers
+from indexer.corpus_tools.tables_common import (
+    DASH,
+    GPU_SECTIONS,
+    NAMES,
+    Figures,
+    corpus,
+    fit_engine,
+    gpus_in_order,
+    md_table,
+)
+from indexer.corpus_tools.tables_en import english_body
+from indexer.corpus_tools.tables_extra import interconnect_table, investment_table, power_price_table
 from kb.fit.gpus import GpuSpec, load_gpus
-from kb.fit.records import unsupported_numbers
 from kb.fit.request import parse_request
-from kb.fit.tables_common import DASH, GPU_SECTIONS, NAMES, Figures, gpus_in_order, md_table
-from kb.fit.tables_extra import interconnect_table, investment_table, power_price_table
 
 
 def compute_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str]]:
     """§5.1: dense 16-bit tensor rates (the training denominator) beside the figures the document quotes."""
     f, gpus = Figures(), gpus_in_order(corpus_dir)
     f.names(gpus)
-    a100 = load_gpus(corpus_dir)["a100-80gb"].bf16_dense_tflops
+    a100 = load_gpus(corpus(corpus_dir))["a100-80gb"].bf16_dense_tflops
     rows = []
     for g in gpus:
         doc = g.figures.get("fp16_doc_tflops") or (g.figures["bf16_dense_tflops"]
@@ -36,8 +45,8 @@ def compute_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str]]:
             f.num(f"{g.id}_bf16", g.bf16_dense_tflops, 1, "TFLOPS", f"copied from {g.record_id}"),
             f.num(f"{g.id}_doc_fp16", doc["value"], 0, "TFLOPS", f"the document's FP16 figure, {g.record_id}")
             if doc else DASH,
-            f.num(f"{g.id}_int8_dense", g.int8_dense_tops, 1, "TOPS", f"copied from {g.record_id}"),
-            f.num(f"{g.id}_int8_sparse", g.int8_sparse_tops, 1, "TOPS", f"copied from {g.record_id}"),
+            f.num(f"{g.id}_int8_dense", g.int8_dense_tops or 0.0, 1, "TOPS", f"copied from {g.record_id}"),
+            f.num(f"{g.id}_int8_sparse", g.int8_sparse_tops or 0.0, 1, "TOPS", f"copied from {g.record_id}"),
             f.num(f"{g.id}_time_vs_a100", a100 / g.bf16_dense_tflops, 2, "x",
                   f"A100 dense {a100:g} / this card's dense {g.bf16_dense_tflops:g} TFLOPS, same job and MFU"),
         ])
@@ -57,7 +66,7 @@ def largest_model_b(gpu: GpuSpec, precision: str, corpus_dir: Path | None) -> fl
     """Largest bare size (billions, 0.1 steps) whose inference at 4,096 tokens fits one card."""
     def fits(b: float) -> bool:
         req = parse_request(model=f"{b:.1f}b", workload="inference", gpu=gpu.id, precision=precision)
-        return check_fit(req, corpus_dir).fits
+        return fit_engine(corpus_dir).numbers(req).fits
     lo, hi = 0, 10000  # tenths of a billion
     while lo < hi:
         mid = (lo + hi + 1) // 2
@@ -107,8 +116,8 @@ def inference_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str]]
         row = [NAMES[g.id]]
         for m in models:
             for p in ("fp16", "int8", "int4"):
-                r = check_fit(parse_request(model=m, workload="inference", gpu=g.id, precision=p, seq_len=1024),
-                              corpus_dir)
+                r = fit_engine(corpus_dir).numbers(
+                    parse_request(model=m, workload="inference", gpu=g.id, precision=p, seq_len=1024))
                 tps = r.decode_tokens_per_s
                 row.append(f.num(f"{g.id}_{m}_{p}_tps", tps, 0, "tokens/s",
                                  f"kb fit: {g.bandwidth_gbs:g} GB/s / bytes read a token, {m} {p}, 1024 tokens")
@@ -149,7 +158,7 @@ def render_table(table_id: str, corpus_dir: Path | None = None) -> str:
              "title": meta["title"], "computed": True, "inputs": inputs, "figures": meta["figures"]}
     text_body = "\n".join([f"# {meta['title']}", "", PREAMBLE, "", *body, "",
                            "输入 [inputs]: " + ", ".join(inputs), "",
-                           "重新生成 [regenerate]: python -m kb.fit.tables", ""])
+                           "重新生成 [regenerate]: python -m indexer.corpus_tools.tables", ""])
     missing = unsupported_numbers(front, text_body, _corpus(corpus_dir))
     if missing:
         raise ValueError(f"{table_id}: undeclared numbers {missing}")
@@ -157,25 +166,39 @@ def render_table(table_id: str, corpus_dir: Path | None = None) -> str:
 
 
 def _corpus(corpus_dir: Path | None) -> Path:
-    if corpus_dir is not None:
-        return Path(corpus_dir).resolve()
-    from kb.settings import get_settings
-
-    return get_settings().corpus_dir.resolve()
+    return corpus(corpus_dir)
 
 
-def write_tables(corpus_dir: Path | None = None) -> list[Path]:
-    """Write every table into corpus/tables/, returning the paths."""
-    out_dir = _corpus(corpus_dir) / "tables"
-    out_dir.mkdir(parents=True, exist_ok=True)
+def render_table_en(table_id: str, corpus_dir: Path | None = None) -> str:
+    """The English rendering of a table's body (no front matter): line k renders the Chinese body's line k,
+    counted from the line after the closing '---' (a blank line in these records), as for every record."""
+    return "\n" + english_body(render_table(table_id, corpus_dir).split("---\n\n", 1)[1])
+
+
+def _write(path: Path, text: str) -> None:
+    """Atomically: a temporary file beside the target, then a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
+def write_tables(corpus_dir: Path | None = None, english: bool = True) -> list[Path]:
+    """Write every table into corpus/tables/ (and its English body into corpus/en/tables/), returning the paths."""
+    root = _corpus(corpus_dir)
     paths = []
     for table_id in TABLES:
-        path = out_dir / f"{table_id}.md"
-        path.write_text(render_table(table_id, corpus_dir), encoding="utf-8")
+        path = root / "tables" / f"{table_id}.md"
+        _write(path, render_table(table_id, corpus_dir))
         paths.append(path)
+        if english:
+            en = root / "en" / "tables" / f"{table_id}.md"
+            _write(en, render_table_en(table_id, corpus_dir))
+            paths.append(en)
     return paths
 
 
 if __name__ == "__main__":
-    for p in write_tables(Path(sys.argv[1]) if len(sys.argv) > 1 else None):
+    args = [a for a in sys.argv[1:] if a != "--no-english"]
+    for p in write_tables(Path(args[0]) if args else None, english="--no-english" not in sys.argv):
         print(p)

@@ -5,8 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from indexer.corpus_tools.tables_common import (
+    DASH,
+    GPU_SECTIONS,
+    NAMES,
+    Figures,
+    corpus,
+    gpus_in_order,
+    md_table,
+)
 from kb.fit.gpus import load_gpus
-from kb.fit.tables_common import DASH, GPU_SECTIONS, NAMES, Figures, gpus_in_order, md_table
 from kb.settings import Settings
 
 # Tables must not change with a user's KB_ENERGY_PRICE, so they use the setting's default.
@@ -91,7 +99,7 @@ CONFIGS: list[tuple[str, dict[str, int], str]] = [
 
 def investment_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str]]:
     """§8.1: cards-only capex and energy a year for the configurations the document names."""
-    f, specs = Figures(), load_gpus(corpus_dir)
+    f, specs = Figures(), load_gpus(corpus(corpus_dir))
     rows = []
     for i, (name, cards, _section) in enumerate(CONFIGS):
         capex = sum(specs[g].price_cny or 0.0 for g, n in cards.items() for _ in range(n))

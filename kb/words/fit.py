@@ -1,9 +1,9 @@
-"""Every sentence the fit engine writes, in English and Chinese: one catalog, looked up by `msg`.
+"""The fit engine's words, in English and Chinese: one catalog of templates, and the renderer of Notes.
 
-The arithmetic computes the numbers once and hands them to `msg(key, language, **values)`; the
-language only picks the template. So a Chinese check carries the same numbers, formatted the same
-way, as the English one, and adding a sentence means adding one entry here with both templates
-(tests/test_fit_language.py checks that both name the same placeholders with the same formats).
+The arithmetic (kb.fit) computes numbers once and returns Notes (a key and its values); `render` picks
+the template for the language and formats the same values into it. So a Chinese check carries the same
+numbers, formatted the same way, as the English one, and adding a sentence means adding one entry here
+with both templates (tests/test_fit_language.py checks that both name the same placeholders).
 
 Conventions for the Chinese: spaces between Chinese and Latin letters or digits, full-width
 punctuation, and ids, units, formulas and paper names left as they are (rtx-4090, GiB, 34·s·b·h,
@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from kb.errors import BadInput
+from kb.fit.notes import Note
 
 LANGUAGES = ("en", "zh")
 
@@ -39,8 +40,11 @@ MESSAGES: dict[str, dict[str, str]] = {
               "（fp32 累加），TDP {tdp:g} W",
     },
     "shape_dims": {
-        "en": "{layers} layers, hidden {hidden}, {heads} heads, {kv_heads} kv heads, FFN {ffn}, vocab {vocab}",
-        "zh": "{layers} 层，隐藏维度 {hidden}，{heads} 个注意力头，{kv_heads} 个 KV 头，FFN 维度 {ffn}，词表 {vocab}",
+        "en": "{layers} layers, hidden {hidden}, {heads} heads, {kv_heads} kv heads, head dim {head_dim}, FFN {ffn}, "
+              "vocab {vocab}",
+        "zh": "{layers} 层，隐藏维度 {hidden}，{heads} 个注意力头，{kv_heads} 个 KV 头，头维度 {head_dim}，"
+              "FFN 维度 {ffn}，"
+              "词表 {vocab}",
     },
     "shape_estimated": {
         "en": "a bare size: {params:,} parameters as given; shape estimated by scaling {base} (the nearest preset) "
@@ -51,10 +55,116 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{name}: published shape {dims}, {params:,} parameters",
         "zh": "{name}：公开结构为 {dims}，共 {params:,} 个参数",
     },
-    "binary_units": {
+    "capacity_gib": {
         "en": "capacity in binary units as the card reports it (an \"80GB\" card holds 80 GiB)",
         "zh": "显存容量按显卡自报的二进制单位计（标称“80GB”的卡有 80 GiB）",
     },
+    "capacity_gb": {
+        "en": "capacity: the datasheet's decimal GB taken as decimal bytes (e.g. 141 GB = 131.3 GiB), a little below "
+              "what the driver shows",
+        "zh": "显存容量：按厂商数据表的十进制 GB 计为十进制字节（例如 141 GB = 131.3 GiB），比驱动显示的略保守",
+    },
+    "term_value": {"en": "{term} {gib:,.2f}", "zh": "{term} {gib:,.2f}"},
+    "shape_moe": {
+        "en": "MoE: {experts} routed experts ({active} a token) + {shared} shared, expert FFN {expert_ffn}, in "
+              "{moe_layers} layers; {params:,} parameters in all, {active_params:,} active a token",
+        "zh": "MoE：{experts} 个路由专家（每个 token 用 {active} 个）+ {shared} 个共享专家，专家 FFN {expert_ffn}，"
+              "共 {moe_layers} 层；总参数 {params:,}，每个 token 激活 {active_params:,}",
+    },
+    "shape_preset_moe": {
+        "en": "{name}: published shape {dims}; {moe}",
+        "zh": "{name}：公开结构为 {dims}；{moe}",
+    },
+    "kv_cache_mla_step": {
+        "en": "KV cache (MLA): (latent {latent} + rope key {rope}) values × {layers} layers × {value_bytes} B × "
+              "{seq:,} tokens × {batch} sequence(s) = {size}",
+        "zh": "KV 缓存（MLA）：（潜向量 {latent} + rope 键 {rope}）个值 × {layers} 层 × {value_bytes} B × "
+              "{seq:,} 个 token × {batch} 条序列 = {size}",
+    },
+    "kv_cache_window_step": {
+        "en": "KV cache: 2 × {kv_heads} kv heads × {head_dim} × {value_bytes} B × ({full} layers × {seq:,} tokens + "
+              "{windowed} windowed layers × {window:,}) × {batch} sequence(s) = {size}",
+        "zh": "KV 缓存：2 × {kv_heads} 个 KV 头 × {head_dim} × {value_bytes} B ×（{full} 层 × {seq:,} 个 token + "
+              "{windowed} 个窗口层 × {window:,}）× {batch} 条序列 = {size}",
+    },
+    "window_assumption": {
+        "en": "{windowed} of {layers} layers attend within a window of {window:,} tokens (sliding or chunked "
+              "attention), so their KV cache holds at most that many",
+        "zh": "{layers} 层中有 {windowed} 层只在 {window:,} 个 token 的窗口内做注意力（滑动窗口或分块注意力），"
+              "这些层的 KV 缓存最多保留这么多 token",
+    },
+    "mla_assumption": {
+        "en": "MLA caches a compressed latent of {latent} and a rope key of {rope} values a token and layer, not "
+              "K and V for every head (DeepSeek-V3 inference/model.py; vLLM does the same)",
+        "zh": "MLA 每个 token 每层只缓存 {latent} 维潜向量和 {rope} 维 rope 键，而不是每个头的 K 和 V"
+              "（DeepSeek-V3 inference/model.py；vLLM 也是这样）",
+    },
+    "offload_assumption": {
+        "en": "optimizer offload (ZeRO-Offload): the fp32 master weights and Adam moments, {size}, live in host "
+              "memory and the optimizer step runs on the CPU",
+        "zh": "优化器卸载（ZeRO-Offload）：fp32 主权重和 Adam 一阶、二阶矩共 {size} 放在主机内存，"
+              "优化器更新在 CPU 上进行",
+    },
+    "link.nvlink": {"en": "NVLink", "zh": "NVLink"},
+    "link.pcie": {"en": "PCIe", "zh": "PCIe"},
+    "bound.memory": {"en": "memory-bound", "zh": "受显存带宽限制"},
+    "bound.compute": {"en": "compute-bound", "zh": "受算力限制"},
+    "kv_capacity_step": {
+        "en": "KV capacity: ({available:,.2f} GiB − 1 GiB) ÷ 1.1 − {fixed:,.2f} GiB weights and prefill a GPU, × "
+              "{count} GPU(s) = {space} for KV; ÷ {per_token:,} B a token = {tokens:,} tokens; ÷ {per_seq} a "
+              "{seq:,}-token sequence = {sequences:,} sequences at once",
+        "zh": "KV 容量：（{available:,.2f} GiB − 1 GiB）÷ 1.1 − 每卡 {fixed:,.2f} GiB 权重和预填充，× {count} 张卡 = "
+              "{space} 可放 KV；÷ 每 token {per_token:,} B = {tokens:,} 个 token；"
+              "÷ 每条 {seq:,} token 序列 {per_seq} = "
+              "最多同时 {sequences:,} 条序列",
+    },
+    "ttft_step": {"en": "time to first token: {prefill}", "zh": "首 token 时间：{prefill}"},
+    "ttft_assumption": {
+        "en": "time to first token: one prompt of the full context prefilled alone at the dense peak × MFU {mfu:.0%} "
+              "(a busy server adds queueing)",
+        "zh": "首 token 时间：一条占满上下文的提示词单独预填充，按稠密峰值 × MFU {mfu:.0%} 计"
+              "（繁忙的服务还要加排队时间）",
+    },
+    "allreduce_step": {
+        "en": "tensor parallel: 2 all-reduces × {layers} layers of {tokens:,} tokens × {hidden} × 2 B over "
+              "{count} GPUs "
+              "by {link} ({gbs:g} GB/s each way, {latency_us:g} µs each) = {ms:,.3f} ms a step",
+        "zh": "张量并行：2 次 all-reduce × {layers} 层，每次 {tokens:,} 个 token × {hidden} × 2 B，"
+              "{count} 张卡经 {link}"
+              "（单向 {gbs:g} GB/s，每次 {latency_us:g} µs）= 每步 {ms:,.3f} ms",
+    },
+    "tp_assumption": {
+        "en": "the {count} GPUs split each layer (tensor parallel) and all-reduce twice a layer over {link}; kb allows "
+              "{latency_us:g} µs a collective besides the bytes (an allowance, not a measurement)",
+        "zh": "{count} 张卡按张量并行切分每一层，每层经 {link} 做两次 all-reduce；除数据量外每次另计 {latency_us:g} µs"
+              "（估计值，不是实测）",
+    },
+    "moe_decode_assumption": {
+        "en": "MoE decode reads only the experts its tokens are routed to: of {experts} experts with {active} a "
+              "token, a batch of B touches E·(1 − (1 − k/E)^B) on average; compute uses the active parameters",
+        "zh": "MoE 解码只读取 token 被路由到的专家：{experts} 个专家、每个 token 用 {active} 个，一批 B 个 token 平均"
+              "用到 E·(1 − (1 − k/E)^B) 个；计算量按激活参数计",
+    },
+    "moe_train_assumption": {
+        "en": "MoE training FLOPs use the {active:,} active parameters; memory holds all {params:,}",
+        "zh": "MoE 训练计算量按 {active:,} 个激活参数计；显存要放下全部 {params:,} 个参数",
+    },
+    "dp_step": {
+        "en": "data-parallel step of {tokens:,} tokens over {count} GPUs: compute {compute:,.3f} s; ZeRO-{stage} "
+              "traffic {factor} × 2Ψ × (N−1)/N = {gb:,.2f} GB a GPU over {link} at {gbs:g} GB/s each way = "
+              "{comm:,.3f} s; {bound}, wall-clock × {scale:,.2f}",
+        "zh": "数据并行一步 {tokens:,} 个 token、{count} 张卡：计算 {compute:,.3f} s；ZeRO-{stage} 通信 "
+              "{factor} × 2Ψ × (N−1)/N = 每卡 {gb:,.2f} GB，经 {link}、单向 {gbs:g} GB/s = {comm:,.3f} s；"
+              "{bound}，墙钟时间 × {scale:,.2f}",
+    },
+    "dp_assumption": {
+        "en": "data parallel: one micro-batch a GPU per optimizer step (no gradient accumulation); 16-bit gradients "
+              "all-reduced (ZeRO-3 also gathers parameters: 1.5× the bytes), overlapped with compute, so a step "
+              "takes the longer of the two",
+        "zh": "数据并行：每个优化器步每卡一个微批次（不做梯度累积）；16 位梯度做 all-reduce（ZeRO-3 还要收集参数，"
+              "字节数为 1.5 倍），与计算重叠，一步取两者中较长的",
+    },
+    "bound.link": {"en": "link-bound", "zh": "受卡间链路限制"},
     "overhead_assumption": {
         "en": "overhead: 1 GiB a GPU for the CUDA context and libraries + 10 % of the rest for allocator "
               "fragmentation",
@@ -112,10 +222,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{energy_step}；× {hours:,.1f} 小时 = {energy:,.0f} CNY",
     },
     "decode_assumption": {
-        "en": "decode speed: an upper bound, bandwidth ÷ bytes read a token (all weights + the KV cache at the full "
-              "context); real kernels reach 60–80 % of it",
-        "zh": "解码速度：取上限，即带宽 ÷ 每个 token 读取的字节数（全部权重 + 满上下文的 KV 缓存）；"
-              "实际内核可达其 60–80 %",
+        "en": "decode speed: a roofline upper bound, the longer of reading (weights + every sequence's KV cache at "
+              "the full context) ÷ bandwidth and computing (2 × active params + attention) FLOP ÷ dense peak, + "
+              "tensor-parallel all-reduces; real kernels reach 60–80 % of it",
+        "zh": "解码速度：屋顶线上限，取读取（权重 + 每条序列满上下文的 KV 缓存）÷ 带宽 与 计算（2 × 激活参数 + 注意力）"
+              "FLOP ÷ 稠密峰值 两者中较长的，再加张量并行的 all-reduce；实际内核可达其 60–80 %",
     },
     "prefill_assumption": {
         "en": "prefill: dense 16-bit tensor peak with fp32 accumulate × MFU {mfu:.0%}, also for weight-only "
@@ -192,10 +303,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "required_step": {"en": "required a GPU: {terms} = {size}", "zh": "每卡需要：{terms} = {size}"},
     "inference_act_step": {
-        "en": "activations: one layer's prefill working set 34·s·b·h = 34 × {seq:,} × {batch} × {hidden} = {size} "
-              "(nothing is kept for a backward pass)",
-        "zh": "激活值：一层的预填充工作集 34·s·b·h = 34 × {seq:,} × {batch} × {hidden} = {size}"
-              "（推理没有反向传播，不保留激活值）",
+        "en": "activations: one layer's prefill working set 34·t·h, t = min({seq:,} × {batch}, budget {budget:,}) = "
+              "{tokens:,} tokens: 34 × {tokens:,} × {hidden} = {size} (nothing is kept for a backward pass)",
+        "zh": "激活值：一层的预填充工作集 34·t·h，t = min({seq:,} × {batch}，预算 {budget:,}) = {tokens:,} 个 token："
+              "34 × {tokens:,} × {hidden} = {size}（推理没有反向传播，不保留激活值）",
     },
     "inference_split_step": {
         "en": "split over {count} GPUs (tensor/pipeline parallel): weights, KV cache and activations ÷ {count}",
@@ -210,8 +321,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "kv_fp32": {"en": "fp32", "zh": "fp32"},
     "kv_16bit": {"en": "16-bit", "zh": "16 位"},
     "inference_act_assumption": {
-        "en": "inference activations: one layer's transient working set (34·s·b·h), logits for the last position only",
-        "zh": "推理激活值：一层的临时工作集（34·s·b·h），logits 只算最后一个位置",
+        "en": "inference activations: one layer's transient working set (34·t·h) for the tokens prefilled at once, "
+              "at most a chunked-prefill budget of {budget:,} tokens (vLLM's max_num_batched_tokens region, "
+              "2,048–16,384); logits for the last position only",
+        "zh": "推理激活值：同时预填充的 token 的一层临时工作集（34·t·h），最多为 {budget:,} 个 token 的分块预填充预算"
+              "（vLLM 的 max_num_batched_tokens 范围为 2,048–16,384）；logits 只算最后一个位置",
     },
     "inference_split_assumption": {
         "en": "weights, KV cache and activations split evenly over {count} GPUs (tensor or pipeline parallel; the "
@@ -277,16 +391,22 @@ MESSAGES: dict[str, dict[str, str]] = {
 
     # speed.py
     "decode_step": {
-        "en": "decode bound: {count} × {bandwidth:g} GB/s ÷ ({weights:,.2f} GB weights + {kv:,.2f} GB KV cache) × "
-              "batch {batch} = {tps:,.1f} tokens/s",
-        "zh": "解码速度上限：{count} × {bandwidth:g} GB/s ÷（{weights:,.2f} GB 权重 + {kv:,.2f} GB KV 缓存）× "
-              "批大小 {batch} = {tps:,.1f} tokens/s",
+        "en": "decode step of {batch} sequence(s): reads ({weights:,.2f} GB weights + {kv:,.2f} GB KV cache) ÷ "
+              "({count} × {bandwidth:g} GB/s) = {memory_ms:,.3f} ms; computes {flops:.3e} FLOP ÷ ({count} × {tflops:g} "
+              "TFLOPS) = {compute_ms:,.3f} ms; {bound}, + {comm_ms:,.3f} ms all-reduce: {tps:,.1f} tokens/s in all, "
+              "{per_seq:,.1f} a sequence",
+        "zh": "解码一步（{batch} 条序列）：读取（{weights:,.2f} GB 权重 + {kv:,.2f} GB KV 缓存）÷（{count} × "
+              "{bandwidth:g} GB/s）= {memory_ms:,.3f} ms；计算 {flops:.3e} FLOP ÷（{count} × {tflops:g} TFLOPS）= "
+              "{compute_ms:,.3f} ms；{bound}，+ {comm_ms:,.3f} ms all-reduce：合计 {tps:,.1f} tokens/s，"
+              "每条序列 {per_seq:,.1f}",
     },
     "prefill_step": {
         "en": "prefill: (2 × {params:,} × {seq:,} × {batch} + 2 × {layers} × {seq:,}² × {hidden} × {batch}) = "
-              "{flops:.3e} FLOP ÷ ({count} × {tflops:g} TFLOPS × MFU {mfu:.0%}) = {seconds:,.2f} s",
+              "{flops:.3e} FLOP ÷ ({count} × {tflops:g} TFLOPS × MFU {mfu:.0%}) + {comm_ms:,.3f} ms all-reduce = "
+              "{seconds:,.3f} s",
         "zh": "预填充：(2 × {params:,} × {seq:,} × {batch} + 2 × {layers} × {seq:,}² × {hidden} × {batch}) = "
-              "{flops:.3e} FLOP ÷ ({count} × {tflops:g} TFLOPS × MFU {mfu:.0%}) = {seconds:,.2f} s",
+              "{flops:.3e} FLOP ÷ ({count} × {tflops:g} TFLOPS × MFU {mfu:.0%}) + {comm_ms:,.3f} ms all-reduce = "
+              "{seconds:,.3f} s",
     },
     "train_compute_step": {
         "en": "training compute: 6 × {params:,} params × {tokens:.3e} tokens = {flops:.3e} FLOP",
@@ -367,7 +487,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "速度：按显存检查所用的 MFU 训练 {tokens:.3g} 个 token 的墙钟小时数{note}；全参数训练用 ZeRO 第 3 阶段",
     },
     "selection_no_tokens": {"en": " (the question gives no token count)", "zh": "（问题没有给出 token 数）"},
+    "selection_rank_cost": {
+        "en": "no configuration has a speed (none fits at a size whose speed kb can estimate), so 'by speed' ranks "
+              "by cost and then by memory headroom",
+        "zh": "没有一个配置有速度估算，因此“按速度”一栏改按成本、再按显存余量排序",
+    },
     "selection_nothing": {"en": "nothing fits: see excluded", "zh": "没有放得下的配置：见“未列入”"},
+    "selection_no_model": {
+        "en": "the question names no model, so nothing is checked for fit: each row is the most cards of a kind the "
+              "budget buys (at most {cap} GeForce cards in one node), ranked by the memory they add up to",
+        "zh": "问题没有给出模型，因此不做适配检查：每行是预算能买到的某种卡的最多张数（GeForce 单机最多 {cap} 张），"
+              "按合计显存排序",
+    },
 
     # question.py: how the question was read and what was assumed for it.
     "lora_4bit": {
@@ -403,6 +534,53 @@ MESSAGES: dict[str, dict[str, str]] = {
     "no_gpu": {
         "en": "no GPU named: checked on the document's two cards, A100 80GB and RTX 4090",
         "zh": "未指明显卡：用文档讨论的两种卡 A100 80GB 和 RTX 4090 检查",
+    },
+
+    "unknown_gpus_only": {
+        "en": "the question names only GPUs kb has no spec record for ({names}): no check run on substitute cards",
+        "zh": "问题里的显卡 kb 都没有规格记录（{names}）：不拿别的卡代替检查",
+    },
+    "unknown_models_only": {
+        "en": "kb has no shape for {names}: no check run",
+        "zh": "kb 没有 {names} 的结构数据：不做检查",
+    },
+    "size_from_name": {
+        "en": "'{text}' is not a preset kb knows: checked at the size its name states, {size}B, with an "
+              "estimated shape",
+        "zh": "“{text}”不是 kb 收录的预设模型：按名称里的规模 {size}B 检查，结构为估算",
+    },
+    "concurrency_read": {"en": ", {n:,} concurrent sequences", "zh": "，并发 {n:,} 条序列"},
+
+    # Alternatives (FitResult.alternatives), said at the edge: "not in fp16; in int8 it fits on the same 4 cards".
+    "alt.precision": {
+        "en": "in {precision} it fits on the same {count} card(s) ({gib:,.1f} GiB each)",
+        "zh": "改用 {precision} 就能放进同样的 {count} 张卡（每卡 {gib:,.1f} GiB）",
+    },
+    "alt.count": {
+        "en": "on {count} card(s) it fits ({gib:,.1f} GiB each)",
+        "zh": "用 {count} 张卡就放得下（每卡 {gib:,.1f} GiB）",
+    },
+    "alt.workload": {
+        "en": "as {workload} it fits on {count} card(s) ({gib:,.1f} GiB each)",
+        "zh": "改做{workload}就能放进 {count} 张卡（每卡 {gib:,.1f} GiB）",
+    },
+    "alt.zero": {
+        "en": "with ZeRO stage {stage} it fits on {count} card(s) ({gib:,.1f} GiB each)",
+        "zh": "用 ZeRO 第 {stage} 阶段就能放进 {count} 张卡（每卡 {gib:,.1f} GiB）",
+    },
+    "alt.offload": {
+        "en": "with the optimizer offloaded to the host it fits on {count} card(s) ({gib:,.1f} GiB each)",
+        "zh": "把优化器状态卸载到主机内存就能放进 {count} 张卡（每卡 {gib:,.1f} GiB）",
+    },
+    "serving_line": {
+        "en": "serving: {concurrency:,} sequence(s) of {context:,} tokens; KV room for {tokens:,} tokens = {max:,} "
+              "such sequences{speed}",
+        "zh": "服务：{concurrency:,} 条 {context:,} token 的序列；KV 空间可放 {tokens:,} 个 token，"
+              "即最多 {max:,} 条{speed}",
+    },
+    "serving_speed": {
+        "en": "; {aggregate:,.0f} tokens/s in all, {per_seq:,.1f} a sequence, first token in {ttft:,.2f} s",
+        "zh": "；合计 {aggregate:,.0f} tokens/s，每条 {per_seq:,.1f} tokens/s，首 token {ttft:,.2f} s",
     },
 
     # parse.py: what the parser had to decide.
@@ -444,3 +622,44 @@ def msg(key: str, language: str, /, **values: Any) -> str:
 def workload_name(workload: str, language: str) -> str:
     """A workload as a sentence names it: the id in English, 推理/全参数训练/… in Chinese."""
     return msg(f"workload.{workload}", language) if f"workload.{workload}" in MESSAGES else workload
+
+
+def alternative_note(alt: Any) -> Note:
+    """A FitResult alternative as a Note (its words come from this catalog, like every other sentence)."""
+    gib = alt.per_gpu_required_bytes / 2**30
+    if alt.change == "workload":
+        return Note("alt.workload", {"workload": Note(f"workload.{alt.workload}"), "count": alt.gpu_count, "gib": gib})
+    if alt.change == "zero":
+        return Note("alt.zero", {"stage": alt.zero_stage, "count": alt.gpu_count, "gib": gib})
+    if alt.change == "precision":
+        return Note("alt.precision", {"precision": alt.precision, "count": alt.gpu_count, "gib": gib})
+    return Note(f"alt.{alt.change}", {"count": alt.gpu_count, "gib": gib})
+
+
+def serving_note(s: Any) -> Note:
+    """FitResult.serving in one sentence."""
+    speed: Any = ""
+    if s.aggregate_decode_tokens_per_s is not None:
+        speed = Note("serving_speed", {"aggregate": s.aggregate_decode_tokens_per_s,
+                                       "per_seq": s.per_sequence_decode_tokens_per_s, "ttft": s.ttft_s})
+    return Note("serving_line", {"concurrency": s.concurrency, "context": s.context_tokens,
+                                 "tokens": s.kv_tokens_capacity, "max": s.max_concurrent_sequences, "speed": speed})
+
+
+def _value(v: Any, language: str) -> Any:
+    if isinstance(v, Note):
+        return render(v, language)
+    if isinstance(v, list) and v and all(isinstance(x, Note) for x in v):
+        return " + ".join(render(x, language) for x in v)
+    return v
+
+
+def render(n: Note, language: str) -> str:
+    """One Note as a sentence in `language` ('zh' or 'en'); Notes inside it are rendered too."""
+    if n.key == "joined":  # pieces of one sentence, written one after another
+        return "".join(_value(p, language) for p in n.values["parts"])
+    return MESSAGES[n.key][language].format(**{k: _value(v, language) for k, v in n.values.items()})
+
+
+def render_all(notes: list[Note], language: str) -> list[str]:
+    return [render(n, language) for n in notes]

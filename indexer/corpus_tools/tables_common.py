@@ -5,7 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from kb.fit.engine import FitEngine
 from kb.fit.gpus import GpuSpec, load_gpus
+
+DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 
 ORDER = ("a100-80gb", "a100-40gb", "h100-sxm", "rtx-4090", "rtx-4080", "rtx-4070-ti", "rtx-4070",
          "rtx-4060-ti-16gb", "rtx-4060")
@@ -33,8 +36,18 @@ class Figures:
             self.num(f"{g.id}_vram_gib", g.vram_gib, 0, "GiB", f"copied from {g.record_id}")
 
 
+def corpus(corpus_dir: Path | None) -> Path:
+    """The corpus the tables are computed from: the one given, else this repository's."""
+    return Path(corpus_dir or DEFAULT_CORPUS).resolve()
+
+
+def fit_engine(corpus_dir: Path | None) -> FitEngine:
+    """The fit engine the tables use: default conventions (MFU 40 %, 1 CNY/kWh), the corpus's spec records."""
+    return FitEngine(corpus(corpus_dir))
+
+
 def gpus_in_order(corpus_dir: Path | None) -> list[GpuSpec]:
-    specs = load_gpus(corpus_dir)
+    specs = load_gpus(corpus(corpus_dir))
     return [specs[g] for g in ORDER if g in specs]
 
 

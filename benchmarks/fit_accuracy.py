@@ -1,0 +1,159 @@
+"""kb's fit estimates beside published measurements (../shared/reference/measured.md), with the error of each.
+
+    python -m benchmarks.fit_accuracy          # a table: what, published, kb, kb / published, tolerance, holds
+
+Each case states its tolerance and why; tests/test_fit_measured.py holds every case to it.
+Kinds: "upper" (a roofline bound: kb ≥ published and within `factor`), "lower" (kb's FLOPs-only time must
+not exceed the published hours and stays within `factor` below), "near" (|kb / published − 1| ≤ tol).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from kb.fit.engine import FitEngine
+from kb.fit.gpus import GIB
+from kb.fit.request import parse_request
+from kb.fit.result import FitResult
+
+ENGINE = FitEngine(Path(__file__).resolve().parents[1] / "corpus", mfu=0.40)
+
+
+@dataclass(frozen=True)
+class Case:
+    what: str
+    published: float
+    unit: str
+    kb: Callable[[], float]
+    kind: str  # upper, lower, near
+    tolerance: float  # factor for upper/lower, relative error for near
+    source: str
+    why: str = ""
+
+    def value(self) -> float:
+        return self.kb()
+
+    def holds(self) -> bool:
+        v, p = self.value(), self.published
+        if self.kind == "upper":
+            return p <= v <= p * self.tolerance
+        if self.kind == "lower":
+            return p / self.tolerance <= v <= p
+        return abs(v / p - 1) <= self.tolerance
+
+
+def _r(**kw: object) -> FitResult:
+    return ENGINE.numbers(parse_request(**kw))
+
+
+def _agg(**kw: object) -> float:
+    s = _r(workload="inference", **kw).serving
+    assert s is not None and s.aggregate_decode_tokens_per_s is not None
+    return s.aggregate_decode_tokens_per_s
+
+
+def _ttft(**kw: object) -> float:
+    s = _r(workload="inference", **kw).serving
+    assert s is not None and s.ttft_s is not None
+    return s.ttft_s * 1e3
+
+
+def _hours(model: str, gpu: str, tokens: float) -> float:
+    h = _r(model=model, workload="full", gpu=gpu, count=1024, zero=3, tokens=tokens).train_gpu_hours
+    assert h is not None
+    return h
+
+
+def _gb(**kw: object) -> float:
+    """Per-GPU need on one card, decimal GB (the unit the tables publish)."""
+    return _r(count=1, gpu="h200", **kw).per_gpu_required_bytes / 1e9
+
+
+LLAMA_CPP = "llama.cpp PR #4766"
+TRT = "NVIDIA/TensorRT-LLM 0.5.0 docs/source/performance.md"
+LF = "hiyouga/LLaMA-Factory README, hardware requirement (estimates)"
+UNSLOTH = "Unsloth docs, requirements (minimum VRAM)"
+CASES: tuple[Case, ...] = (
+    Case("decode 4090 llama-2-7b F16 batch 1", 61.03, "tokens/s",
+         lambda: _agg(model="llama-2-7b", gpu="rtx-4090", precision="fp16", seq_len=256), "upper", 2.0, LLAMA_CPP,
+         "codellama-7B has llama-2-7b's shape (vocab 32016)"),
+    Case("decode 4090 llama-2-7b Q8_0 batch 1", 98.13, "tokens/s",
+         lambda: _agg(model="llama-2-7b", gpu="rtx-4090", precision="int8", seq_len=256), "upper", 2.0, LLAMA_CPP,
+         "Q8_0 is 8.5 bits a weight; kb's int8 is 8 bits with 16-bit embeddings"),
+    Case("TRT-LLM A100 7B FP16 batch 64, 128/128", 3486, "tokens/s",
+         lambda: _agg(model="llama-2-7b", gpu="a100-80gb", precision="fp16", seq_len=256, concurrency=64),
+         "upper", 2.0, TRT),
+    Case("TRT-LLM A100 70B FP16 TP4 batch 64", 1237, "tokens/s",
+         lambda: _agg(model="llama-2-70b", gpu="a100-80gb", count=4, precision="fp16", seq_len=256, concurrency=64),
+         "upper", 3.0, TRT, "TP4 all-reduces at kb's latency allowance; real kernels reach less of the roofline"),
+    Case("TRT-LLM H100 7B FP8 batch 64", 9193, "tokens/s",
+         lambda: _agg(model="llama-2-7b", gpu="h100-sxm", precision="int8", seq_len=256, concurrency=64),
+         "upper", 2.0, TRT, "FP8 read as kb's 8-bit weights (int8), KV in 16-bit"),
+    Case("TRT-LLM H100 70B FP8 TP4 batch 64", 3317, "tokens/s",
+         lambda: _agg(model="llama-2-70b", gpu="h100-sxm", count=4, precision="int8", seq_len=256, concurrency=64),
+         "upper", 3.0, TRT),
+    Case("TRT-LLM A100 7B time to first token, 2,048 in", 133, "ms",
+         lambda: _ttft(model="llama-2-7b", gpu="a100-80gb", precision="fp16", seq_len=2048), "near", 1.0, TRT,
+         "kb prefills at MFU 40 %; an inference kernel reaches more, so kb is slower (within 2x)"),
+    Case("Llama 2 7B pretraining, A100-80GB, 2T tokens", 184_320, "GPU-hours",
+         lambda: _hours("llama-2-7b", "a100-80gb", 2e12), "near", 0.10, "Llama 2 model card"),
+    Case("Llama 2 13B pretraining", 368_640, "GPU-hours",
+         lambda: _hours("llama-2-13b", "a100-80gb", 2e12), "near", 0.10, "Llama 2 model card"),
+    Case("Llama 2 70B pretraining", 1_720_320, "GPU-hours",
+         lambda: _hours("llama-2-70b", "a100-80gb", 2e12), "near", 0.10, "Llama 2 model card"),
+    Case("Llama 3.1 8B pretraining, H100, 15T tokens", 1.46e6, "GPU-hours",
+         lambda: _hours("llama-3.1-8b", "h100-sxm", 15e12), "lower", 3.0, "Llama 3.1 model card",
+         "the published hours include more than one pass's FLOPs (restarts, evals, long-context stages)"),
+    Case("Llama 3.1 70B pretraining", 7.0e6, "GPU-hours",
+         lambda: _hours("llama-3.1-70b", "h100-sxm", 15e12), "lower", 3.0, "Llama 3.1 model card"),
+    Case("Llama 3.1 405B pretraining", 30.84e6, "GPU-hours",
+         lambda: _hours("llama-3.1-405b", "h100-sxm", 15e12), "lower", 3.0, "Llama 3.1 model card"),
+    Case("QLoRA 65B on one 48 GB GPU (need ≤ 48 GiB)", 48, "GiB",
+         lambda: _r(model="llama-65b", workload="qlora", gpu="a100-80gb", seq_len=512, lora_rank=64,
+                    vram_gib=48).per_gpu_required_bytes / GIB, "lower", 1.5, "QLoRA paper, arXiv 2305.14314",
+         "kb's need must fit in 48 GiB; paged optimizers absorb the spikes kb's 10 % allowance covers"),
+    *(Case(f"LLaMA-Factory {label} {b}B", gb, "GB", (lambda kw=kw, b=b: _gb(model=f"{b}b", **kw)), "near", tol, LF,
+           why)
+      for label, kw, tol, why, table in (
+          ("full bf16 AMP", {"workload": "full", "seq_len": 512}, 0.25,
+           "both 16-18 B a parameter; kb adds activations at 512 tokens", (120, 240, 600, 1200)),
+          ("LoRA", {"workload": "lora", "seq_len": 512, "lora_rank": 8}, 0.35,
+           "16-bit base + small adapters; kb adds activations and 10 % + 1 GiB", (16, 32, 64, 160)),
+          ("QLoRA 4-bit", {"workload": "qlora", "seq_len": 512, "lora_rank": 8}, 0.40,
+           "0.5 B a parameter + adapters; kb keeps embeddings in 16-bit", (6, 12, 24, 48)),
+      )
+      for b, gb in zip((7, 14, 30, 70), table, strict=True)),
+    *(Case(f"Unsloth {label} {m}", gb, "GB", (lambda kw=kw, m=m: _gb(model=m, seq_len=2048, lora_rank=16, **kw)),
+           "near", tol, UNSLOTH, why)
+      for label, kw, tol, why, table in (
+          ("LoRA", {"workload": "lora"}, 0.10,
+           "16-bit base, r = 16, 2,048 tokens: the conventions match", (19, 22, 33, 76, 164)),
+          ("QLoRA", {"workload": "qlora"}, 0.70,
+           "Unsloth's own kernels and offloaded checkpointing need less than kb's plain QLoRA (up to 1.7x less)",
+           (5, 6, 8.5, 26, 41)),
+      )
+      for m, gb in zip(("7b", "llama-3-8b", "14b", "32b", "70b"), table, strict=True)),
+)
+
+
+def report() -> list[list[str]]:
+    rows = [["what", "published", "kb", "kb/published", "tolerance", "holds", "source"]]
+    for c in CASES:
+        v = c.value()
+        tol = f"x{c.tolerance:g} {c.kind}" if c.kind != "near" else f"±{c.tolerance:.0%}"
+        rows.append([c.what, f"{c.published:,.4g} {c.unit}", f"{v:,.4g}", f"{v / c.published:.2f}", tol,
+                     "yes" if c.holds() else "NO", c.source])
+    return rows
+
+
+def main() -> None:
+    rows = report()
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip())
+
+
+if __name__ == "__main__":
+    main()

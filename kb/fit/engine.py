@@ -1,0 +1,102 @@
+"""FitEngine: the fit checks, built once from explicit settings, rendering its Notes into zh/en at the edge.
+
+    engine = FitEngine.from_settings(settings)          # or FitEngine(corpus_dir, mfu=…, …)
+    result = engine.check(FitRequest(...), language="en")   # FitResult, prose in that language
+    found = engine.for_question("四张4090能跑Llama 3 70B吗", "zh")  # QuestionFit: checks, selection, unknown…
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from kb.fit.alternatives import alternatives
+from kb.fit.check import Checked, Conventions, run_check
+from kb.fit.gpus import GpuSpec, get_gpu, gpu_records, load_gpus
+from kb.fit.notes import Note
+from kb.fit.request import FitRequest
+from kb.fit.result import FitResult, Selection
+from kb.words.fit import check_language, render_all
+
+
+class _Settings(Protocol):
+    corpus_dir: Path
+    mfu: float
+    energy_price_cny_per_kwh: float
+    usd_cny: float
+
+
+@dataclass
+class QuestionFit:
+    """What a question asked of the fit engine: the checks run, a selection, and names kb does not know."""
+
+    checks: list[FitResult] = field(default_factory=list)
+    selection: Selection | None = None
+    unknown: list[str] = field(default_factory=list)  # as the user wrote them: "RTX 3090", "GPT-4"
+    gpus: list[str] = field(default_factory=list)  # GPU ids recognised, even when no check ran
+    models: list[str] = field(default_factory=list)  # model presets or sizes recognised
+    budget_cny: float | None = None  # the budget the question states, even when no model is named
+
+
+class FitEngine:
+    """Fit checks over one set of spec records with one set of conventions (MFU, energy price, USD→CNY)."""
+
+    def __init__(self, corpus_dir: Path, *, mfu: float = 0.40, energy_price_cny_per_kwh: float = 1.0,
+                 usd_cny: float = 7.2, prefill_budget_tokens: int = 8192) -> None:
+        self.corpus_dir = Path(corpus_dir).resolve()
+        self.conventions = Conventions(mfu=mfu, energy_price_cny_per_kwh=energy_price_cny_per_kwh,
+                                       prefill_budget_tokens=prefill_budget_tokens)
+        self.usd_cny = usd_cny
+
+    @classmethod
+    def from_settings(cls, settings: _Settings) -> FitEngine:
+        """Built from kb's Settings (or anything with corpus_dir, mfu, energy_price_cny_per_kwh, usd_cny)."""
+        return cls(settings.corpus_dir, mfu=settings.mfu, energy_price_cny_per_kwh=settings.energy_price_cny_per_kwh,
+                   usd_cny=settings.usd_cny)
+
+    @property
+    def gpus(self) -> dict[str, GpuSpec]:
+        """The spec records, read on first use (so a corpus without specs/ can still be indexed and searched;
+        a fit check on it is a CorpusError that names the folder)."""
+        return load_gpus(self.corpus_dir)
+
+    # -- one check --------------------------------------------------------------------------------
+    def gpu(self, gpu_id: str) -> GpuSpec:
+        return get_gpu(gpu_id, self.corpus_dir)
+
+    def checked(self, request: FitRequest) -> Checked:
+        """The numbers and the Notes, unrendered (for selection and alternatives)."""
+        return run_check(request, self.gpu(request.gpu), self.conventions)
+
+    def numbers(self, request: FitRequest) -> FitResult:
+        """A FitResult without prose or alternatives: cheap, for searches."""
+        return self.checked(request).result
+
+    def check(self, request: FitRequest, language: str = "en") -> FitResult:
+        """The full check: numbers, alternatives, and assumptions and steps written in `language`."""
+        lang = check_language(language)
+        c = self.checked(request)
+        alts = alternatives(request, c.result, self.numbers)
+        return self.render(c, lang).model_copy(update={"alternatives": alts})
+
+    @staticmethod
+    def render(c: Checked, language: str, extra: list[Note] | None = None) -> FitResult:
+        return c.result.model_copy(update={"assumptions": render_all([*(extra or []), *c.assumptions], language),
+                                           "steps": render_all(c.steps, language)})
+
+    def gpu_records(self) -> list[dict[str, Any]]:
+        return gpu_records(self.corpus_dir)
+
+    # -- selection and questions ------------------------------------------------------------------
+    def select(self, model: str, workload: str, *, language: str = "en",
+               **kw: Any) -> tuple[Selection, list[FitResult]]:
+        from kb.fit.select import select
+
+        return select(self, model, workload, language=check_language(language), **kw)
+
+    def for_question(self, question: str, language: str) -> QuestionFit:
+        """Parse a question (Chinese or English) and run the checks it names; prose in `language`."""
+        from kb.fit.question import answer_question
+
+        return answer_question(self, question, check_language(language))

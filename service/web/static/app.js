@@ -6,7 +6,7 @@ import { renderAnswer } from "./answer.js";
 import * as whatif from "./whatif.js";
 
 const $ = (id) => document.getElementById(id);
-let lastAnswer = null, pending = null, waiting = false, retryTimer = 0;
+let lastAnswer = null, pending = null, waiting = false, retryTimer = 0, answers = 0;
 
 function status(text) {
   $("status").hidden = !text;
@@ -41,17 +41,19 @@ function countdown(box, seconds) {
 async function waitUntilReady() {
   if (waiting) return;
   waiting = true;
+  let said = false;
   for (;;) {
     const r = await api.readiness();
     if (r.ready) break;
-    const why = r.status === "offline" ? t("offline") : t("loading")(r.retryAfter);
+    said = true;
+    const why = r.status === "offline" ? t("offline") : t(r.status === "failed" ? "failed" : "loading")(r.retryAfter);
     status(r.detail.length ? `${why} (${r.detail[0]})` : why);
     document.body.dataset.ready = "false";
     await new Promise((ok) => setTimeout(ok, r.retryAfter * 1000));
   }
   waiting = false;
   document.body.dataset.ready = "true";
-  status($("status").hidden ? "" : t("ready"));
+  if (said) status(t("ready"));
   if (pending !== null) { const q = pending; pending = null; ask(q); }
   // A first chart in the what-if section, unless a key must be typed first.
   if (!$("fit-result").childElementCount && $("key-form").hidden) whatif.run(showError);
@@ -69,6 +71,8 @@ async function ask(question) {
     lastAnswer = doc;
     setLanguage(doc.language);  // redraws in the answer's language
     performance.mark("kb-answer-rendered");
+    answers += 1;
+    $("answer").dataset.answers = String(answers);  // for tests and scripts: which answer is on screen
     performance.measure("kb-first-answer", "kb-ask-start", "kb-answer-rendered");
     $("answer").focus({ preventScroll: true });
   } catch (e) {

@@ -16,7 +16,7 @@ export function chart(fc, id) {
   const terms = perGpuTerms(fc).filter(([, v]) => v > 0);
   const need = fc.per_gpu_required_bytes, cap = fc.per_gpu_available_bytes;
   const bars = Math.min(fc.gpu_count, MAX_BARS);
-  const W = 560, H = 240, top = 24, bottom = 30, left = 8, right = 8;
+  const W = 420, H = 220, top = 24, bottom = 30, left = 8, right = 8;
   const plotH = H - top - bottom, scale = plotH / (Math.max(need, cap) * 1.06 || 1);
   const slot = (W - left - right) / bars, barW = Math.min(56, slot * 0.7);
   const label = t("chartLabel")({ model: fc.model, gpu_count: fc.gpu_count, gpu: fc.gpu, need: gib(need), cap: gib(cap) });

@@ -23,6 +23,7 @@ from service.web.browser import launch
 from tests.png import colour_census
 from tests.test_service_live import _env, _free_port, _serve, _stop, _wait_ready
 
+pytestmark = pytest.mark.slow  # a browser and a `kb serve` process: ~40 s of the suite
 playwright_api = pytest.importorskip("playwright.sync_api", reason="the dev extra (playwright) is not installed")
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -148,6 +149,22 @@ def test_page_is_small_strict_and_self_contained(page: Any, served: str) -> None
     print(f"page load: {len(sizes)} requests, {total} bytes transferred")
     assert all(size > 0 for _, size in sizes)  # transferSize is really reported (same origin, not cached)
     assert total <= 300_000, sizes
+
+
+def test_every_response_carries_the_security_headers(served: str) -> None:
+    with httpx.Client(base_url=served, timeout=30) as c:
+        responses = {path: c.get(path) for path in ["/", "/web/app.js", "/web/style.css", "/web/config.json", "/docs",
+                                                     "/docs/assets/swagger-ui-bundle.js", "/healthz", "/web/nope.js"]}
+        responses["ask error"] = c.post("/v1/ask", json={"question": ""})
+    for name, r in responses.items():
+        assert "script-src 'self';" in r.headers["content-security-policy"], name
+        assert r.headers["x-content-type-options"] == "nosniff" and r.headers["referrer-policy"] == "no-referrer"
+    assert responses["/web/app.js"].headers["content-type"].startswith("text/javascript")
+    assert responses["/web/nope.js"].status_code == 404 and responses["/web/nope.js"].json()["error"]["code"] == \
+        "not_found"
+    assert responses["ask error"].status_code == 422 and responses["ask error"].json()["error"]["field"] == "question"
+    for sneaky in ["/web/..%2F..%2Fapp.py", "/web/%2e%2e/__init__.py", "/docs/assets/..%2Fcore.py"]:
+        assert httpx.get(served + sneaky).status_code == 404, sneaky
 
 
 def test_chinese_question(page: Any, served: str) -> None:

@@ -80,7 +80,7 @@ async function ask(question) {
     }));
     $("answer").focus({ preventScroll: true });
   } catch (e) {
-    if (e.status !== 503 && e.status !== 0) pending = null;
+    if (![0, 401, 503].includes(e.status)) pending = null;  // asked again once ready, or once a key is given
     showError($("error"), e);
   } finally {
     $("ask").textContent = t("ask");

@@ -96,6 +96,7 @@ function languageButton() {
   const b = $("lang");
   b.textContent = t("switchTo");
   b.setAttribute("aria-label", t("switchLabel"));
+  b.lang = lang() === "zh" ? "en" : "zh-CN";  // the button names the other language, in that language
 }
 
 const onTry = (fc) => whatif.load(fc, showError);

@@ -91,6 +91,7 @@ export function setLanguage(code) {
   current = code === "zh" ? "zh" : "en";
   document.documentElement.lang = current === "zh" ? "zh-CN" : "en";
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
   for (const fn of listeners) fn(current);
 }
 

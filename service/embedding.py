@@ -31,6 +31,7 @@ class OneThreadEmbedder:
         self.inner = inner
         self.name = inner.name
         self.dim = inner.dim
+        self.version = getattr(inner, "version", "")  # the embedding cache keys on it (indexer/embed_cache.py)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         return on_embedding_thread(self.inner.embed_passages, texts)

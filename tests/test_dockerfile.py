@@ -35,3 +35,14 @@ def test_everything_it_copies_exists_and_is_not_ignored() -> None:
             for src in sources:
                 assert (REPO / src).exists(), src
                 assert src.rstrip("/") not in ignored, src
+
+
+def test_installs_the_built_wheel_not_an_editable_checkout() -> None:
+    runs = " ".join(i for i in INSTRUCTIONS if i.startswith("RUN "))
+    assert "scripts/setup.sh wheel" in runs and " -e " not in runs
+    assert '"$extras" = wheel' in (REPO / "scripts" / "setup.sh").read_text(encoding="utf-8")
+    final = TEXT[TEXT.rindex("FROM "):]
+    copied = [i.split()[-2] for i in INSTRUCTIONS[INSTRUCTIONS.index(final.splitlines()[0].strip()):]
+              if i.startswith("COPY --from")]
+    assert copied and all(src in ("/app/.venv", "/var/lib/kb") for src in copied)  # no source tree at run time
+    assert "KB_CORPUS_DIR" not in final  # the corpus is the wheel's

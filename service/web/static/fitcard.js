@@ -25,11 +25,13 @@ function facts(fc) {
       : `${num(fc.active_params / 1e9)} B / ${num(fc.model_params / 1e9)} B`),
     fact(t("kvPerToken"), fc.kv_bytes_per_token == null ? null : `${num(fc.kv_bytes_per_token / 1024, 0)} KiB`),
   ];
-  if (s) {
+  if (s) {  // a check that does not fit has no speeds: those facts are left out, not shown as 0
+    const has = (x) => x !== null && x !== undefined;
     items.push(fact(t("concurrency"), String(s.concurrency)), fact(t("contextTokens"), num(s.context_tokens, 0)),
       fact(t("kvCapacity"), `${num(s.kv_tokens_capacity, 0)} tokens`), fact(t("maxSeqs"), String(s.max_concurrent_sequences)),
-      fact(t("aggDecode"), `${num(s.aggregate_decode_tokens_per_s)} tok/s`),
-      fact(t("seqDecode"), `${num(s.per_sequence_decode_tokens_per_s)} tok/s`), fact(t("ttft"), `${num(s.ttft_s, 2)} s`));
+      fact(t("aggDecode"), has(s.aggregate_decode_tokens_per_s) ? `${num(s.aggregate_decode_tokens_per_s)} tok/s` : null),
+      fact(t("seqDecode"), has(s.per_sequence_decode_tokens_per_s) ? `${num(s.per_sequence_decode_tokens_per_s)} tok/s` : null),
+      fact(t("ttft"), has(s.ttft_s) ? `${num(s.ttft_s, 2)} s` : null));
   }
   return el("dl", { class: "facts" }, items.filter(Boolean));
 }

@@ -24,7 +24,7 @@ from kb.words.answer import end, gib, gpu_name, rate, t, whole, workload_phrase
 from kb.words.labels import note
 
 MAX_CHECKS = 3  # verdicts stated; the rest are in fit_checks
-SUPPORT = 2  # passage sentences after the direct answer
+SUPPORT = {"case": 2}  # passage sentences after a direct answer (one, unless named here)
 REASONS = 4  # sentences, at most two a passage, when the guide's own words are the answer
 _GPU_LIKE = re.compile(r"rtx|gtx|rx\s?\d|radeon|arc|quadro|tesla|\bm\d|[vtaphl]\d+|mi\d|tpu|gaudi|jetson|gpu|卡",
                        re.IGNORECASE)
@@ -138,7 +138,9 @@ class Composer:
     def _speed(self, f: Facts) -> list[Sentence]:
         out: list[Sentence] = []
         lang = f.language
-        for i, c in enumerate(f.checks[:MAX_CHECKS], 1):
+        # The short-context rate people quote first, then the same card at the full context.
+        order = sorted(enumerate(f.checks[:MAX_CHECKS + 2], 1), key=lambda ic: (ic[1].gpu, ic[1].seq_len))
+        for i, c in order:
             m = [f"F{i}"]
             what = workload_phrase(c.model, c.workload, c.precision, lang)
             base = {"count": c.gpu_count, "gpu": gpu_name(c.gpu), "what": what}
@@ -148,7 +150,8 @@ class Composer:
                 continue
             serving = getattr(c, "serving", None)
             if c.decode_tokens_per_s is not None:
-                out.append(Sentence(t("decode", lang, tps=rate(c.decode_tokens_per_s), **base), m))
+                out.append(Sentence(t("decode", lang, tps=rate(c.decode_tokens_per_s), context=f"{c.seq_len:,}",
+                                      **base), m))
                 if serving is not None and _get(serving, "concurrency") and int(_get(serving, "concurrency")) > 1:
                     out.append(Sentence(t("serving", lang, concurrency=_get(serving, "concurrency"),
                                           agg=rate(_get(serving, "aggregate_decode_tokens_per_s") or 0),
@@ -269,7 +272,7 @@ class Composer:
             direct = self._budget_rule(f, f.budget_cny, top_k) + direct
         prefer = ("tradeoff", "case") if kind in ("why", "case") else ("guide",)
         if direct:
-            support = self._support(f, 1 if kind == "spec" else SUPPORT, prefer, require_match=True)
+            support = self._support(f, SUPPORT.get(kind, 1), prefer, require_match=True)
         else:  # a reason, a rule or a general question: the guide's own sentences are the answer
             support = self._support(f, REASONS, prefer, require_match=False, per_passage=2)
         dropped: list[str] = []

@@ -92,10 +92,20 @@ def test_at_least_twenty_phrasings_each_language() -> None:
 
 @pytest.mark.parametrize("question", [
     "RTX 4090 的显存带宽是多少？", "What is NVLink?", "A100和4090哪个更适合做研究？", "How much does an A100 cost?",
-    "50万预算买什么卡？", "Which GPU is best for LLMs?", "",
+    "Which GPU is best for LLMs?", "",
 ])
 def test_nothing_checkable_gets_no_check(question: str) -> None:
     assert fit_checks_for_question(question, "zh") == ([], None)
+
+
+def test_a_budget_without_a_model_gets_what_it_buys_not_a_fit_check() -> None:
+    """kb will not guess a model: a bare budget gets each priced kind at the most cards it buys, by total memory."""
+    checks, sel = fit_checks_for_question("50万预算买什么卡？", "zh")
+    assert checks == [] and sel is not None and sel.ranked_by == "memory" and sel.model == ""
+    assert all(r.capex_cny <= 500_000 for r in sel.rows) and sel.rows
+    totals = [r.gpu_count * (r.per_gpu_available_bytes or 0) for r in sorted(sel.rows, key=lambda r: r.rank_by_time)]
+    assert totals == sorted(totals, reverse=True)
+    assert any("h100-sxm" in e for e in sel.excluded)  # unpriced kinds are left out, with why
 
 
 def test_half_specified_gets_check_with_assumptions() -> None:

@@ -36,6 +36,7 @@ class ParsedQuestion:
     how_many: bool = False
     wants_selection: bool = False
     latency: bool = False
+    speed: bool = False  # asks for a decode rate (tokens/s), which people quote at a short context
     concurrency: int | None = None
     unknown_models: list[str] = field(default_factory=list)  # as written: "GPT-4"
     unknown_gpus: list[str] = field(default_factory=list)  # as written: "RTX 3090"
@@ -292,6 +293,7 @@ def _words(t: _Text, q: ParsedQuestion) -> None:
         q.zero = int(m.group(1))
     q.how_many = t.has(r"how many|几张|几块|几个|多少张|多少块|多少卡|几卡|多少个|需要多少|minimum number|fewest")
     q.latency = t.has(r"latency|延迟|首字|ttft|time to first|prefill|响应时间")
+    q.speed = t.has(r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|each) second|每秒|多快|速度|speed|how fast")
     if t.has(r"选哪|哪种|哪款|哪个|哪张|哪一|which (?:gpu|card)|what (?:gpu|card)|买什么|选什么|推荐|"
              r"should i (?:buy|get)|"
              r"best gpu|recommend"):

@@ -16,6 +16,7 @@ from kb.fit.notes import Note, note
 from kb.fit.parse import ParsedQuestion, parse_question
 from kb.fit.request import WORKLOAD_PRECISIONS, parse_request
 from kb.fit.result import FitResult
+from kb.words.fit import render
 
 if TYPE_CHECKING:
     from kb.fit.engine import FitEngine, QuestionFit
@@ -113,4 +114,25 @@ def answer_question(engine: FitEngine, question: str, language: str) -> Question
         notes.append(note("no_gpu"))
     results = [_one(engine, q, gpu, count, w, notes) for gpu, count in gpus for w in workloads]
     found.checks = [r for r in results if r is not None]
+    if q.speed and q.seq_len is None:
+        found.checks += _short_context(engine, found.checks, language)
     return found
+
+
+SHORT_CONTEXT = 256  # tokens: decode rates are quoted near an empty cache (llama.cpp's tg128 after a short prompt)
+
+
+def _short_context(engine: FitEngine, checks: list[FitResult], language: str) -> list[FitResult]:
+    """For a tokens/s question that states no context: the same inference checks at a short context too, since
+    the default full-context check reads a whole KV cache every token and quotes the slowest end."""
+    out = []
+    for c in checks:
+        if c.workload != "inference" or not c.fits or c.seq_len <= SHORT_CONTEXT:
+            continue
+        req = parse_request(model=c.model, workload="inference", gpu=c.gpu, count=c.gpu_count, precision=c.precision,
+                            seq_len=SHORT_CONTEXT, batch=c.batch)
+        short = engine.check(req, language)
+        short.assumptions = [render(note("short_context", seq=SHORT_CONTEXT, full=c.seq_len), language),
+                             *short.assumptions]
+        out.append(short)
+    return out

@@ -39,8 +39,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     # Alternatives (what would make it fit).
     "alt.precision": {
-        "en": "In {precision} it fits on the same {cards} ({need} GiB per GPU)",
-        "zh": "改用 {precision} 则在同样 {cards} 上放得下（每卡 {need} GiB）",
+        "en": "In {precision} it fits on {cards} ({need} GiB per GPU)",
+        "zh": "改用 {precision} 则在 {cards} 上放得下（每卡 {need} GiB）",
     },
     "alt.count": {
         "en": "On {cards} it fits ({need} GiB per GPU)",
@@ -64,10 +64,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     # Speed, time and cost.
     "decode": {
-        "en": "Decode upper bound: about {tps} tokens/s for {what} on {cards} (memory bandwidth ÷ bytes "
-              "read a token; real engines reach less)",
-        "zh": "解码速度上限：{what}在 {cards} 上约 {tps} tokens/s（显存带宽 ÷ 每个 token 读取的字节数；"
-              "实际引擎达不到）",
+        "en": "Decode upper bound: about {tps} tokens/s for {what} on {cards} at a {context}-token context "
+              "(memory bandwidth ÷ bytes read a token; real engines reach less)",
+        "zh": "解码速度上限：{what}在 {cards} 上、{context} token 上下文时约 {tps} tokens/s（显存带宽 ÷ 每个 token "
+              "读取的字节数；实际引擎达不到）",
     },
     "serving": {
         "en": "Serving {concurrency} sequences at once: about {agg} tokens/s in all, {per} tokens/s each",

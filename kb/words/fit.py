@@ -493,6 +493,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "没有一个配置有速度估算，因此“按速度”一栏改按成本、再按显存余量排序",
     },
     "selection_nothing": {"en": "nothing fits: see excluded", "zh": "没有放得下的配置：见“未列入”"},
+    "short_context": {
+        "en": "the same check at a short context ({seq} tokens), for the decode rate people quote; the check at "
+              "{full} tokens reads a full KV cache every token",
+        "zh": "同一检查在短上下文（{seq} token）下的结果，即通常引用的解码速度；"
+              "{full} token 的检查每个 token 都要读完整的 KV 缓存",
+    },
     "selection_no_model": {
         "en": "the question names no model, so nothing is checked for fit: each row is the most cards of a kind the "
               "budget buys (at most {cap} GeForce cards in one node), ranked by the memory they add up to",

@@ -7,14 +7,13 @@ requires no fit checks. Patterns state facts, never kb's wording (tests/eval/ANS
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kb.errors import BadInput
+from kb.evaluate import parse_jsonl
 from kb.models import Answer
 
 
@@ -36,30 +35,18 @@ class Outcome:
     answer: str = ""
 
 
+def _case(item: dict[str, Any]) -> AnswerCase:
+    q, kind, must = item["q"], item["type"], item["must"]
+    if not isinstance(q, str) or not q.strip() or not isinstance(must, list) or not isinstance(kind, str):
+        raise ValueError
+    patterns = tuple(re.compile(p, re.IGNORECASE) for p in must)
+    return AnswerCase(q, kind, patterns, "en" if item.get("en") else "zh", bool(item.get("selection")),
+                      bool(item.get("no_fit")))
+
+
 def load_answer_cases(path: Path) -> list[AnswerCase]:
     """Parse an answer set; a malformed line or a regex that does not compile is BadInput naming the line."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise BadInput(f"cannot read answers file {path}: {e.strerror}", field="answers") from None
-    out = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-            q, kind, must = item["q"], item["type"], item["must"]
-            if not isinstance(q, str) or not q.strip() or not isinstance(must, list) or not isinstance(kind, str):
-                raise ValueError
-            patterns = tuple(re.compile(p, re.IGNORECASE) for p in must)
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError, re.error):
-            raise BadInput(f"{path}:{n}: expected {{\"q\": …, \"type\": …, \"must\": [regex …]}} with valid regexes",
-                           field="answers") from None
-        lang = "en" if item.get("en") else "zh"
-        out.append(AnswerCase(q, kind, patterns, lang, bool(item.get("selection")), bool(item.get("no_fit"))))
-    if not out:
-        raise BadInput(f"{path} holds no questions", field="answers")
-    return out
+    return parse_jsonl(path, "answers", '{"q": …, "type": …, "must": [regex …]} with valid regexes', _case)
 
 
 def judge(case: AnswerCase, answer: Answer) -> Outcome:

@@ -6,11 +6,16 @@ A question is a JSONL line {"q": …, "rel": ["3.2", …]}; a hit is a passage w
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from kb.errors import BadInput
 from kb.language import detect_language
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -20,28 +25,36 @@ class Question:
     language: str
 
 
-def load_questions(path: Path) -> list[Question]:
-    """Parse a question file; a malformed line is BadInput naming the line."""
+def parse_jsonl(path: Path, field: str, expected: str, parse: Callable[[Any], T]) -> list[T]:
+    """Every non-blank line of a JSONL file through `parse`; an unreadable file, a line that is not JSON or that
+    `parse` rejects (KeyError, TypeError, ValueError) is BadInput naming the file and line."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as e:
-        raise BadInput(f"cannot read questions file {path}: {e.strerror}", field="questions") from None
+        raise BadInput(f"cannot read {field} file {path}: {e.strerror}", field=field) from None
     out = []
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
-            q, rel = item["q"], item["rel"]
-            if not isinstance(q, str) or not q.strip() or not isinstance(rel, list) or not rel:
-                raise ValueError
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-            raise BadInput(f"{path}:{n}: expected {{\"q\": \"question\", \"rel\": [\"3.2\", …]}}",
-                           field="questions") from None
-        out.append(Question(q, frozenset(str(r) for r in rel), detect_language(q)))
+            out.append(parse(json.loads(line)))
+        except (KeyError, TypeError, ValueError, re.error):  # json.JSONDecodeError is a ValueError
+            raise BadInput(f"{path}:{n}: expected {expected}", field=field) from None
     if not out:
-        raise BadInput(f"{path} holds no questions", field="questions")
+        raise BadInput(f"{path} holds no questions", field=field)
     return out
+
+
+def _question(item: dict[str, Any]) -> Question:
+    q, rel = item["q"], item["rel"]
+    if not isinstance(q, str) or not q.strip() or not isinstance(rel, list) or not rel:
+        raise ValueError
+    return Question(q, frozenset(str(r) for r in rel), detect_language(q))
+
+
+def load_questions(path: Path) -> list[Question]:
+    """Parse a question file; a malformed line is BadInput naming the line."""
+    return parse_jsonl(path, "questions", '{"q": "question", "rel": ["3.2", …]}', _question)
 
 
 def first_hit(sections: list[str], rel: frozenset[str]) -> int | None:

@@ -116,3 +116,35 @@ def test_a_bad_setting_names_the_variable(tmp_path: Path) -> None:
     p = kb("ask", "A100 功耗", index_dir=tmp_path / "idx", KB_MAX_TOP_K="many")
     assert p.returncode == 2
     assert p.stderr.strip().count("\n") == 0 and "KB_MAX_TOP_K" in p.stderr
+
+
+def test_eval_answers_reports_by_type_and_language_and_rejects_a_bad_file(index_dir: Path, tmp_path: Path) -> None:
+    good = tmp_path / "a.jsonl"
+    good.write_text('{"q": "RTX 4090 的显存有多大？", "type": "spec", "must": ["24 ?Gi?B"]}\n'
+                    '{"q": "What is the capital of France?", "type": "out_of_scope", "en": true, '
+                    '"must": ["\\\\bnot\\\\b"], "no_fit": true}\n'
+                    '{"q": "Is 7B fp16 on one RTX 4090 ok?", "type": "fit", "en": true, "must": ["banana-no-such"]}\n',
+                    encoding="utf-8")
+    p = kb("eval", "--answers", str(good), "--json", index_dir=index_dir)
+    assert p.returncode == 0, p.stderr
+    r = json.loads(p.stdout)
+    assert r["all"] == {"n": 3, "pass": 2 / 3}
+    assert r["by_type"]["spec"]["pass"] == 1.0 and r["by_type"]["fit"]["pass"] == 0.0
+    assert r["by_language"]["en"] == {"n": 2, "pass": 0.5}
+    assert [f["q"] for f in r["failures"]] == ["Is 7B fp16 on one RTX 4090 ok?"] and r["failures"][0]["answer"]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"q": "fine", "type": "spec", "must": ["("]}\n', encoding="utf-8")
+    p = kb("eval", "--answers", str(bad), index_dir=index_dir)
+    assert p.returncode == 2 and "bad.jsonl:1" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_english_question_gets_english_passages_with_the_chinese_original(index_dir: Path) -> None:
+    p = kb("ask", "What is the memory bandwidth of the RTX 4090?", "--json", index_dir=index_dir)
+    doc = json.loads(p.stdout)
+    assert doc["language"] == "en" and doc["coverage"] == "answered" and doc["unknown"] == []
+    assert "1008 GB/s" in doc["answer"]
+    for passage in doc["passages"]:
+        src = passage["source"]
+        zh = (CORPUS.parent / src["path"]).read_text(encoding="utf-8").split("\n")
+        assert passage["original"] in "\n".join(zh[src["start_line"] - 1:src["end_line"]])
+        assert not any("\u4e00" <= ch <= "\u9fff" for ch in passage["text"]), passage["id"]

@@ -252,8 +252,12 @@ class Composer:
         top_k = max(len(f.passages), 1)
         kind = f.intent.kind
         if kind == "not_covered":
-            nearest = [Sentence(t("not_covered", f.language), [], exempt=("A100", "RTX 40"))]
-            return Composition(self._join(nearest, f, []), "not_covered", f.passages)
+            said = [Sentence(t("not_covered", f.language), [], exempt=("A100", "RTX 40"))]
+            if f.passages:  # what it covers nearby, by name only: no figures in an answer about nothing it holds
+                heading = re.sub(r"^\d+(?:\.\d+)?\s+", "", f.passages[0].heading)
+                if not re.search(r"\d", heading):
+                    said.append(Sentence(t("nearest", f.language, heading=heading), [f"@{f.passages[0].id}"]))
+            return Composition(self._join(said, f, []), "not_covered", f.passages)
         lead = self._unknown(f)
         direct: list[Sentence] = []
         if kind == "selection":

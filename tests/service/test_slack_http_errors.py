@@ -1,0 +1,37 @@
+"""/slack/events speaks the API's error object: when Slack is not configured, and on a bad signature."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from pydantic import SecretStr
+
+from kb.engine import Engine
+from kb.settings import Settings
+from service.app import create_app
+
+
+@pytest.fixture(scope="module")
+def unconfigured(settings: Settings, engine: Engine) -> Iterator[TestClient]:
+    with TestClient(create_app(settings, engine)) as c:
+        yield c
+
+
+def test_slack_events_without_slack_configured_is_a_json_404_naming_the_variables(unconfigured: TestClient) -> None:
+    r = unconfigured.post("/slack/events", json={"type": "url_verification", "challenge": "x"})
+    error = r.json()["error"]
+    assert r.status_code == 404 and error["code"] == "slack_not_configured" and error["request_id"]
+    assert "KB_SLACK_BOT_TOKEN" in error["message"] and "KB_SLACK_SIGNING_SECRET" in error["message"]
+
+
+def test_a_bad_slack_signature_is_a_401_in_the_error_shape(settings: Settings, engine: Engine) -> None:
+    configured = settings.model_copy(update={"slack_bot_token": SecretStr("xoxb-t"),
+                                             "slack_signing_secret": SecretStr("s3cret")})
+    with TestClient(create_app(configured, engine)) as c:
+        r = c.post("/slack/events", content=b'{"type":"event_callback"}',
+                   headers={"X-Slack-Signature": "v0=00", "X-Slack-Request-Timestamp": "1"})
+    error = r.json()["error"]
+    assert r.status_code == 401 and error["code"] == "unauthorized" and error["field"] == "x-slack-signature"
+    assert error["request_id"] and "signature" in error["message"]

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import IO
 
 import httpx
-from redis_server import free_port
+
+from service.testing import free_port
 
 REPO = Path(__file__).resolve().parent.parent
 

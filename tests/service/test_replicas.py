@@ -15,10 +15,10 @@ from typing import Any
 import httpx
 import pytest
 from fake_slack import BOT_USER, FakeSlack, event_body, signed_headers
-from redis_server import RedisServer
 from served import Served, metric
 
 from kb.settings import Settings
+from service.testing import RedisServer
 
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 SLACK_PER_MINUTE = 3

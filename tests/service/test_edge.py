@@ -58,6 +58,8 @@ def exchange(port: int, data: bytes, wait: float = 10.0) -> tuple[bytes, float, 
                 got += chunk
         except TimeoutError:
             return got, time.monotonic() - started, False
+        except ConnectionResetError:
+            pass
         return got, time.monotonic() - started, True
 
 
@@ -180,3 +182,26 @@ def test_100_slowloris_sockets_for_30_s_do_not_delay_50_requests(front: Front) -
     assert statuses == [200] * 50
     assert max(took) < 1.0, sorted(took)[-5:]
     assert cut[0] >= 100 * int(30 / (DEADLINE_S + 1)) // 2  # the deadline cut the slow sockets again and again
+
+
+def test_connections_over_the_per_address_cap_are_closed_unanswered(front: Front, tmp_path: Any) -> None:
+    with Edge([f"127.0.0.1:{front.kb.port}"], tmp_path, EdgeSettings(maxconn_per_ip=3)) as edge:
+        held = [socket.create_connection(("127.0.0.1", edge.port)) for _ in range(3)]
+        try:
+            time.sleep(0.2)
+            try:
+                got, _, closed = exchange(edge.port, b"GET /healthz HTTP/1.1\r\nHost: kb\r\n\r\n", wait=5)
+            except (ConnectionResetError, BrokenPipeError):
+                got, closed = b"", True
+            assert closed and got == b""  # refused at accept: no HTTP at all
+        finally:
+            for s in held:
+                s.close()
+        deadline = time.monotonic() + 10  # the cap frees as haproxy sees them close
+        while True:
+            try:
+                assert httpx.get(f"{edge.url}/healthz", timeout=5).status_code == 200
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "the per-address cap never freed"
+                time.sleep(0.1)

@@ -23,7 +23,7 @@ from service.testing import RedisServer
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 SLACK_PER_MINUTE = 3
 HTTP_PER_MINUTE = 5
-KEYS = ["key-limit", "key-outage", "key-other"]
+KEYS = ["key-limit", "key-outage", "key-other", "key-shared"]
 _ts = itertools.count(1)
 
 
@@ -176,3 +176,13 @@ def test_a_redis_outage_degrades_as_documented_and_its_return_recovers(cluster: 
     statuses = [httpx.get(f"{[a, b][i % 2].url}/v1/gpus", headers=limit, timeout=10).status_code
                 for i in range(HTTP_PER_MINUTE + 1)]
     assert statuses == [200] * HTTP_PER_MINUTE + [429]
+
+
+def test_an_answer_computed_by_one_replica_is_a_lookup_for_the_other(cluster: Cluster) -> None:
+    headers = {"Authorization": f"Bearer {KEYS[3]}"}
+    question = {"question": "RTX 4060 Ti 16GB 适合做什么？ (shared cache)"}
+    first = httpx.post(f"{cluster.a.url}/v1/ask", json=question, headers=headers, timeout=30)
+    before = metric(cluster.b.url, "kb_cache_hits_total", cache="shared_answer")
+    second = httpx.post(f"{cluster.b.url}/v1/ask", json=question, headers=headers, timeout=30)
+    assert first.status_code == second.status_code == 200 and first.content == second.content
+    assert metric(cluster.b.url, "kb_cache_hits_total", cache="shared_answer") == before + 1

@@ -41,6 +41,9 @@ import httpx
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+# The bare-embedding baseline waits at OpenMP barriers the way kb serve does (KB_EMBED_WAIT_POLICY's default);
+# libgomp's default spinning made it 0.1-0.5 s on a busy machine, a baseline kb itself never pays.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from benchmarks.questions import fresh_questions  # noqa: E402
 from indexer.build import build_index  # noqa: E402

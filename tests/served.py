@@ -62,10 +62,15 @@ class Served:
 
 def metric(url: str, name: str, **labels: str) -> float:
     """The sum of a metric's samples whose labels include these, from GET /metrics."""
+    return metric_in(httpx.get(f"{url}/metrics", timeout=30).text, name, **labels)
+
+
+def metric_in(text: str, name: str, **labels: str) -> float:
+    """The sum of a metric's samples whose labels include these, in a /metrics body."""
     from prometheus_client.parser import text_string_to_metric_families
 
     total = 0.0
-    for family in text_string_to_metric_families(httpx.get(f"{url}/metrics", timeout=30).text):
+    for family in text_string_to_metric_families(text):
         for sample in family.samples:
             if sample.name == name and all(sample.labels.get(k) == v for k, v in labels.items()):
                 total += sample.value

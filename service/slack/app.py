@@ -39,7 +39,7 @@ def build_app(settings: Settings, engine_getter: EngineGetter, shared: Shared | 
                        timeout=HTTP_TIMEOUT_S, retry_handlers=retry_handlers())
     secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else ""
     app = App(
-        name="kb",
+        name="kb-slack",  # bolt sets the level of the logger named after the app on every request: not "kb"
         client=client,
         signing_secret=secret,  # "" only in Socket Mode, whose requests bolt does not verify by signature
         request_verification_enabled=True,

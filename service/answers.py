@@ -17,3 +17,13 @@ class AnswerCache(LruCache[AnswerKey, bytes]):
                 self._data.move_to_end(key)
                 self.hits += 1
             return value
+
+    def put(self, key: AnswerKey, value: bytes) -> None:
+        """Keep an answer computed elsewhere (another replica, via Redis)."""
+        if self.maxsize <= 0:
+            return
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self.maxsize:
+                self._data.popitem(last=False)

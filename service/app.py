@@ -18,9 +18,11 @@ from kb.settings import Settings, get_settings
 from service import errors
 from service.metrics import Metrics
 from service.middleware import RequestMiddleware
-from service.ratelimit import RateLimiter
+from service.ratelimit import Limiter, RateLimiter
 from service.routes import ask, fit, gpus, health, passages, web
 from service.security import ApiKeys
+from service.shared import Shared
+from service.shared_limits import SharedRateLimiter
 from service.state import AppState
 from service.web.headers import SecurityHeaders
 
@@ -35,7 +37,8 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None) -
     """The app for these settings; the index loads in the lifespan unless an `engine` is handed in (tests)."""
     settings = settings or get_settings()
     metrics = Metrics()
-    state = AppState(settings, metrics, engine)
+    shared = Shared(settings.redis_url, metrics) if settings.redis_url else None
+    state = AppState(settings, metrics, engine, shared)
 
     slack: Any = None
 
@@ -46,6 +49,9 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None) -
         log.info("shutting down")
         if slack is not None:
             slack.close()  # lets Slack answers in flight finish
+        if shared is not None:
+            await shared.aclose()
+        metrics.worker_exited()
 
     # /docs is served by service/routes/web.py from local files (FastAPI's own loads Swagger UI from a CDN).
     app = FastAPI(title="kb", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
@@ -67,9 +73,10 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None) -
     if slack is not None:
         routers.append(slack.router)
 
-    limiter = RateLimiter(settings.rate_limit_per_minute)
+    limiter: Limiter = RateLimiter(settings.rate_limit_per_minute) if shared is None else \
+        SharedRateLimiter(settings.rate_limit_per_minute, shared)
     app.add_middleware(RequestMiddleware, metrics=metrics, keys=keys, limiter=limiter,
-                       max_body_bytes=settings.max_body_bytes,
+                       max_body_bytes=settings.max_body_bytes, body_timeout=settings.body_timeout_seconds,
                        routes=[route for router in routers for route in router.routes])
     app.add_middleware(SecurityHeaders)
     if settings.cors_origins:  # outermost, so that 401/429 answers carry CORS headers too
@@ -91,10 +98,12 @@ def _include_slack(app: FastAPI, state: AppState) -> Any:
     adapter = _slack_adapter()
     if adapter is None:
         state.slack_status = "slack: not installed"
+        app.include_router(health.slack_not_configured(state.slack_status))
         return None
-    integration = adapter.build_slack(state.settings, state.engine_for_slack)
+    integration = adapter.build_slack(state.settings, state.engine_for_slack, state.shared)
     if integration is None:
         state.slack_status = str(adapter.slack_status(state.settings))
+        app.include_router(health.slack_not_configured(state.slack_status))
         return None
     app.include_router(integration.router)
     state.slack_status = str(integration.status)

@@ -16,7 +16,7 @@ from service.schemas import ErrorBody, ErrorDetail
 from service.state import NotReady
 
 CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
-         413: "too_large", 415: "unsupported_media_type", 422: "bad_input", 429: "rate_limited",
+         408: "timeout", 413: "too_large", 415: "unsupported_media_type", 422: "bad_input", 429: "rate_limited",
          500: "internal", 503: "not_ready"}
 RETRY_WHILE_LOADING_S = 5
 _LOCATIONS = {"body", "query", "path", "header", "cookie"}

@@ -3,6 +3,7 @@ limit, metrics, one JSON access-log line, and a JSON 500 for anything unexpected
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import time
@@ -17,7 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from service.context import request_id
 from service.errors import error_response
 from service.metrics import Metrics
-from service.ratelimit import RateLimiter
+from service.ratelimit import Limiter
 from service.security import ApiKeys, bearer_token, key_fingerprint
 
 access_log = logging.getLogger("kb.access")
@@ -27,6 +28,7 @@ GUARDED = "/v1/"
 # Slack's interactive payloads carry the whole message they came from (blocks and all), far over the API's
 # limit; bolt verifies their signature after the body is read, so they get a cap of their own.
 SLACK_PREFIX, SLACK_MAX_BODY_BYTES = "/slack/", 1 << 20
+CLOSE = {"Connection": "close"}  # uvicorn closes the connection after a response that says so
 
 
 @dataclass
@@ -39,10 +41,10 @@ class _Sent:
 class RequestMiddleware:
     """Outermost of kb's layers (CORS, when configured, wraps it)."""
 
-    def __init__(self, app: ASGIApp, *, metrics: Metrics, keys: ApiKeys, limiter: RateLimiter,
-                 max_body_bytes: int, routes: list[BaseRoute]) -> None:
+    def __init__(self, app: ASGIApp, *, metrics: Metrics, keys: ApiKeys, limiter: Limiter,
+                 max_body_bytes: int, routes: list[BaseRoute], body_timeout: float = 10.0) -> None:
         self.app, self.metrics, self.keys, self.limiter = app, metrics, keys, limiter
-        self.max_body_bytes, self.routes = max_body_bytes, routes
+        self.max_body_bytes, self.routes, self.body_timeout = max_body_bytes, routes, body_timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -64,15 +66,21 @@ class RequestMiddleware:
 
         self.metrics.in_flight.inc()
         try:
-            rejection = self._guard(scope, headers)
+            rejection = await self._guard(scope, headers)
             if rejection is not None:
                 await rejection(scope, receive, send_with_id)
                 return
             limit = max(self.max_body_bytes, SLACK_MAX_BODY_BYTES) if scope["path"].startswith(SLACK_PREFIX) \
                 else self.max_body_bytes
-            body = await self._read_body(receive, headers, limit)
-            if body is None:
-                await error_response(413, f"the body is over {limit} bytes", "body")(
+            try:
+                async with asyncio.timeout(self.body_timeout):
+                    body = await self._read_body(receive, headers, limit)
+            except TimeoutError:  # the rest of the body never came: free the connection, as the edge would
+                await error_response(408, f"the body did not arrive within {self.body_timeout:g} s", "body",
+                                     headers=CLOSE)(scope, receive, send_with_id)
+                return
+            if body is None:  # closing the connection, so that what is left of the body is never read
+                await error_response(413, f"the body is over {limit} bytes", "body", headers=CLOSE)(
                     scope, receive, send_with_id)
             elif isinstance(body, bytes):
                 await self.app(scope, _replay(body, receive), send_with_id)
@@ -95,7 +103,7 @@ class RequestMiddleware:
             }})
             request_id.reset(token)
 
-    def _guard(self, scope: Scope, headers: Headers) -> Response | None:
+    async def _guard(self, scope: Scope, headers: Headers) -> Response | None:
         """401 or 429 for /v1/* before any body is read; rate limiting comes first, so guessing keys is limited too."""
         if not scope["path"].startswith(GUARDED) or scope["method"] == "OPTIONS":
             return None
@@ -104,7 +112,7 @@ class RequestMiddleware:
         client = scope.get("client")
         who = key_fingerprint(token) if self.keys.enabled and authorized and token else \
             f"ip:{client[0] if client else 'unknown'}"
-        wait = self.limiter.retry_after(who)
+        wait = await self.limiter.acquire(who)
         if wait is not None:
             return error_response(429, f"over {int(self.limiter.capacity)} requests a minute; retry in {wait} s",
                                   headers={"Retry-After": str(wait)})

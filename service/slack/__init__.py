@@ -7,12 +7,16 @@ configured (no route at all), and `slack_status(settings)` says why in /readyz.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from fastapi import APIRouter
 from slack_bolt import App
 
 from kb.settings import Settings
 from service.slack.replies import Answerer, EngineGetter
+
+if TYPE_CHECKING:
+    from service.shared import Shared
 
 __all__ = ["Answerer", "EngineGetter", "SlackIntegration", "build_slack", "slack_status"]
 
@@ -46,14 +50,17 @@ def slack_status(settings: Settings) -> str:
     return f"slack: not configured (set {' and '.join(missing)})"
 
 
-def build_slack(settings: Settings, engine_getter: EngineGetter) -> SlackIntegration | None:
-    """The Slack route for the HTTP app, or None when KB_SLACK_BOT_TOKEN or KB_SLACK_SIGNING_SECRET is missing."""
+def build_slack(settings: Settings, engine_getter: EngineGetter, shared: Shared | None = None) \
+        -> SlackIntegration | None:
+    """The Slack route for the HTTP app, or None when KB_SLACK_BOT_TOKEN or KB_SLACK_SIGNING_SECRET is missing.
+
+    With `shared` (KB_REDIS_URL), de-duplication, thread memory and the per-user limit are kept in Redis."""
     if _missing(settings, "slack_bot_token", "slack_signing_secret"):
         return None
     from service.slack.app import build_app
     from service.slack.route import ThreadedSlackRequestHandler, slack_router
 
-    app = build_app(settings, engine_getter)
+    app = build_app(settings, engine_getter, shared)
     assert settings.slack_signing_secret is not None
     handler = ThreadedSlackRequestHandler(app, settings.slack_signing_secret.get_secret_value())
     return SlackIntegration(router=slack_router(handler), app=app, status=slack_status(settings))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from slack_bolt import App
 from slack_sdk import WebClient
@@ -11,6 +12,9 @@ from kb.settings import Settings
 from service.slack.bot import Bot
 from service.slack.feedback import FeedbackLog
 from service.slack.replies import HTTP_TIMEOUT_S, EngineGetter, retry_handlers
+
+if TYPE_CHECKING:
+    from service.shared import Shared
 
 
 def api_url(settings: Settings) -> str:
@@ -27,7 +31,7 @@ def feedback_salt(settings: Settings) -> bytes:
     return b"kb"
 
 
-def build_app(settings: Settings, engine_getter: EngineGetter) -> App:
+def build_app(settings: Settings, engine_getter: EngineGetter, shared: Shared | None = None) -> App:
     """A bolt App answering with kb; needs settings.slack_bot_token (the signing secret for HTTP requests)."""
     if settings.slack_bot_token is None:
         raise ValueError("KB_SLACK_BOT_TOKEN is not set")
@@ -35,7 +39,7 @@ def build_app(settings: Settings, engine_getter: EngineGetter) -> App:
                        timeout=HTTP_TIMEOUT_S, retry_handlers=retry_handlers())
     secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else ""
     app = App(
-        name="kb",
+        name="kb-slack",  # bolt sets the level of the logger named after the app on every request: not "kb"
         client=client,
         signing_secret=secret,  # "" only in Socket Mode, whose requests bolt does not verify by signature
         request_verification_enabled=True,
@@ -47,6 +51,6 @@ def build_app(settings: Settings, engine_getter: EngineGetter) -> App:
         listener_executor=ThreadPoolExecutor(max_workers=max(4, settings.threads), thread_name_prefix="kb-slack"),
     )
     bot = Bot(engine_getter, FeedbackLog(settings.feedback_path, feedback_salt(settings)),
-              settings.slack_user_per_minute, settings.max_question_chars)
+              settings.slack_user_per_minute, settings.max_question_chars, shared)
     bot.register(app)
     return app

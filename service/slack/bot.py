@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from slack_bolt import Ack, App, BoltContext, BoltResponse
 from slack_sdk import WebClient
@@ -20,12 +20,16 @@ from kb.errors import BadInput
 from kb.language import detect_language
 from kb.question import clean_question
 from kb.words.slack import labels
+from service.shared_limits import SharedSet, SharedUserRateLimiter
 from service.slack.blocks import VOTE_ACTIONS
-from service.slack.dedupe import TtlSet
+from service.slack.dedupe import Memory, TtlSet
 from service.slack.feedback import FeedbackLog
 from service.slack.ratelimit import UserRateLimiter
 from service.slack.replies import EngineGetter, Reply, compose, send_to_response_url
 from service.slack.text import escape, mentions_user, question_from_slack
+
+if TYPE_CHECKING:
+    from service.shared import Shared
 
 log = logging.getLogger("kb.slack")
 
@@ -37,17 +41,33 @@ NOT_A_MEMBER = {"not_in_channel", "channel_not_found"}
 
 
 class Bot:
-    """The listeners and the little state they share (all of it per process, all of it thread-safe)."""
+    """The listeners and the little state they share: per process, or in Redis for every replica (`shared`)."""
 
     def __init__(self, engine_getter: EngineGetter, feedback: FeedbackLog, per_minute: int,
-                 max_question_chars: int) -> None:
+                 max_question_chars: int, shared: Shared | None = None) -> None:
         self.engine_getter = engine_getter
         self.feedback = feedback
         self.max_question_chars = max_question_chars
-        self.limiter = UserRateLimiter(per_minute)
-        self.events = TtlSet(EVENT_TTL_S, 100_000)  # event ids already taken
-        self.messages = TtlSet(EVENT_TTL_S, 100_000)  # "channel/ts" of messages already taken
-        self.threads = TtlSet(THREAD_TTL_S, 100_000)  # "channel/thread_ts" of threads kb answered in
+        self.shared = shared
+        self.limiter: UserRateLimiter | SharedUserRateLimiter
+        self.events: Memory  # event ids already taken
+        self.messages: Memory  # "channel/ts" of messages already taken
+        self.threads: Memory  # "channel/thread_ts" of threads kb answered in
+        if shared is None:
+            self.limiter = UserRateLimiter(per_minute)
+            self.events, self.messages = TtlSet(EVENT_TTL_S, 100_000), TtlSet(EVENT_TTL_S, 100_000)
+            self.threads = TtlSet(THREAD_TTL_S, 100_000)
+        else:
+            self.limiter = SharedUserRateLimiter(per_minute, shared)
+            self.events = SharedSet("slack:event", EVENT_TTL_S, shared)
+            self.messages = SharedSet("slack:message", EVENT_TTL_S, shared)
+            self.threads = SharedSet("slack:thread", THREAD_TTL_S, shared)
+
+    def _dropped(self, what: str) -> None:
+        """A delivery not answered because Redis could not say whether another replica took it (fail safe)."""
+        if self.shared is not None and self.shared.down:
+            self.shared.metrics.slack_dropped.inc()
+            log.warning("dropping Slack %s: redis is down, so another replica may already be answering it", what)
 
     def register(self, app: App) -> None:
         app.use(self.skip_repeated_events)
@@ -70,7 +90,10 @@ class Bot:
         if body.get("type") == "event_callback":
             event_id = str(body.get("event_id") or "")
             reason = (request.headers.get("x-slack-retry-reason") or [""])[0]
-            if (event_id and not self.events.add(event_id)) or reason == "http_timeout":
+            repeated = bool(event_id) and not self.events.add(event_id)
+            if repeated:
+                self._dropped(f"event {event_id}")
+            if repeated or reason == "http_timeout":
                 log.info("skipping repeated Slack event %s (retry reason %r)", event_id, reason or None)
                 return BoltResponse(status=200, body="")
         next()
@@ -79,6 +102,7 @@ class Bot:
     def take(self, event: dict[str, Any], context: BoltContext) -> bool:
         """Claim a message once (a mention in a kb thread arrives as app_mention and as message) and count it."""
         if not self.messages.add(f"{event.get('channel')}/{event.get('ts')}"):
+            self._dropped(f"message {event.get('channel')}/{event.get('ts')}")
             context["kb_skip"] = True
             return False
         context["kb_wait"] = self.limiter.check(f"{context.team_id}:{event.get('user')}")
@@ -120,7 +144,7 @@ class Bot:
         try:
             posted = client.chat_postMessage(channel=channel, text=reply.text, blocks=reply.blocks,
                                              unfurl_links=False, unfurl_media=False)
-            self.threads.add(f"{channel}/{posted['ts']}")
+            self.threads.remember(f"{channel}/{posted['ts']}")
         except SlackApiError as e:
             if e.response.get("error") not in NOT_A_MEMBER:
                 log.error("chat.postMessage failed: %s", e.response.get("error"))
@@ -172,7 +196,7 @@ class Bot:
             log.error("posting an answer failed: %s", e.response.get("error"))
             return
         if thread:
-            self.threads.add(f"{channel}/{thread}")
+            self.threads.remember(f"{channel}/{thread}")
 
     def ignore(self) -> None:
         """Messages that are not questions for kb: acknowledged (bolt does that) and dropped."""

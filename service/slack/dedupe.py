@@ -6,12 +6,23 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Protocol
+
+
+class Memory(Protocol):
+    """What the bot remembers keys in: TtlSet (this process) or shared_limits.SharedSet (Redis, every replica)."""
+
+    def add(self, key: str) -> bool: ...
+
+    def remember(self, key: str) -> None: ...
+
+    def __contains__(self, key: object) -> bool: ...
 
 
 class TtlSet:
     """Keys remembered for ttl seconds, at most max_size of them (the oldest go first).
 
-    Per process: replicas behind a load balancer each keep their own (see the README's note on retries).
+    Per process: with KB_REDIS_URL set, the bot uses shared_limits.SharedSet instead, shared by every replica.
     """
 
     def __init__(self, ttl: float, max_size: int, clock: Callable[[], float] = time.monotonic) -> None:
@@ -38,6 +49,13 @@ class TtlSet:
             self._items[key] = now
             self._expire(now)
             return True
+
+    def remember(self, key: str) -> None:
+        """Remember key, new or not (its time restarts)."""
+        with self._lock:
+            self._items.pop(key, None)
+            self._items[key] = self._clock()
+            self._expire(self._clock())
 
     def __contains__(self, key: object) -> bool:
         with self._lock:

@@ -5,18 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from fastapi.responses import JSONResponse
 from slack_bolt import App
 from slack_bolt.adapter.starlette.handler import SlackRequestHandler, to_bolt_request, to_starlette_response
 from slack_sdk.signature import SignatureVerifier
 from starlette.concurrency import run_in_threadpool
 
+from service.errors import error_response
+
 # Slack's requests are small; the largest, a button click, carries the message it came from (tens of KB).
 MAX_BODY_BYTES = 1 << 20
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str) -> Response:
+    """The API's error object ({"error": {"code", "field", "message", "request_id"}}), here as everywhere."""
+    return error_response(status, message, "x-slack-signature" if status == 401 else "body")
 
 
 class ThreadedSlackRequestHandler(SlackRequestHandler):

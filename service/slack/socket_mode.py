@@ -24,10 +24,15 @@ def _app_token(settings: Settings) -> str:
 
 
 def socket_mode_handler(settings: Settings, engine_getter: EngineGetter) -> SocketModeHandler:
-    """bolt's Socket Mode handler around kb's App (the same listeners as POST /slack/events)."""
+    """bolt's Socket Mode handler around kb's App (the same listeners as POST /slack/events).
+
+    Slack spreads Socket Mode events over every open connection, so several `kb slack` processes share
+    de-duplication, thread memory and the per-user limit through Redis when KB_REDIS_URL is set."""
+    from service.shared import Shared
     from service.slack.app import build_app
 
-    return SocketModeHandler(build_app(settings, engine_getter), _app_token(settings))
+    shared = Shared(settings.redis_url) if settings.redis_url else None
+    return SocketModeHandler(build_app(settings, engine_getter, shared), _app_token(settings))
 
 
 def run_socket_mode(settings: Settings, engine_getter: EngineGetter | None = None) -> None:

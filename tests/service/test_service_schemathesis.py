@@ -7,7 +7,6 @@ strategy is driven here directly, against a live server.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,9 +21,6 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from kb.engine import Engine
-from kb.settings import Settings
-from service.app import create_app
 from service.testing import LiveServer
 
 WITH_INPUT = [("POST", "/v1/ask"), ("POST", "/v1/fit"), ("GET", "/v1/passages/{passage_id}")]
@@ -34,18 +30,6 @@ CASES = [(m, p, GenerationMode.POSITIVE) for m, p in OPERATIONS] + \
     [(m, p, GenerationMode.NEGATIVE) for m, p in WITH_INPUT]
 CHECKS = [not_a_server_error, response_schema_conformance, status_code_conformance, content_type_conformance]
 EXAMPLES = 40  # per operation and mode: the whole file stays within about a minute
-
-
-@pytest.fixture(scope="module")
-def engine(settings: Settings) -> Engine:
-    """This module's own engine (the app pins its embedder to one thread; the session engine stays as it is)."""
-    return Engine.open(settings, build_if_needed=False)
-
-
-@pytest.fixture(scope="module")
-def live(settings: Settings, engine: Engine) -> Iterator[LiveServer]:
-    with LiveServer(create_app(settings.model_copy(update={"rate_limit_per_minute": 0}), engine)) as server:
-        yield server
 
 
 @pytest.fixture(scope="module")

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
-from kb.engine import Engine
 from kb.settings import Settings
 from service.app import create_app
 
@@ -18,18 +16,6 @@ FIT_KEYS = {"gpu", "gpu_count", "model_params", "workload", "fits", "per_gpu_req
             "per_gpu_available_bytes", "min_gpus", "breakdown", "assumptions", "steps"}
 BREAKDOWN_KEYS = {"weights", "gradients", "optimizer", "activations", "kv_cache", "overhead"}
 ERROR_KEYS = {"code", "field", "message", "request_id"}
-
-
-@pytest.fixture(scope="module")
-def engine(settings: Settings) -> Engine:
-    """This module's own engine (the app pins its embedder to one thread; the session engine stays as it is)."""
-    return Engine.open(settings, build_if_needed=False)
-
-
-@pytest.fixture(scope="module")
-def client(settings: Settings, engine: Engine) -> Iterator[TestClient]:
-    with TestClient(create_app(settings, engine)) as c:
-        yield c
 
 
 def test_ask_answers_in_the_contract_shape(client: TestClient) -> None:

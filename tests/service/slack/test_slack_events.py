@@ -58,12 +58,6 @@ class Bot:
 
 
 @pytest.fixture
-def slack() -> Iterator[FakeSlack]:
-    with FakeSlack() as s:
-        yield s
-
-
-@pytest.fixture
 def make_bot(slack: FakeSlack, tmp_path: Path) -> Iterator[Callable[..., Bot]]:
     bots: list[Bot] = []
 

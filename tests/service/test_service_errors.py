@@ -15,18 +15,6 @@ from kb.settings import Settings
 from service.app import create_app
 
 
-@pytest.fixture(scope="module")
-def engine(settings: Settings) -> Engine:
-    """This module's own engine (the app pins its embedder to one thread; the session engine stays as it is)."""
-    return Engine.open(settings, build_if_needed=False)
-
-
-@pytest.fixture(scope="module")
-def client(settings: Settings, engine: Engine) -> Iterator[TestClient]:
-    with TestClient(create_app(settings, engine)) as c:
-        yield c
-
-
 def _error(r: Any, status: int, field: str | None) -> dict[str, Any]:
     assert r.status_code == status, r.text
     assert r.headers["content-type"] == "application/json"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +22,6 @@ BOT, SIGN, APP = "xoxb-1-secret-bot", "signing-secret-value", "xapp-1-secret-app
 
 def tokens(**values: str) -> dict[str, Any]:
     return {k: SecretStr(v) for k, v in values.items()}
-
-
-@pytest.fixture
-def slack() -> Iterator[FakeSlack]:
-    with FakeSlack() as s:
-        yield s
 
 
 @pytest.mark.parametrize(("given", "status"), [
@@ -118,7 +111,7 @@ def test_readyz_reports_slack_and_the_route_exists_only_when_configured(settings
 def test_manifest_declares_what_the_bot_listens_for() -> None:
     import yaml
 
-    manifest = yaml.safe_load((Path(__file__).parent.parent / "service/slack/manifest.yaml").read_text())
+    manifest = yaml.safe_load((Path(__file__).resolve().parents[3] / "service/slack/manifest.yaml").read_text())
     (command,) = manifest["features"]["slash_commands"]
     assert command["command"] == "/kb"
     settings = manifest["settings"]

@@ -21,12 +21,6 @@ ASK = {"question": "RTX 4090 的显存带宽是多少？", "top_k": 1}
 
 
 @pytest.fixture(scope="module")
-def engine(settings: Settings) -> Engine:
-    """This module's own engine (the app pins its embedder to one thread; the session engine stays as it is)."""
-    return Engine.open(settings, build_if_needed=False)
-
-
-@pytest.fixture(scope="module")
 def keyed(settings: Settings, engine: Engine) -> Iterator[TestClient]:
     s = settings.model_copy(update={"api_keys": [SecretStr(k) for k in KEYS], "rate_limit_per_minute": 0})
     with TestClient(create_app(s, engine)) as c:

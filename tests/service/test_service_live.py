@@ -10,22 +10,20 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 import httpx
-import pytest
 
 from kb.engine import Engine
 from kb.settings import Settings
 from service.app import create_app
 from service.testing import LiveServer
 
-REPO = Path(__file__).resolve().parent.parent
-MINI = Path(__file__).parent / "fixtures" / "mini"
+REPO = Path(__file__).resolve().parents[2]
+MINI = REPO / "tests" / "fixtures" / "mini"
 QUESTIONS = [
     "RTX 4090 的显存带宽是多少？",
     "能用一张4090 QLoRA微调13B模型吗？",
@@ -40,18 +38,6 @@ QUESTIONS = [
     "Can two RTX 4090 serve a 70B model in int4?",
     "What is ZeRO stage 3 and when do I need it?",
 ]
-
-
-@pytest.fixture(scope="module")
-def engine(settings: Settings) -> Engine:
-    """This module's own engine (the app pins its embedder to one thread; the session engine stays as it is)."""
-    return Engine.open(settings, build_if_needed=False)
-
-
-@pytest.fixture(scope="module")
-def live(settings: Settings, engine: Engine) -> Iterator[LiveServer]:
-    with LiveServer(create_app(settings, engine)) as server:
-        yield server
 
 
 def test_every_endpoint_over_real_http(live: LiveServer) -> None:

@@ -21,12 +21,12 @@ from service.app import create_app
 from service.testing import LiveServer
 from service.web.browser import launch
 from tests.png import colour_census
-from tests.test_service_live import _env, _free_port, _serve, _stop, _wait_ready
+from tests.service.test_service_live import _env, _free_port, _serve, _stop, _wait_ready
 
 pytestmark = pytest.mark.slow  # a browser and a `kb serve` process: ~40 s of the suite
 playwright_api = pytest.importorskip("playwright.sync_api", reason="the dev extra (playwright) is not installed")
-REPO = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).parent / "fixtures"
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "tests" / "fixtures"
 ZH = "能用一张4090 QLoRA微调13B模型吗？"
 EN = "How many A100 80GB do I need to fully train a 70B model?"
 BUDGET = "50万预算做7B推理，选哪种卡？"

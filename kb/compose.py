@@ -127,6 +127,8 @@ class Composer:
                       "zero": _get(a, "zero_stage"),
                       "workload": workload_phrase(c.model, str(_get(a, "workload")), None, lang)}
             key = f"alt.{change}" if f"alt.{change}" in _ALT_KEYS else "alt.count"
+            if change == "count" and _get(a, "zero_stage") and _get(a, "zero_stage") != c.zero_stage:
+                key = "alt.count_zero"
             out.append(Sentence(t(key, lang, **values), m))
         if not alts:
             if c.min_gpus is None:

@@ -156,3 +156,18 @@ def test_data_parallel_training_over_pcie_can_be_link_bound() -> None:
     assert any("link-bound" in s for s in pcie.steps)
     assert any("compute-bound" in s for s in nvlink.steps)
     assert nvlink.train_wall_hours == pytest.approx(6 * 7e9 * 1e9 / (312e12 * 0.4) / 3600 / 8)
+
+
+@pytest.mark.parametrize("workload", ["inference", "full", "lora", "qlora"])
+def test_every_check_that_does_not_fit_but_could_lists_alternatives(workload: str) -> None:
+    """A grid of models × every GPU kind: where more cards would fit (min_gpus is a number), alternatives says so."""
+    from kb.fit.gpus import load_gpus
+    from tests.conftest import CORPUS
+
+    missing = []
+    for model in ("llama-2-13b", "llama-3-70b", "mixtral-8x7b", "qwen2.5-32b", "deepseek-v3", "qwen3-30b-a3b"):
+        for gpu in load_gpus(CORPUS):
+            r = check(model=model, workload=workload, gpu=gpu)
+            if not r.fits and r.min_gpus is not None and not r.alternatives:
+                missing.append(f"{model} {workload} on {gpu}")
+    assert not missing, missing

@@ -29,7 +29,10 @@ def _candidates(req: FitRequest, res: FitResult) -> list[tuple[str, list[FitRequ
     elif req.workload == "lora":
         out.append(("precision", [req.model_copy(update={"precision": p}) for p in LORA_LOWER.get(res.precision, ())]))
     if res.min_gpus is not None and res.min_gpus != req.count:
-        out.append(("count", [req.model_copy(update={"count": res.min_gpus})]))
+        # Full training's fewest cards are counted with ZeRO-3 when no stage was set (unsharded states never
+        # shrink with more cards), so that alternative shards them too.
+        zero = 3 if req.workload == "full" and req.zero == 0 else req.zero
+        out.append(("count", [req.model_copy(update={"count": res.min_gpus, "zero": zero})]))
     if req.workload in ("full", "lora"):
         targets = ("lora", "qlora") if req.workload == "full" else ("qlora",)
         out.append(("workload", [req.model_copy(update={"workload": w, "precision": None, "zero": 0, "offload": False})

@@ -46,6 +46,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "On {cards} it fits ({need} GiB per GPU)",
         "zh": "用 {cards} 则放得下（每卡 {need} GiB）",
     },
+    "alt.count_zero": {
+        "en": "On {cards} with ZeRO stage {zero} it fits ({need} GiB per GPU)",
+        "zh": "用 {cards} 并开 ZeRO stage {zero} 则放得下（每卡 {need} GiB）",
+    },
     "alt.workload": {
         "en": "{workload} instead fits on {cards} ({need} GiB per GPU)",
         "zh": "改用{workload}则 {cards} 放得下（每卡 {need} GiB）",

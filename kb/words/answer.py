@@ -62,10 +62,6 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "With the optimizer offloaded to CPU memory it fits on {cards} ({need} GiB per GPU)",
         "zh": "把优化器状态卸载到 CPU 内存则 {cards} 放得下（每卡 {need} GiB）",
     },
-    "alt.cheaper": {
-        "en": "A smaller set-up also fits: {change} ({need} GiB per GPU)",
-        "zh": "更省的配置也放得下：{change}（每卡 {need} GiB）",
-    },
     # Speed, time and cost.
     "decode": {
         "en": "Decode upper bound: about {tps} tokens/s for {what} on {cards} at a {context}-token context "
@@ -129,10 +125,6 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "zh": "也就是说，{gpu} 没有 NVLink，多卡之间走 PCIe",
     },
     "spec_note": {"en": "Note: {note}", "zh": "注意：{note}"},
-    "spec_vendor": {
-        "en": "The guide covers none of the {gpu}'s figures: they are the vendor's",
-        "zh": "指南没有 {gpu} 的任何数据：以上是厂商数据",
-    },
     # Case studies (the record's own lines after each label).
     "case_hardware": {"en": "Hardware: {items}", "zh": "硬件：{items}"},
     "case_outcome": {"en": "Outcome: {items}", "zh": "结果：{items}"},

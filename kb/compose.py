@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from indexer.chunks import Chunk
 from kb.facts import Corrections, budget_rule, case_facts, spec_facts
@@ -108,7 +107,7 @@ class Composer:
             key = ("fit_count" if f.intent.how_many and c.min_gpus == c.gpu_count else "fit_yes") if c.fits \
                 else "fit_no"
             out.append(Sentence(t(key, lang, **values), m))
-            active = getattr(c, "active_params", None)
+            active = c.active_params
             if active and active < c.model_params and not moe_said:
                 moe_said = True
                 out.append(Sentence(t("moe", lang, model=c.model, total=f"{c.model_params / 1e9:.1f}",
@@ -118,16 +117,14 @@ class Composer:
         return out
 
     def _alternatives(self, c: FitResult, m: list[str], lang: str) -> list[Sentence]:
-        alts = [a for a in (getattr(c, "alternatives", None) or []) if _get(a, "fits")]
+        alts = [a for a in c.alternatives if a.fits]
         out = []
         for a in alts[:2]:
-            change = str(_get(a, "change"))
-            values = {"count": _get(a, "gpu_count") or c.gpu_count, "gpu": gpu_name(c.gpu),
-                      "need": gib(_get(a, "per_gpu_required_bytes") or 0), "precision": _get(a, "precision"),
-                      "zero": _get(a, "zero_stage"),
-                      "workload": workload_phrase(c.model, str(_get(a, "workload")), None, lang)}
-            key = f"alt.{change}" if f"alt.{change}" in _ALT_KEYS else "alt.count"
-            if change == "count" and _get(a, "zero_stage") and _get(a, "zero_stage") != c.zero_stage:
+            values = {"count": a.gpu_count, "gpu": gpu_name(c.gpu), "need": gib(a.per_gpu_required_bytes),
+                      "precision": a.precision, "zero": a.zero_stage,
+                      "workload": workload_phrase(c.model, a.workload, None, lang)}
+            key = f"alt.{a.change}" if f"alt.{a.change}" in _ALT_KEYS else "alt.count"
+            if a.change == "count" and a.zero_stage and a.zero_stage != c.zero_stage:
                 key = "alt.count_zero"
             out.append(Sentence(t(key, lang, **values), m))
         if not alts:
@@ -150,14 +147,14 @@ class Composer:
                 out.append(Sentence(t("no_speed", lang, **base), m))
                 out += self._alternatives(c, m, lang)
                 continue
-            serving = getattr(c, "serving", None)
+            serving = c.serving
             if c.decode_tokens_per_s is not None:
                 out.append(Sentence(t("decode", lang, tps=rate(c.decode_tokens_per_s), context=f"{c.seq_len:,}",
                                       **base), m))
-                if serving is not None and _get(serving, "concurrency") and int(_get(serving, "concurrency")) > 1:
-                    out.append(Sentence(t("serving", lang, concurrency=_get(serving, "concurrency"),
-                                          agg=rate(_get(serving, "aggregate_decode_tokens_per_s") or 0),
-                                          per=rate(_get(serving, "per_sequence_decode_tokens_per_s") or 0)), m))
+                if serving is not None and serving.concurrency > 1:
+                    out.append(Sentence(t("serving", lang, concurrency=serving.concurrency,
+                                          agg=rate(serving.aggregate_decode_tokens_per_s or 0),
+                                          per=rate(serving.per_sequence_decode_tokens_per_s or 0)), m))
             elif c.train_gpu_hours is not None and c.train_wall_hours is not None:
                 out.append(Sentence(t("train_time", lang, days=f"{c.train_wall_hours / 24:,.1f}",
                                       gpu_hours=whole(c.train_gpu_hours), mfu=f"{f.mfu * 100:.0f}", **base), m))
@@ -330,7 +327,3 @@ class Composer:
 _SPLIT = {"zh": re.compile(r"(?<=[。！？])"), "en": re.compile(r"(?<=[.!?])\s+(?=[A-Z])")}
 _ALT_KEYS = {"alt.precision", "alt.count", "alt.workload", "alt.zero", "alt.offload"}
 
-
-def _get(obj: object, key: str) -> Any:
-    """A field of a pydantic model or a dict (the fit engine's alternatives and serving may be either)."""
-    return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)

@@ -25,7 +25,7 @@ _STRONG = re.compile(
 _WEAK = re.compile(
     r"\bmodels?\b|模型|英伟达|nvidia|\bamd\b|intel|\btrain|\bmemory\b|serv(?:e|ing)\b|deploy|\bbatch|tokens?\b|\bchips?\b|芯片|cluster|"
     r"\bcards?\b|卡|\bai\b|budget|预算|cloud|云|server|服务器|workstation|工作站|throughput|latency|延迟|吞吐|"
-    r"precision|精度|fp16|bf16|int8|int4|fp32|案例|case|公司|company|startup|创业|初创|团队|team|实验室|\\blab\\b|"
+    r"precision|精度|fp16|bf16|int8|int4|fp32|案例|case|公司|company|startup|创业|初创|团队|team|实验室|\blab\b|"
     r"医疗|medical|金融|fintech|制造|manufactur|edge|边缘|平台|platform|成本|cost|价格|price",
     re.IGNORECASE,
 )
@@ -40,7 +40,8 @@ _WHY = re.compile(
     r"drawback|limitation|weakness|strength|pros\b|cons\b|区别|差异|difference|\bvs\.?\b|versus|哪个好|哪个更|"
     r"better|比较|compare|好处|tradeoff|trade-off|权衡|适合|suitable|best for|值得|worth|趋势|trend|future|未来|"
     r"建议|recommend|best practice|最佳实践|怎么选|如何选|how (?:should|do|can) (?:i|we)|应该|should", re.IGNORECASE)
-_HOW_MANY = re.compile(r"how many|几张|几块|几个|多少张|多少块|多少卡|几卡|需要多少|minimum number|fewest",
+_HOW_MANY = re.compile(r"how many|几张|几块|几个|多少张|多少块|多少卡|几卡|"
+                       r"需要多少(?:张|块|卡|个gpu|gpu)|minimum number|fewest",
                        re.IGNORECASE)
 _CASE = re.compile(
     r"案例|case|公司|company|团队|team|实验室|\blab\b|startup|创业|初创|fintech|金融|医疗|medical|制造|manufactur|"
@@ -62,6 +63,11 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
         "memory_type": r"hbm|gddr|显存类型|memory type",
     }.items()
 }
+
+
+def spec_attributes(text: str) -> list[str]:
+    """The spec attributes a (lower-cased) question asks for, in SPEC_ATTRIBUTES order."""
+    return [name for name, p in SPEC_ATTRIBUTES.items() if p.search(text)]
 
 
 @dataclass

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from kb.fit.parse import parse_question
 from tests.fit_engine_helpers import ENGINE
 
 # (question, model preset, GPUs with counts)
@@ -60,7 +59,7 @@ CASES = [
 
 @pytest.mark.parametrize(("question", "model", "gpus"), CASES)
 def test_question_names_the_right_model_and_gpus(question: str, model: str, gpus: list[tuple[str, int | None]]) -> None:
-    q = parse_question(question)
+    q = ENGINE.read(question, "en")
     assert q.model == model
     assert q.gpus == gpus
     assert not q.unknown_models and not q.unknown_gpus

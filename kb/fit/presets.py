@@ -248,3 +248,20 @@ def estimate_shape(params: float) -> ModelShape:
     layers = max(1, round(base.layers * s))
     return ModelShape(f"{params / 1e9:g}b", layers, hidden, heads, kv, ffn, base.vocab,
                       estimated_from=base.name, given_params=round(params))
+
+
+# Names people use for a preset besides its id (any spacing of the id is read already; see kb/names.py).
+PRESET_ALIASES: dict[str, tuple[str, ...]] = {
+    "llama-65b": ("llama 1 65b", "llama 65b"),
+    "llama-3.1-405b": ("llama 3 405b",),
+    "qwen2.5-7b": ("qwen 7b",),
+    "qwen2.5-14b": ("qwen 14b",),
+    "qwen2.5-32b": ("qwen 32b",),
+    "qwen2.5-72b": ("qwen 72b",),
+    "qwen3-30b-a3b": ("qwen3 30b",),
+    "qwen3-235b-a22b": ("qwen3 235b",),
+    "llama-4-scout": ("llama 4 scout 17b 16e", "llama4 scout"),
+    "llama-4-maverick": ("llama 4 maverick 17b 128e", "llama4 maverick"),
+    "mixtral-8x7b": ("mixtral",),
+    "deepseek-v3": ("deepseek v3 671b", "deepseek v3", "deepseek r1"),  # R1: the same shape
+}

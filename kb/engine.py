@@ -17,7 +17,7 @@ from indexer.chunks import Chunk
 from indexer.embedder import Embedder
 from kb.cache import LruCache
 from kb.compose import Composer, Facts
-from kb.errors import BadInput
+from kb.errors import BadInput, KbError
 from kb.fit.engine import FitEngine
 from kb.followup import Turn, is_reset, merge, slot_values
 from kb.index import LoadedIndex, open_index
@@ -53,8 +53,21 @@ class Engine:
                 self._tables.setdefault(c.section, c.id)
         self.observe_retrieval: RetrievalObserver | None = None
         self.fit = FitEngine.from_settings(settings)
-        self.composer = Composer(index.chunks, self._passage_of, len)
+        self.composer = Composer(index.chunks, self._passage_of, len, self._figure)
         self.domain = Domain(index.glossary)
+
+    def _figure(self, gpu: str, attribute: str) -> tuple[float, str] | None:
+        """A spec record's figure for an asked attribute, as the fit engine reads it (for comparisons)."""
+        try:
+            spec = self.fit.gpu(gpu)
+        except KbError:
+            return None
+        value = {"bandwidth": (spec.bandwidth_gbs, "GB/s"), "compute": (spec.bf16_dense_tflops, "TFLOPS"),
+                 "power": (spec.tdp_w, "W"), "nvlink": (spec.nvlink_gbs, "GB/s"),
+                 "price": (spec.price_cny, "CNY") if spec.price_cny else None,
+                 "vram": (spec.capacity_value or spec.vram_gib, spec.capacity_unit),
+                 "int8": (spec.int8_dense_tops, "TOPS") if spec.int8_dense_tops else None}.get(attribute)
+        return value if value and value[0] else None
 
     def _passage_of(self, chunk: Chunk, rank: int, score: float, language: str) -> Passage:
         return to_passage(chunk, rank, score, self._tables, language)
@@ -132,16 +145,19 @@ class Engine:
         found = self.fit.for_query(query, language)
         checks, selection, unknown = found.checks, found.selection, found.unknown
         gpus = list(found.gpus)
+        query_gpus = [g for g, _ in query.gpus] + list(query.unknown_gpus)
         if any(n.key == "default_of" and n.values.get("gpu") == "a100-80gb" for n in query.notes):
             gpus.insert(gpus.index("a100-80gb"), "a100-40gb")  # "the A100" is both cards
         intent = classify(text, self.domain, has_checks=bool(checks), has_selection=selection is not None,
-                          names_gpu=bool(gpus), names_model=bool(found.models), names_unknown=bool(unknown))
+                          names_gpu=len(set(query_gpus)), names_model=bool(found.models), names_unknown=bool(unknown),
+                          asked=query.asked)
         if intent.kind == "not_covered":
             checks, selection = [], None
         terms = question_terms(text, language, self.index.lexical.tokenize_query(text))
         facts = Facts(question=text, language=language, intent=intent, passages=passages, checks=checks,
                       selection=selection, unknown=unknown, gpus=gpus, terms=terms, mfu=s.mfu,
-                      budget_cny=found.budget_cny)
+                      budget_cny=found.budget_cny, asked=query.asked, unknown_gpus=list(query.unknown_gpus),
+                      model_named=query.model is not None)
         composed = self.composer.compose(facts)
         return Answer(question=text, language=language,  # type: ignore[arg-type]
                       answer=composed.answer, coverage=composed.coverage,  # type: ignore[arg-type]

@@ -65,6 +65,21 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
 }
 
 
+# Other fields of ML and computing: about them the guide says nothing, even when they train on a GPU.
+_OFF_DOMAIN = re.compile(
+    r"yolo|object detect|目标检测|图像分类|image classif|图像分割|segmentation|stable\s*diffusion|sdxl|采样器|sampler|"
+    r"resnet|\bcnn\b|卷积网络|语音识别|speech recogni|挖矿|crypto|mining|游戏帧|\bfps\b|gaming|股票|stock|recipe|菜谱|"
+    r"天气|weather|video edit|视频剪辑|渲染农场|render farm|blender|强化学习|reinforcement", re.IGNORECASE)
+_LLM = re.compile(r"llm|大模型|大语言|language model|\btokens?\b|llama|qwen|mistral|mixtral|deepseek|gpt|transformer|"
+                  r"\blora\b|qlora|vllm|kv\s*cache|文本生成|chat", re.IGNORECASE)
+
+
+def off_domain(question: str) -> bool:
+    """A question about another field (a YOLO detector, Stable Diffusion samplers) that names nothing of LLMs."""
+    q = normalise(question)
+    return bool(_OFF_DOMAIN.search(q)) and not _LLM.search(q)
+
+
 def spec_attributes(text: str) -> list[str]:
     """The spec attributes a (lower-cased) question asks for, in SPEC_ATTRIBUTES order."""
     return [name for name, p in SPEC_ATTRIBUTES.items() if p.search(text)]
@@ -108,13 +123,23 @@ class Domain:
         return len(weak) >= 2
 
 
-def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: bool, names_gpu: bool,
-             names_model: bool, names_unknown: bool) -> Intent:
+_SUITS = re.compile(r"good for|好用|适合|suitable|worth|值得|怎么样|如何|行不行|any good|enough for|够用",
+                    re.IGNORECASE)
+KEY_FIGURES = ["vram", "bandwidth", "compute"]  # what "is this card good for LLMs" is answered with
+
+
+def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: bool, names_gpu: int,
+             names_model: bool, names_unknown: bool, asked: str | None = None) -> Intent:
     """The answer kind, from the question's words and what the fit engine found in it."""
     q = normalise(question)
     speed, cost = bool(_SPEED.search(q)), bool(_COST.search(q))
     attrs = [name for name, p in SPEC_ATTRIBUTES.items() if p.search(q)]
-    if not (domain.covers(q) or names_gpu or names_model or names_unknown):
+    if asked == "comparison" and attrs and not has_checks and not off_domain(q):
+        return Intent("spec", attributes=attrs)
+    if names_gpu == 1 and not attrs and not names_model and not has_checks and not has_selection \
+            and _SUITS.search(q) and not _CASE.search(q):
+        return Intent("spec", attributes=list(KEY_FIGURES))
+    if off_domain(q) or not (domain.covers(q) or names_gpu or names_model or names_unknown):
         return Intent("not_covered")
     if has_selection:
         return Intent("selection", wants_speed=speed, wants_cost=cost)

@@ -41,6 +41,6 @@ UNKNOWN_MODELS: tuple[str, ...] = (
     rf"gemini(?:{_SEP}\d(?:\.\d)?)?(?:{_SEP}(?:pro|flash|ultra|nano))?",
     rf"grok(?:{_SEP}\d)?|kimi(?!{_SEP}k2)|ernie(?:{_SEP}bot)?|文心一言|文心|豆包|doubao|混元|hunyuan|盘古|pangu",
     rf"chatglm\d?|glm{_SEP}4(?:\.5)?|baichuan\d?|百川|internlm\d?|书生|yi{_SEP}(?:large|lightning)|minimax",
-    rf"phi{_SEP}[234](?:\.5)?(?:{_SEP}(?:mini|medium))?|command{_SEP}r\+?|stable{_SEP}diffusion|sdxl|whisper",
+    rf"phi{_SEP}[234](?:\.5)?(?:{_SEP}(?:mini|medium))?|command{_SEP}r\+?",
     rf"bloom|opt(?=-\d)|gpt{_SEP}j|gpt{_SEP}neox?|bert|t5",
 )

@@ -211,7 +211,7 @@ _WORKLOADS = [
     ("qlora", r"qlora"),
     ("lora", r"(?<!q)lora|peft|参数高效"),
     ("full", r"全参|全量|full[\s-]*(?:fine[\s-]*tun|finetun|train|param)|pre[\s-]*train|预训练|from scratch|从头训练|"
-             r"从零训练|(?<!微)训练|\btrain(?:ing)?\b"),
+             r"从零训练|(?<!微)训练|(?<![微培])训(?!练)|\btrain(?:ing)?\b"),
     ("fine-tune", r"微调|fine[\s-]*tun|finetun|\bsft\b"),
     ("inference", r"推理|部署|inference|infer|serv(?:e|ing)|\brun\b|跑|运行|上线|生成|decode|tokens?/s|latency|延迟|"
                   r"吞吐|throughput|聊天|chat|加载|load"),
@@ -253,6 +253,38 @@ def _words(t: _Text, q: Query) -> None:
         q.wants_selection = True
 
 
+_ASKED: tuple[tuple[str, str], ...] = (
+    ("kv", r"kv\s*[-_]?\s*cache|kv\s*缓存|键值缓存|\bkv\b.{0,12}(?:多大|多少|size|per token|每\s*token)"),
+    ("concurrency", r"多少(?:个|路)?(?:并发|用户|会话|请求)|并发(?:多少|几)|撑多少|能?(?:支持|扛|带)多少|"
+                    r"how many (?:concurrent|users|requests|sequences|chats|sessions|streams)|"
+                    r"max(?:imum)? concurren|max concurrent|"
+                    r"(?:concurrent|simultaneous) (?:chats|users|requests|sequences)"),
+    ("memory", r"(?:多少|多大|几个?g|几g)\s*(?:的)?\s*显存|显存(?:需求|占用|要多少|需要多少|多少)|"
+               r"how much (?:v?ram|memory|gpu memory)|"
+               r"(?:v?ram|memory) (?:do(?:es)? (?:i|it|we) need|needed|required|requirement|usage|footprint)|"
+               r"vram for|memory for"),
+    ("time", r"多久|多长时间|几天|多少天|how long|how many (?:days|hours)|训练时间|time to train"),
+    ("cost", r"电费|成本|per million|每百万|cost (?:to|of|per)|花多少"),
+    ("speed", r"tokens?\s*/\s*s|tok/s|每秒|多快|速度|how fast|throughput|吞吐"),
+)
+
+
+def _asked(text: str, q: Query) -> str | None:
+    """What the question asks for, when it names it (contracts: the asked quantity)."""
+    for name, pattern in _ASKED:
+        if re.search(pattern, text) and (q.model or name in ("speed", "cost")):
+            return name
+    if q.attributes and len(q.gpus) + len(q.unknown_gpus) >= 2 and not q.model:
+        return "comparison"
+    if "price" in q.attributes and not q.model:
+        return "price"
+    if q.attributes and not q.model:
+        return "figure"
+    if q.how_many:
+        return "count"
+    return None
+
+
 def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language: str = "en") -> Query:
     """The one pass from a question to its Query; order matters (names first, then money and tokens before
     sizes, so "A100 80G" is not 80 cards and "2万亿token" is not a model size).
@@ -273,4 +305,5 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     _words(t, q)
     if q.model is None:  # a figure of a card; a model's memory or speed is a fit question, not a spec one
         q.attributes = spec_attributes(t.original.lower())
+    q.asked = _asked(t.original.lower(), q)
     return q

@@ -61,6 +61,7 @@ class Facts:
     asked: str | None = None  # what the question asks for (kb.query.ASKED)
     unknown_gpus: list[str] = field(default_factory=list)  # the names in `unknown` that are accelerators
     model_named: bool = False  # the question names a model (so it asks for a check, not about a card)
+    counts: dict[str, int] = field(default_factory=dict)  # GPU id → the count the question gives beside it
     cited: set[str] = field(default_factory=set)  # passage ids the answer cites (never replaced by another)
 
 
@@ -250,8 +251,14 @@ class Composer:
             found = spec_facts(parts, gpu_name(gpu), f.intent.attributes, f.language)
             for chunk, sentence in found:
                 out.append(Sentence(sentence, [self._cite(f, chunk, top_k)]))
-            if "price" in f.intent.attributes and parts and self._figure(gpu, "price") is None:
+            price = self._figure(gpu, "price")
+            if "price" in f.intent.attributes and parts and price is None:
                 out.append(Sentence(t("no_price", f.language, gpu=gpu_name(gpu)), [self._cite(f, parts[0], top_k)]))
+            elif "price" in f.intent.attributes and price and f.counts.get(gpu, 1) > 1:
+                n = f.counts[gpu]  # "8 张 4090 多少钱": the cards' price times the count, from the record's price
+                out.insert(0, Sentence(t("capex", f.language, count=n, gpu=gpu_name(gpu), capex=whole(n * price[0])),
+                                       [self._cite(f, parts[0], top_k)], exempt=(gpu_name(gpu),),
+                                       derived=(n * price[0], price[0])))
         return self._ratio(f, top_k) + out
 
     def _ratio(self, f: Facts, top_k: int) -> list[Sentence]:

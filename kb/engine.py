@@ -157,7 +157,7 @@ class Engine:
         facts = Facts(question=text, language=language, intent=intent, passages=passages, checks=checks,
                       selection=selection, unknown=unknown, gpus=gpus, terms=terms, mfu=s.mfu,
                       budget_cny=found.budget_cny, asked=query.asked, unknown_gpus=list(query.unknown_gpus),
-                      model_named=query.model is not None)
+                      model_named=query.model is not None, counts={g: c for g, c in query.gpus if c})
         composed = self.composer.compose(facts)
         return Answer(question=text, language=language,  # type: ignore[arg-type]
                       answer=composed.answer, coverage=composed.coverage,  # type: ignore[arg-type]

@@ -110,9 +110,16 @@ def merge(prior: Query, new: Query, text: str) -> Turn:
     """`new` read against `prior`: a follow-up inherits what it does not say, else it stands alone."""
     reset, _ = is_reset(text)
     opener = bool(_OPENER.search(text))
-    own_subject = new.model is not None and (bool(new.gpus) or bool(new.workloads)) and not opener
-    relative = bool(re.search(f"{_DOUBLE}|{_HALF}", text, re.IGNORECASE)) or bool(_ONE_MORE.search(text))
-    if reset or not prior.slots or own_subject or not (opener or relative or (_short(text) and new.slots)):
+    # A question with its own subject: a model on a card or a workload, or a figure of a named card asked
+    # after a conversation about something else.
+    own_subject = not opener and ((new.model is not None and (bool(new.gpus) or bool(new.workloads)))
+                                  or (bool(new.gpus) and bool(new.attributes) and not prior.attributes))
+    relative = bool(re.search(f"{_DOUBLE}|{_HALF}", text, re.IGNORECASE)) or bool(_ONE_MORE.search(text)) \
+        or bool(_ONE_LESS.search(text))
+    fit_slots = bool(new.gpus or new.model or new.count or new.workloads or new.precision or new.seq_len
+                     or new.concurrency or new.budget_cny or new.tokens)
+    carries = fit_slots or (bool(new.attributes) and bool(prior.attributes))
+    if reset or not prior.slots or own_subject or not (opener or relative or (_short(text) and carries)):
         return Turn(new)
     merged = replace(prior, notes=list(new.notes), unknown_models=list(new.unknown_models),
                      unknown_gpus=list(new.unknown_gpus), gpus=list(prior.gpus), workloads=list(prior.workloads),
@@ -125,7 +132,7 @@ def merge(prior: Query, new: Query, text: str) -> Turn:
         counts = {c for _, c in prior.gpus if c is not None}
         carry = counts.pop() if len(counts) == 1 and len(new.gpus) == 1 else None
         merged.gpus = [(g, c if c is not None else carry) for g, c in new.gpus]
-    elif new.count is not None:
+    elif new.count is not None and not relative:
         merged.gpus = [(g, new.count) for g, _ in prior.gpus]
     if new.workloads and new.workloads != prior.workloads:
         merged.workloads = list(new.workloads)
@@ -133,12 +140,12 @@ def merge(prior: Query, new: Query, text: str) -> Turn:
     for name in ("precision", "seq_len", "concurrency", "batch", "budget_cny", "tokens", "zero", "max_gpus"):
         if getattr(new, name) is not None:
             setattr(merged, name, getattr(new, name))
-    if new.attributes:
+    if new.attributes and not merged.model:  # "fp16" in "不是int8，是fp16" is a precision, not a spec figure
         merged.attributes = list(new.attributes)
     if new.speed or new.how_many or new.latency or new.wants_selection:
         merged.speed, merged.how_many, merged.latency = new.speed, new.how_many, new.latency
         merged.wants_selection = new.wants_selection or (prior.wants_selection and new.budget_cny is not None)
-    said = {k for k, v in new_values.items() if v is not None}
+    said = {k for k, v in new_values.items() if v is not None and (k != "attributes" or not merged.model)}
     _relative(text, prior, merged, said)
     before, after = slot_values(prior), slot_values(merged)
     changed = [k for k in SLOTS if after[k] != before[k] and (k in said or after[k] is None or before[k] is None)]

@@ -36,7 +36,8 @@ _SPEED = re.compile(
 _COST = re.compile(r"电费|per million|每百万|cost per|成本|how much (?:does|would|will) .* (?:run|train|serve)|"
                    r"多少钱|cost|price|价格|贵|cheap|便宜|花多少", re.IGNORECASE)
 _WHY = re.compile(
-    r"为什么|为何|why|when (?:is|are|should|to|do)|什么时候|什么情况|优势|优点|劣势|缺点|不足|advantage|downside|"
+    r"为什么|为何|为啥|咋|why|when (?:is|are|should|to|do)|什么时候|什么情况|优势|优点|劣势|缺点|不足|advantage|"
+    r"downside|"
     r"drawback|limitation|weakness|strength|pros\b|cons\b|区别|差异|difference|\bvs\.?\b|versus|哪个好|哪个更|"
     r"better|比较|compare|好处|tradeoff|trade-off|权衡|适合|suitable|best for|值得|worth|趋势|trend|future|未来|"
     r"建议|recommend|best practice|最佳实践|怎么选|如何选|how (?:should|do|can) (?:i|we)|应该|should", re.IGNORECASE)
@@ -125,6 +126,7 @@ class Domain:
 
 _SUITS = re.compile(r"good for|好用|适合|suitable|worth|值得|怎么样|如何|行不行|any good|enough for|够用",
                     re.IGNORECASE)
+_ASKS_WHY = re.compile(r"为什么|为何|为啥|怎么会|原因|\bwhy\b|reason", re.IGNORECASE)
 KEY_FIGURES = ["vram", "bandwidth", "compute"]  # what "is this card good for LLMs" is answered with
 
 
@@ -137,7 +139,7 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
     if asked == "comparison" and attrs and not has_checks and not off_domain(q):
         return Intent("spec", attributes=attrs)
     if names_gpu == 1 and not attrs and not names_model and not has_checks and not has_selection \
-            and _SUITS.search(q) and not _CASE.search(q):
+            and _SUITS.search(q) and not _CASE.search(q) and not _ASKS_WHY.search(q):
         return Intent("spec", attributes=list(KEY_FIGURES))
     if off_domain(q) or not (domain.covers(q) or names_gpu or names_model or names_unknown):
         return Intent("not_covered")
@@ -149,9 +151,9 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
         return Intent("cost", wants_cost=True)
     if has_checks:
         return Intent("fit", wants_speed=speed, wants_cost=cost, how_many=bool(_HOW_MANY.search(q)))
-    if names_gpu and attrs and not _WHY.search(q):
+    if names_gpu and attrs and not _WHY.search(q) and not (_CASE.search(q) and "price" in attrs):
         return Intent("spec", attributes=attrs)
-    if _CASE.search(q) and not names_gpu:
+    if _CASE.search(q) and (not names_gpu or "price" in attrs):
         return Intent("case")
     if _WHY.search(q):
         return Intent("why", attributes=attrs)

@@ -81,10 +81,23 @@ def _tokens(t: _Text, q: Query) -> None:
             q.seq_len = int(value * (1.024 if m.group(2) == "k" else 1))  # "32k tokens" is 32768
 
 
+def _each(t: _Text, q: Query) -> None:
+    """'并发 8 个，每个 8k', 'each 8k tokens': the context of every sequence."""
+    for m in t.take(rf"(?:每个|每路|每条|每人|each|per (?:user|request|sequence))\s*(?:用户|请求)?\s*({NUM})\s*(k)\b"
+                    rf"(?:\s*(?:tokens?|上下文|context))?"):
+        q.seq_len = int(float(m.group(1).replace(",", "")) * 1024)
+
+
+def _denied(t: _Text) -> None:
+    """'不是 int8，是 fp16', 'not int8 but fp16': what the asker rules out is not read."""
+    t.take(r"(?:不是|并非|\bnot\b|\bisn't\b)\s*[^,，;；。]{1,24}?(?=\s*[,，;；]?\s*(?:而是|是|\bbut\b|\bit'?s\b|rather))")
+
+
 def _context(t: _Text, q: Query) -> None:
     word = (r"(?:context(?:\s+length|\s+window)?|上下文(?:长度)?|序列长度|seq(?:uence)?[\s_-]*len(?:gth)?|ctx"
             r"|max[\s_-]*len)")
-    for m in t.take(rf"({NUM})\s*(k)?\s*(?:tokens?\s*)?(?:的)?\s*{word}|{word}\s*(?:of|为|是|=|:)?\s*({NUM})\s*(k)?"):
+    for m in t.take(rf"({NUM})\s*(k)?[\s-]*(?:tokens?[\s-]*)?(?:的)?\s*{word}"
+                    rf"|{word}\s*(?:of|为|是|=|:)?\s*({NUM})\s*(k)?"):
         num, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         q.seq_len = int(float(num.replace(",", "")) * (1024 if k else 1))
 
@@ -93,7 +106,7 @@ def _batch(t: _Text, q: Query) -> None:
     # "16 个 8k 并发", "32 concurrent 4k requests": a count of sequences, each of a context length.
     for m in t.take(rf"({NUM})\s*(?:个|路|条|x)?\s*({NUM})\s*k\s*(?:tokens?\s*)?(?:的|context\s*)?\s*"
                     rf"(?:并发|concurrent|sequences?|requests?|会话|请求|对话|chats?|users?|用户)"
-                    rf"|({NUM})\s*(?:concurrent\s*)?(?:users?|requests?|sequences?|chats?)\s*(?:at|of|with|@)\s*({NUM})\s*k"
+                    rf"|({NUM})\s*(?:concurrent\s*)?(?:users?|requests?|sequences?|chats?)\s*(?:at|of|with|@|x|\*)\s*({NUM})\s*k"
                     rf"(?:\s*(?:tokens?|context))*"):
         n, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         q.concurrency = int(float(n.replace(",", "")))
@@ -194,8 +207,10 @@ def _bare_count(t: _Text, q: Query) -> None:
     """A count said without a GPU kb knows ("with 8 cards", "两张卡"): the GPU comes from the conversation."""
     if q.gpus:
         return
-    for m in t.take(rf"(?<![\d.])(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:张|块|片)?\s*(?:显卡|卡|gpus?\b|cards?\b)"):
-        count = to_int(m.group(1))
+    for m in t.take(rf"(?<![\d.])(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:张|块|片)?\s*(?:显卡|卡|gpus?\b|cards?\b)"
+                    rf"|(?<![\d.])(\d+|{CN_NUMERAL})\s*(?:张|块)(?!\s*[a-z0-9])"
+                    rf"|(?<![\d.])(\d+|{EN_NUMBER_WORD})\s+of (?:them|those|these)"):
+        count = to_int(m.group(1) or m.group(2) or m.group(3))
         if count is not None and 1 <= count <= MAX_QUESTION_COUNT:
             q.count = count
 
@@ -254,7 +269,8 @@ def _words(t: _Text, q: Query) -> None:
 
 
 _ASKED: tuple[tuple[str, str], ...] = (
-    ("kv", r"kv\s*[-_]?\s*cache|kv\s*缓存|键值缓存|\bkv\b.{0,12}(?:多大|多少|size|per token|每\s*token)"),
+    ("kv", r"kv\s*[-_]?\s*cache|kv\s*缓存|键值缓存|(?<![a-z])kv(?![a-z]).{0,12}(?:多大|多少|size|per token|每\s*token)|"
+           r"total kv|kv total|(?<![a-z])kv(?![a-z]).{0,4}(?:总|total)"),
     ("concurrency", r"多少(?:个|路)?(?:并发|用户|会话|请求)|并发(?:多少|几)|撑多少|能?(?:支持|扛|带)多少|"
                     r"how many (?:concurrent|users|requests|sequences|chats|sessions|streams)|"
                     r"max(?:imum)? concurren|max concurrent|"
@@ -271,6 +287,8 @@ _ASKED: tuple[tuple[str, str], ...] = (
 
 def _asked(text: str, q: Query) -> str | None:
     """What the question asks for, when it names it (contracts: the asked quantity)."""
+    if q.attributes and len(q.gpus) + len(q.unknown_gpus) >= 2 and not q.model:
+        return "comparison"
     for name, pattern in _ASKED:
         if re.search(pattern, text) and (q.model or name in ("speed", "cost")):
             return name
@@ -293,9 +311,11 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     """
     q = Query(language=check_language(language))
     t = _Text(question)
+    _denied(t)
     found = _names(t, q, registry)
     _budget(t, q, usd_cny)
     _tokens(t, q)
+    _each(t, q)
     _context(t, q)
     _batch(t, q)
     _max_gpus(t, q)

@@ -98,13 +98,20 @@ def answer_query(engine: FitEngine, q: Query, language: str) -> QuestionFit:
     if not q.workloads:
         notes.append(note("no_workload"))
     if q.wants_selection and (q.budget_cny is not None or not q.gpus):
-        workload, precision = _workload_and_precision(q, workloads[0], notes)
-        try:
-            sel, checks = engine.select(q.model, workload, budget_cny=q.budget_cny, max_gpus=q.max_gpus,
-                                        precision=precision, seq_len=q.seq_len, batch=q.batch or 1, tokens=q.tokens,
-                                        concurrency=q.concurrency, language=language)
-        except BadInput:
-            return found
+        # "Fine-tune" without a method: full training first, then the adapters people mean when it fits nothing.
+        tried = [*workloads, "qlora"] if workloads == ["full", "lora"] else workloads[:1]
+        for n, name in enumerate(tried):
+            workload, precision = _workload_and_precision(q, name, notes)
+            try:
+                sel, checks = engine.select(q.model, workload, budget_cny=q.budget_cny, max_gpus=q.max_gpus,
+                                            precision=precision, seq_len=q.seq_len, batch=q.batch or 1,
+                                            tokens=q.tokens, concurrency=q.concurrency, language=language)
+            except BadInput:
+                return found
+            if sel.rows or n == len(tried) - 1:
+                break
+            notes.append(note("selection_fallback", workload=note(f"workload.{name}"),
+                              next=note(f"workload.{tried[n + 1]}")))
         sel.assumptions = [*render_all(notes, language), *sel.assumptions]
         found.checks, found.selection = checks, sel
         return found

@@ -602,6 +602,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "'{name}' names more than one card: {gpu} assumed",
         "zh": "“{name}”不止一款：按 {gpu} 计",
     },
+    "selection_fallback": {
+        "en": "{workload} fits nothing within the budget, so {next} is ranked instead",
+        "zh": "预算内没有能做{workload}的配置，改为按{next}排序",
+    },
     "nodes_read": {
         "en": "{nodes} nodes of {per_node} GPUs read as {count} GPUs",
         "zh": "{nodes} 台、每台 {per_node} 卡，共 {count} 张",

@@ -88,7 +88,8 @@ class Engine:
         language = language or detect_language(question)
         started = time.perf_counter()
         vector = self.embed_query(self.searcher.query_text(question, language))
-        hits = self.searcher.search(vector, question, language, top_k)
+        named = frozenset(f"spec-{g}" for g, _ in self.fit.read(question, language).gpus[:2])
+        hits = self.searcher.search(vector, question, language, top_k, named)
         if self.observe_retrieval is not None:
             self.observe_retrieval(time.perf_counter() - started)
         chunks = self.index.chunks

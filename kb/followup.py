@@ -140,6 +140,8 @@ def merge(prior: Query, new: Query, text: str) -> Turn:
     for name in ("precision", "seq_len", "concurrency", "batch", "budget_cny", "tokens", "zero", "max_gpus"):
         if getattr(new, name) is not None:
             setattr(merged, name, getattr(new, name))
+    if new.asked and new.asked not in ("figure", "comparison", "price"):
+        merged.asked = new.asked
     if new.attributes and not merged.model:  # "fp16" in "不是int8，是fp16" is a precision, not a spec figure
         merged.attributes = list(new.attributes)
     if new.speed or new.how_many or new.latency or new.wants_selection:

@@ -29,6 +29,16 @@ _SLOT_NAMES = {
 }
 
 
+# The asked quantity, said again so that the resolved question asks for the same thing.
+_ASK_ZH = {"memory": "需要多少显存", "kv": "的 KV 缓存多大", "concurrency": "最多能并发多少路", "time": "要多久",
+           "cost": "的成本多少"}
+_ASK_EN = {"memory": "How much memory does {work} of {model} need{where}{more}?",
+           "kv": "How big is the KV cache for {work} of {model}{where}{more}?",
+           "concurrency": "How many concurrent sequences can {work} of {model} serve{where}{more}?",
+           "time": "How long does {work} of {model} take{where}{more}?",
+           "cost": "What does {work} of {model} cost{where}{more}?"}
+
+
 def _tokens(n: float, language: str) -> str:
     if language == "zh":
         return f"{n / 1e12:g}万亿 token" if n >= 1e12 else f"{n / 1e8:g}亿 token"
@@ -78,12 +88,15 @@ def resolved_question(q: Query, language: str) -> str:
     if zh:
         if q.wants_selection and not q.gpus:
             return f"{model} {work}{more}选哪种卡？"
-        ask = "需要几张" if q.how_many else "的速度是多少" if q.speed else "的延迟是多少" if q.latency else "能行吗"
+        ask = _ASK_ZH.get(q.asked or "", "需要几张" if q.how_many else "的速度是多少" if q.speed else
+                          "的延迟是多少" if q.latency else "能行吗")
         where = f"用 {cards} " if cards else ""
         return f"{where}{model} {work}{more}{ask}？"
     if q.wants_selection and not q.gpus:
         return f"Which GPU for {work} of {model}{more}?"
     where = f" on {cards}" if cards else ""
+    if q.asked in _ASK_EN:
+        return _ASK_EN[q.asked].format(work=work, model=model, where=where, more=more)
     if q.how_many:
         return f"How many {gpu_name(q.gpus[0][0]) + 's' if q.gpus else 'GPUs'} for {work} of {model}{more}?"
     if q.speed:

@@ -355,7 +355,7 @@ class Composer:
 
         A fact whose text holds several sentences (a record's note) becomes several, each with the markers.
         """
-        sentences = [Sentence(part, list(s.markers), s.exempt) for s in sentences
+        sentences = [Sentence(part, list(s.markers), s.exempt, s.derived) for s in sentences
                      for part in _SPLIT[f.language].split(s.text.strip()) if part.strip(" 。.")]
         shown: list[str] = []
         index = {p.id: str(i) for i, p in enumerate(f.passages, 1)}

@@ -23,6 +23,7 @@ from kb.lexicon import UNKNOWN_GPUS, UNKNOWN_MODELS
 _SEP = r"[\s_.-]*"
 _EDGE_L = r"(?<![a-z0-9.])"
 _EDGE_R = r"(?![a-z0-9])"
+_SPEC_WORD = r"(?=(?:bf16|fp16|fp32|fp8|int8|int4|tf32|nvlink|pcie|hbm|gddr|vram|tdp)(?![a-z]))"
 # A family's other names in questions (the presets' ids use the first).
 FAMILY_SYNONYMS: dict[str, tuple[str, ...]] = {"qwen": ("通义千问", "千问"), "deepseek": ("深度求索",)}
 
@@ -74,8 +75,8 @@ def _alias_pattern(alias: str, model: bool) -> str:
     body = _SEP.join(_token_pattern(t, model) for t in _tokens(alias, model))
     if model:
         return f"{_EDGE_L}{body}{_EDGE_R}"
-    # "4090s", and "4090x2" (two of them)
-    return rf"{_EDGE_L}(?:nvidia{_SEP}|geforce{_SEP})?{body}(?:s|es)?(?:{_EDGE_R}|(?=[x*]\s*\d))"
+    # "4090s", "4090x2" (two of them), and a spec word run on ("H100带宽" is fine already; "B200BF16 算力")
+    return rf"{_EDGE_L}(?:nvidia{_SEP}|geforce{_SEP})?{body}(?:s|es)?(?:{_EDGE_R}|(?=[x*]\s*\d)|{_SPEC_WORD})"
 
 
 def _model_aliases(preset: str, extra: tuple[str, ...]) -> list[str]:

@@ -39,13 +39,20 @@ class Found:
     default_of: str | None = None  # the bare family name read as this record ("a100"), for a note
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Entry:
-    pattern: re.Pattern[str]
+    source: str  # compiled on first use: most names never occur in a question (saves ~0.1 s of a cold kb ask)
     kind: str
     id: str | None
     default_of: str | None = None
     key: str = ""  # a literal every match contains: entries whose key is absent are not run (~10x fewer)
+    _compiled: re.Pattern[str] | None = None
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.source)
+        return self._compiled
 
 
 def _key(alias: str, model: bool) -> str:
@@ -93,14 +100,14 @@ class Registry:
                  model_aliases: dict[str, tuple[str, ...]]) -> None:
         entries: list[_Entry] = []
         for gid, (aliases, defaults) in gpu_aliases.items():
-            entries += [_Entry(re.compile(_alias_pattern(a, False)), "gpu", gid, None, _key(a, False))
+            entries += [_Entry(_alias_pattern(a, False), "gpu", gid, None, _key(a, False))
                         for a in {gid, *aliases}]
-            entries += [_Entry(re.compile(_alias_pattern(a, False)), "gpu", gid, a, _key(a, False)) for a in defaults]
+            entries += [_Entry(_alias_pattern(a, False), "gpu", gid, a, _key(a, False)) for a in defaults]
         for preset, extra in model_aliases.items():
-            entries += [_Entry(re.compile(_alias_pattern(a, True)), "model", preset, None, _key(a, True))
+            entries += [_Entry(_alias_pattern(a, True), "model", preset, None, _key(a, True))
                         for a in _model_aliases(preset, extra)]
-        entries += [_Entry(re.compile(f"{_EDGE_L}(?:{p}){_EDGE_R}"), "gpu", None) for p in UNKNOWN_GPUS]
-        entries += [_Entry(re.compile(f"{_EDGE_L}(?:{p}){_EDGE_R}"), "model", None) for p in UNKNOWN_MODELS]
+        entries += [_Entry(f"{_EDGE_L}(?:{p}){_EDGE_R}", "gpu", None) for p in UNKNOWN_GPUS]
+        entries += [_Entry(f"{_EDGE_L}(?:{p}){_EDGE_R}", "model", None) for p in UNKNOWN_MODELS]
         self._entries = entries
         self.gpu_ids = tuple(gpu_aliases)
         self.model_ids = tuple(model_aliases)

@@ -76,6 +76,7 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
               help="Show kb's version, the corpus (its hash) and the index it uses, and exit.")
 def cli() -> None:
     """Cited answers and computed fit checks for choosing GPUs for LLM work."""
+    get_settings()  # every KB_* value checked before any command runs: a bad one is exit 2, naming it
 
 
 @cli.command()

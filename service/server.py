@@ -98,6 +98,7 @@ def run(settings: Settings) -> None:
     common: dict[str, Any] = {
         "host": settings.host, "port": settings.port, "log_config": logging_config(), "access_log": False,
         "timeout_graceful_shutdown": settings.shutdown_grace_seconds, "server_header": False,
+        **proxy_options(settings),
     }
     log.info("serving on http://%s:%d with %d worker(s)", settings.host, settings.port, settings.workers)
     signal.signal(signal.SIGTERM, _exit_cleanly)
@@ -113,6 +114,19 @@ def run(settings: Settings) -> None:
         os.environ[MULTIPROC_ENV] = metrics_dir
         config = _Config("service.app:create_app_from_env", factory=True, workers=settings.workers, **common)
         Multiprocess(config, sockets=[config.bind_socket()]).run()  # it handles SIGINT/SIGTERM itself
+
+
+def proxy_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's X-Forwarded-For handling from KB_TRUSTED_PROXIES.
+
+    uvicorn rewrites a request's client address from X-Forwarded-For only when the peer is one of these, so the
+    rate limiter's buckets and the access log's `client` are the real client's behind the edge, and a client
+    that connects directly cannot choose its own address. Nothing trusted: the header is never read (uvicorn
+    would otherwise fall back to FORWARDED_ALLOW_IPS or 127.0.0.1).
+    """
+    if not settings.trusted_proxies:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": list(settings.trusted_proxies)}
 
 
 def embedding_threads(settings: Settings) -> int:

@@ -114,3 +114,16 @@ def test_haproxy_accepts_the_config_as_deployed(compose_env: bool) -> None:
                             "-f", str(DEPLOY / "haproxy" / "backend-dns.cfg")],
                            env={**os.environ, **env}, capture_output=True, text=True, timeout=30)
     assert check.returncode == 0 and "valid" in check.stdout + check.stderr, check.stdout + check.stderr
+
+
+def test_kb_trusts_the_edge_and_only_the_edge_for_x_forwarded_for() -> None:
+    import ipaddress
+
+    compose = yaml.safe_load((REPO / "compose.yaml").read_text(encoding="utf-8"))
+    edge_address = compose["services"]["edge"]["networks"]["default"]["ipv4_address"]
+    trusted = Settings(trusted_proxies=compose["services"]["kb"]["environment"]["KB_TRUSTED_PROXIES"].split(","))
+    assert trusted.trusted_proxies == [edge_address]
+    subnet = compose["networks"]["default"]["ipam"]["config"][0]["subnet"]
+    assert ipaddress.ip_address(edge_address) in ipaddress.ip_network(subnet)
+    kb_env = env_of(find("Deployment", "kb")["spec"]["template"]["spec"]["containers"][0])
+    assert all(ipaddress.ip_network(n).is_private for n in kb_env["KB_TRUSTED_PROXIES"].split(","))

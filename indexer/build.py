@@ -13,10 +13,12 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-from indexer.artifact import clean_stale, corpus_hash, publish, staging_dir, write_manifest
+from indexer.artifact import clean_stale, publish, staging_dir, write_manifest
 from indexer.chunks import Chunk, corpus_files, load_chunks
+from indexer.code_id import index_code_id
 from indexer.embed_cache import EmbeddingCache, cache_path, text_key
 from indexer.embedder import Embedder, embedder_version
+from indexer.freshness import current_corpus_hash
 from indexer.glossary import GLOSSARY_FILE, parse_glossary
 from indexer.lexical import Bm25Index, save_json, tokenize_corpus
 
@@ -46,11 +48,6 @@ def _version(package: str) -> str:
         return metadata.version(package)
     except metadata.PackageNotFoundError:
         return "unknown"
-
-
-def current_corpus_hash(corpus_dir: Path) -> str:
-    """The hash `kb ask` compares with the artifact's to decide whether to rebuild (every .md file)."""
-    return corpus_hash(sorted(corpus_dir.rglob("*.md")), corpus_dir)
 
 
 def _embed(chunks: list[Chunk], embedder: Embedder, cache: EmbeddingCache | None,
@@ -108,6 +105,7 @@ def build_index(corpus_dir: Path, out: Path, embedder: Embedder, progress: Progr
         )
         write_manifest(tmp, {
             "corpus_hash": current_corpus_hash(corpus_dir),
+            "code_id": index_code_id(),  # another chunker or tokenizer makes the artifact stale (freshness.py)
             "corpus_files": len(corpus_files(corpus_dir)),
             "chunk_count": len(chunks),
             "embedder": {"name": embedder.name, "dim": embedder.dim},

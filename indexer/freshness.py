@@ -27,14 +27,18 @@ def current_corpus_hash(corpus_dir: Path) -> str:
     return corpus_hash(sorted(corpus_dir.rglob("*.md")), corpus_dir)
 
 
-def staleness(index_dir: Path, corpus_dir: Path, embedder: str | None = None) -> str | None:
+def staleness(index_dir: Path, corpus_dir: Path, embedder: str | None = None,
+              check_files: bool = False) -> str | None:
     """None when the artifact at `index_dir` is current for `corpus_dir`, else why it is not (for people).
 
-    `embedder` is the recorded name expected (embedder_name of KB_EMBEDDER); None skips that check.
+    `embedder` is the recorded name expected (embedder_name of KB_EMBEDDER); None skips that check. With
+    `check_files` (`kb index`: asked to build), a missing or truncated file is a reason too; without it
+    (`kb ask`, `kb serve`) damage is left for loading to report, never silently rebuilt over.
     """
     try:
         manifest = read_manifest(index_dir, "kb index")
-        verify_files(index_dir, manifest, "kb index", checksum=False)
+        if check_files:
+            verify_files(index_dir, manifest, "kb index", checksum=False)
     except IndexUnavailable as e:
         return str(e)
     if manifest.corpus_hash != current_corpus_hash(corpus_dir):

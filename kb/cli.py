@@ -19,8 +19,6 @@ import click
 from kb.errors import KbError
 from kb.settings import Settings, get_settings
 
-REPO_QUESTIONS = Path(__file__).resolve().parent.parent / "tests" / "eval" / "questions.jsonl"
-
 
 @contextmanager
 def _progress_bar() -> Iterator[Callable[[str, int, int], None]]:
@@ -149,7 +147,8 @@ def index(corpus: Path | None, out: Path | None, info: bool, no_cache: bool, for
         return
     if not s.corpus_dir.is_dir():
         raise click.BadParameter(f"corpus folder {s.corpus_dir} does not exist", param_hint="--corpus")
-    if not (force or no_cache) and staleness(s.index_dir, s.corpus_dir, embedder_name(s.embedder)) is None:
+    current = staleness(s.index_dir, s.corpus_dir, embedder_name(s.embedder), check_files=True) is None
+    if current and not (force or no_cache):
         click.echo(f"index at {s.index_dir} is current (corpus {current_corpus_hash(s.corpus_dir)[:12]}); "
                    "nothing to do (--force rebuilds it)", err=True)
         return
@@ -167,7 +166,7 @@ def index(corpus: Path | None, out: Path | None, info: bool, no_cache: bool, for
 
 @cli.command("eval")
 @click.option("--questions", type=click.Path(path_type=Path), default=None,
-              help="JSONL question set (default: tests/eval/questions.jsonl).")
+              help="JSONL question set (default: kb's own development set, shipped with kb).")
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics as JSON.")
 @click.option("--sweep", is_flag=True, help="Also report each dense/lexical weight from 0 to 1, per language.")
 @click.option("--answers", type=click.Path(path_type=Path), default=None,
@@ -175,38 +174,29 @@ def index(corpus: Path | None, out: Path | None, info: bool, no_cache: bool, for
 def eval_(questions: Path | None, as_json: bool, sweep: bool, answers: Path | None) -> None:
     """Retrieval quality on a labelled question set (recall@1, recall@5, MRR), or answer quality (--answers)."""
     from kb.engine import Engine
-    from kb.evaluate import first_hit, load_questions, summarise_ranks
+    from kb.eval_sets import development_set
+    from kb.evaluate import evaluate, load_questions
 
     if answers is not None:
         _eval_answers(answers, as_json)
         return
-    qs = load_questions(questions or REPO_QUESTIONS)
+    path = questions or development_set("questions.jsonl")
+    qs = load_questions(path)
     engine = Engine.open(_settings())
-    searcher = engine.searcher
-
-    def run(**overrides: Any) -> dict[str, dict[str, float]]:
-        """Metrics with some searcher knobs changed for the run (weights, prior, glossary)."""
-        saved = {k: getattr(searcher, k) for k in overrides}
-        for key, value in overrides.items():
-            setattr(searcher, key, value)
-        try:
-            ranks = [first_hit([p.section for p in engine.search(q.q, 5, q.language)], q.rel) for q in qs]
-        finally:
-            for key, value in saved.items():
-                setattr(searcher, key, value)
-        return summarise_ranks(qs, ranks)
-
-    knobs = {"dense_weight": searcher.dense_weight, "record_prior": searcher.record_prior}
-    report: dict[str, Any] = {"questions": str(questions or REPO_QUESTIONS), "settings": knobs, "metrics": run()}
+    config = engine.searcher.config
+    knobs = {"dense_weight": dict(config.dense_weight), "record_prior": config.record_prior}
+    report: dict[str, Any] = {"questions": str(path), "settings": knobs, "metrics": evaluate(engine, qs)}
     if sweep:
-        plain = {"record_prior": 1.0, "use_glossary": False}
+        plain = config.but(record_prior=1.0, use_glossary=False)
         report["baselines"] = {
-            "e5 alone": run(dense_weight={"zh": 1.0, "en": 1.0}, **plain),
-            "bm25 alone": run(dense_weight={"zh": 0.0, "en": 0.0}, **plain),
+            "e5 alone": evaluate(engine, qs, plain.but(dense_weight={"zh": 1.0, "en": 1.0})),
+            "bm25 alone": evaluate(engine, qs, plain.but(dense_weight={"zh": 0.0, "en": 0.0})),
         }
         grid = [round(0.1 * i, 1) for i in range(11)]
-        report["sweep"] = {f"dense={w:.1f}": run(dense_weight={"zh": w, "en": w}) for w in grid}
-        report["sweep"] |= {f"prior={p:.1f}": run(record_prior=p) for p in (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)}
+        report["sweep"] = {f"dense={w:.1f}": evaluate(engine, qs, config.but(dense_weight={"zh": w, "en": w}))
+                           for w in grid}
+        report["sweep"] |= {f"prior={p:.1f}": evaluate(engine, qs, config.but(record_prior=p))
+                            for p in (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)}
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False, indent=2))
         return

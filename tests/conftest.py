@@ -28,10 +28,10 @@ SHARED = REPO.parent / "shared"
 PROCESS_MODULES = {
     "test_edge.py", "test_metrics_workers.py", "test_replicas.py", "test_service_live.py",
     "test_service_schemathesis.py", "test_trusted_proxies.py", "test_web_page.py", "test_wheel_install.py",
-    "test_tls_edge.py",
+    "test_tls_edge.py", "test_st_backend.py",  # (the last loads torch and a sentence-transformers model)
 }
-# Fixtures that mean "the real corpus's index" or "a live server".
-SLOW_FIXTURES = {"index_dir", "live"}
+# Fixtures that mean "the real corpus's index", "a live server" or "torch and a sentence-transformers model".
+SLOW_FIXTURES = {"index_dir", "live", "st_engine"}
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

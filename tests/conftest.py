@@ -34,6 +34,10 @@ PROCESS_MODULES = {
 SLOW_FIXTURES = {"index_dir", "live", "st_engine"}
 
 
+# Tests that start nothing but take over 10 s of CPU (measured with --durations on the full suite).
+SLOW_TESTS = {"test_no_nan_or_negative_anywhere"}  # test_fit_engine.py's grid: 85 s on the shared 2-core VM
+
+
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     """In the quick loop, process-starting modules are not even imported (schemathesis, Playwright: seconds)."""
     if config.option.markexpr == "not slow" and collection_path.name in PROCESS_MODULES:
@@ -45,7 +49,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Mark slow what starts a process or needs the real corpus indexed (see the module docstring)."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
-        if item.path.name in PROCESS_MODULES or fixtures & SLOW_FIXTURES:
+        if item.path.name in PROCESS_MODULES or fixtures & SLOW_FIXTURES or item.originalname in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
 
 

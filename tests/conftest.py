@@ -34,8 +34,12 @@ PROCESS_MODULES = {
 SLOW_FIXTURES = {"index_dir", "live", "st_engine"}
 
 
-# Tests that start nothing but take over 10 s of CPU (measured with --durations on the full suite).
-SLOW_TESTS = {"test_no_nan_or_negative_anywhere"}  # test_fit_engine.py's grid: 85 s on the shared 2-core VM
+# Single tests of the kinds above in modules that are otherwise quick, and tests that start nothing but take
+# over 10 s of CPU (measured with --durations on the shared 2-core VM).
+SLOW_TESTS = {
+    "test_ask_builds_the_index_on_first_use",  # test_cli.py: kb ask embedding the whole real corpus, 156 s
+    "test_no_nan_or_negative_anywhere",  # test_fit_engine.py's grid: 85 s
+}
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
@@ -49,7 +53,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Mark slow what starts a process or needs the real corpus indexed (see the module docstring)."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
-        if item.path.name in PROCESS_MODULES or fixtures & SLOW_FIXTURES or item.originalname in SLOW_TESTS:
+        name = getattr(item, "originalname", item.name)
+        if item.path.name in PROCESS_MODULES or fixtures & SLOW_FIXTURES or name in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
 
 

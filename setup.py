@@ -1,4 +1,5 @@
-"""Build hook: the wheel carries every corpus/**/*.md as package data under kb/corpus/.
+"""Build hook: the wheel carries every corpus/**/*.md as package data under kb/corpus/, and kb's own development
+sets (tests/eval/questions.jsonl, answers.jsonl) under kb/eval/, so an installed `kb eval` has its defaults.
 
 The corpus stays at the top of the repository (the layout says so) and is found in place by a checkout
 (editable installs included); only a built wheel gets a copy. A hook rather than a `package-dir` mapping:
@@ -14,6 +15,7 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
+EVAL_SETS = [Path(__file__).resolve().parent / "tests" / "eval" / name for name in ("questions.jsonl", "answers.jsonl")]
 
 
 class BuildPyWithCorpus(build_py):
@@ -29,6 +31,10 @@ class BuildPyWithCorpus(build_py):
             dest = target / path.relative_to(CORPUS)
             self.mkpath(str(dest.parent))
             self.copy_file(str(path), str(dest))
+        eval_dir = Path(self.build_lib) / "kb" / "eval"
+        self.mkpath(str(eval_dir))
+        for path in EVAL_SETS:
+            self.copy_file(str(path), str(eval_dir / path.name))
 
 
 setup(cmdclass={"build_py": BuildPyWithCorpus})

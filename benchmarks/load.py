@@ -265,7 +265,7 @@ def main() -> int:
             report["index_build_s"] = round(time.perf_counter() - started, 2)
         report["embed_query_ms"] = {}
         if args.redis:
-            from service.testing import RedisServer
+            from tests.support.servers import RedisServer
 
             limit = {"KB_RATE_LIMIT_PER_MINUTE": str(10**9)}
             report["runs"] = {"in-process": serve_and_drive(args, index, Path(tmp) / "a", embed_texts, report, limit)}

@@ -13,12 +13,14 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-from indexer.artifact import clean_stale, corpus_hash, publish, staging_dir, write_manifest
+from indexer.artifact import clean_stale, publish, staging_dir, write_manifest
 from indexer.chunks import Chunk, corpus_files, load_chunks
+from indexer.code_id import index_code_id
 from indexer.embed_cache import EmbeddingCache, cache_path, text_key
 from indexer.embedder import Embedder, embedder_version
+from indexer.freshness import current_corpus_hash
 from indexer.glossary import GLOSSARY_FILE, parse_glossary
-from indexer.lexical import Bm25Index, save_json, tokenize_corpus
+from indexer.lexical import Bm25Index, lexical_text, save_json, tokenize_corpus, tokenizer_version
 
 # Progress: (stage, done, total). The CLI draws a bar from it; tests ignore it.
 Progress = Callable[[str, int, int], None]
@@ -39,6 +41,7 @@ class BuildReport:
     reused: int
     cache: str  # the cache's status when the build began: "loaded", "absent", "ignored: <why>", "off", "none"
     seconds: float
+    segmented: int = 0  # chunks jieba segmented afresh (the others' tokens came from the cache)
 
 
 def _version(package: str) -> str:
@@ -46,11 +49,6 @@ def _version(package: str) -> str:
         return metadata.version(package)
     except metadata.PackageNotFoundError:
         return "unknown"
-
-
-def current_corpus_hash(corpus_dir: Path) -> str:
-    """The hash `kb ask` compares with the artifact's to decide whether to rebuild (every .md file)."""
-    return corpus_hash(sorted(corpus_dir.rglob("*.md")), corpus_dir)
 
 
 def _embed(chunks: list[Chunk], embedder: Embedder, cache: EmbeddingCache | None,
@@ -76,6 +74,18 @@ def _embed(chunks: list[Chunk], embedder: Embedder, cache: EmbeddingCache | None
     return vectors, {text_key(t): vectors[row] for row, t in enumerate(texts)}
 
 
+def _tokens(chunks: list[Chunk], cache: EmbeddingCache | None) -> tuple[list[list[str]], dict[bytes, list[str]]]:
+    """Every chunk's BM25 terms, from the cache where its exact lexical text is there, else from jieba.
+
+    jieba is imported (and its dictionary loaded, ~0.6 s) only when some chunk is new or edited."""
+    texts = [lexical_text(c.heading, c.text, c.heading_en, c.text_en) for c in chunks]
+    docs = []
+    for text in texts:
+        found = cache.get_tokens(text) if cache is not None else None
+        docs.append(found if found is not None else tokenize_corpus(text))
+    return docs, {text_key(t): d for t, d in zip(texts, docs, strict=True)}
+
+
 def build_index(corpus_dir: Path, out: Path, embedder: Embedder, progress: Progress | None = None,
                 use_cache: bool = True) -> BuildReport:
     """Build the artifact for `corpus_dir` at `out` (a symlink swapped atomically).
@@ -91,15 +101,16 @@ def build_index(corpus_dir: Path, out: Path, embedder: Embedder, progress: Progr
     version = embedder_version(embedder)
     cache: EmbeddingCache | None = None  # an embedder that cannot name its version gets no cache at all
     if version:
-        cache = EmbeddingCache.load(cache_path(out), embedder.name, version, embedder.dim) if use_cache \
-            else EmbeddingCache(embedder.name, version, embedder.dim, status="off")
+        tokenizer = tokenizer_version()
+        cache = EmbeddingCache.load(cache_path(out), embedder.name, version, embedder.dim, tokenizer) if use_cache \
+            else EmbeddingCache(embedder.name, version, embedder.dim, status="off", tokenizer=tokenizer)
     tmp = staging_dir(out)
     try:
         vectors, by_key = _embed(chunks, embedder, cache, report)
         index = faiss.IndexFlatIP(embedder.dim)
         index.add(vectors)
         faiss.write_index(index, str(tmp / "vectors.faiss"))
-        docs = [tokenize_corpus(f"{c.heading}\n{c.text}\n{c.heading_en}\n{c.text_en}") for c in chunks]
+        docs, tokens_by_key = _tokens(chunks, cache)
         lexical_files = Bm25Index.build(docs).save(tmp)
         save_json(tmp / "glossary.json", parse_glossary(corpus_dir / GLOSSARY_FILE))
         report("lexical", len(chunks), len(chunks))
@@ -108,6 +119,7 @@ def build_index(corpus_dir: Path, out: Path, embedder: Embedder, progress: Progr
         )
         write_manifest(tmp, {
             "corpus_hash": current_corpus_hash(corpus_dir),
+            "code_id": index_code_id(),  # another chunker or tokenizer makes the artifact stale (freshness.py)
             "corpus_files": len(corpus_files(corpus_dir)),
             "chunk_count": len(chunks),
             "embedder": {"name": embedder.name, "dim": embedder.dim},
@@ -123,9 +135,12 @@ def build_index(corpus_dir: Path, out: Path, embedder: Embedder, progress: Progr
         raise
     reused = cache.hits if cache is not None else 0
     status = cache.status if cache is not None else "none"
-    if cache is not None and (cache.misses or cache.status != "loaded" or len(cache.vectors) != len(by_key)):
+    if cache is not None and (cache.misses or cache.token_misses or cache.status != "loaded"
+                              or len(cache.vectors) != len(by_key) or len(cache.tokens) != len(tokens_by_key)):
         try:
-            cache.save(cache_path(out), by_key)
+            cache.save(cache_path(out), by_key, tokens_by_key)
         except OSError as e:  # the cache only saves time: the index is built and published either way
             status += f"; not saved ({e.strerror})"
-    return BuildReport(out, len(chunks), len(chunks) - reused, reused, status, time.perf_counter() - started)
+    segmented = cache.token_misses if cache is not None else len(chunks)
+    return BuildReport(out, len(chunks), len(chunks) - reused, reused, status, time.perf_counter() - started,
+                       segmented)

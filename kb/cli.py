@@ -12,14 +12,12 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import click
 
 from kb.errors import BadInput, KbError
 from kb.settings import Settings, get_settings
-
-REPO_QUESTIONS = Path(__file__).resolve().parent.parent / "tests" / "eval" / "questions.jsonl"
 
 
 @contextmanager
@@ -71,11 +69,30 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     ctx.exit()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """kb's commands, with the heavy ones imported only when they run: `kb fit` pulls in the fit engine
+    (~0.3 s of imports), which `kb index` with nothing to do, `kb --version` and `kb ask` must not pay for."""
+
+    LAZY: ClassVar[dict[str, str]] = {"fit": "kb.fit.command:fit"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.LAZY and cmd_name not in self.commands:
+            import importlib
+
+            module, _, name = self.LAZY[cmd_name].partition(":")
+            self.add_command(getattr(importlib.import_module(module), name), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
               help="Show kb's version, the corpus (its hash) and the index it uses, and exit.")
 def cli() -> None:
     """Cited answers and computed fit checks for choosing GPUs for LLM work."""
+    get_settings()  # every KB_* value checked before any command runs: a bad one is exit 2, naming it
 
 
 def _engine(s: Settings) -> Any:
@@ -157,12 +174,15 @@ def chat(top_k: int | None) -> None:
 @click.option("--info", is_flag=True, help="Say which index and corpus are in use (and whether it is current); "
                                            "build nothing.")
 @click.option("--no-cache", is_flag=True, help="Embed every chunk afresh (the embedding cache is rewritten).")
-def index(corpus: Path | None, out: Path | None, info: bool, no_cache: bool) -> None:
-    """(Re)build the index artifact, atomically, with a progress bar; unchanged chunks reuse cached vectors."""
+@click.option("--force", is_flag=True, help="Rebuild even when the index is current.")
+def index(corpus: Path | None, out: Path | None, info: bool, no_cache: bool, force: bool) -> None:
+    """(Re)build the index artifact, atomically, with a progress bar; unchanged chunks reuse cached vectors.
+
+    With nothing changed (corpus, indexing code, embedder) it says "current" and stops: the check reads the
+    manifest and the corpus only, so it imports neither FAISS nor jieba nor the model."""
     import time
 
-    from indexer.build import build_index
-    from indexer.embedder import make_embedder
+    from indexer.freshness import current_corpus_hash, embedder_name, staleness
 
     s = _settings(corpus_dir=corpus, index_dir=out)
     if info:
@@ -172,18 +192,26 @@ def index(corpus: Path | None, out: Path | None, info: bool, no_cache: bool) -> 
         return
     if not s.corpus_dir.is_dir():
         raise click.BadParameter(f"corpus folder {s.corpus_dir} does not exist", param_hint="--corpus")
+    current = staleness(s.index_dir, s.corpus_dir, embedder_name(s.embedder), check_files=True) is None
+    if current and not (force or no_cache):
+        click.echo(f"index at {s.index_dir} is current (corpus {current_corpus_hash(s.corpus_dir)[:12]}); "
+                   "nothing to do (--force rebuilds it)", err=True)
+        return
+    from indexer.build import build_index
+    from indexer.embedder import make_embedder
+
     started = time.perf_counter()
     embedder = make_embedder(s.embedder)
     with _progress_bar() as report:
         built = build_index(s.corpus_dir, s.index_dir, embedder, report, use_cache=not no_cache)
     click.echo(f"index written to {s.index_dir} ({embedder.name}, {built.chunks} chunks: {built.embedded} embedded, "
-               f"{built.reused} reused from the embedding cache ({built.cache}); "
+               f"{built.reused} reused from the embedding cache ({built.cache}), {built.segmented} segmented; "
                f"{time.perf_counter() - started:.1f} s)", err=True)
 
 
 @cli.command("eval")
 @click.option("--questions", type=click.Path(path_type=Path), default=None,
-              help="JSONL question set (default: tests/eval/questions.jsonl).")
+              help="JSONL question set (default: kb's own development set, shipped with kb).")
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics as JSON.")
 @click.option("--sweep", is_flag=True, help="Also report each dense/lexical weight from 0 to 1, per language.")
 @click.option("--answers", type=click.Path(path_type=Path), default=None,
@@ -191,38 +219,32 @@ def index(corpus: Path | None, out: Path | None, info: bool, no_cache: bool) -> 
 def eval_(questions: Path | None, as_json: bool, sweep: bool, answers: Path | None) -> None:
     """Retrieval quality on a labelled question set (recall@1, recall@5, MRR), or answer quality (--answers)."""
     from kb.engine import Engine
-    from kb.evaluate import first_hit, load_questions, summarise_ranks
+    from kb.eval_sets import development_set
+    from kb.evaluate import evaluate, load_questions
 
     if answers is not None:
         _eval_answers(answers, as_json)
         return
-    qs = load_questions(questions or REPO_QUESTIONS)
+    path = questions or development_set("questions.jsonl")
+    qs = load_questions(path)
     engine = Engine.open(_settings())
-    searcher = engine.searcher
-
-    def run(**overrides: Any) -> dict[str, dict[str, float]]:
-        """Metrics with some searcher knobs changed for the run (weights, prior, glossary)."""
-        saved = {k: getattr(searcher, k) for k in overrides}
-        for key, value in overrides.items():
-            setattr(searcher, key, value)
-        try:
-            ranks = [first_hit([p.section for p in engine.search(q.q, 5, q.language)], q.rel) for q in qs]
-        finally:
-            for key, value in saved.items():
-                setattr(searcher, key, value)
-        return summarise_ranks(qs, ranks)
-
-    knobs = {"dense_weight": searcher.dense_weight, "record_prior": searcher.record_prior}
-    report: dict[str, Any] = {"questions": str(questions or REPO_QUESTIONS), "settings": knobs, "metrics": run()}
+    config = engine.searcher.config
+    knobs = {"dense_weight": dict(config.dense_weight), "record_prior": config.record_prior,
+             "named_boost": config.named_boost}
+    report: dict[str, Any] = {"questions": str(path), "settings": knobs, "metrics": evaluate(engine, qs)}
     if sweep:
-        plain = {"record_prior": 1.0, "use_glossary": False}
+        plain = config.but(record_prior=1.0, use_glossary=False, named_boost=0.0)
         report["baselines"] = {
-            "e5 alone": run(dense_weight={"zh": 1.0, "en": 1.0}, **plain),
-            "bm25 alone": run(dense_weight={"zh": 0.0, "en": 0.0}, **plain),
+            "e5 alone": evaluate(engine, qs, plain.but(dense_weight={"zh": 1.0, "en": 1.0})),
+            "bm25 alone": evaluate(engine, qs, plain.but(dense_weight={"zh": 0.0, "en": 0.0})),
         }
         grid = [round(0.1 * i, 1) for i in range(11)]
-        report["sweep"] = {f"dense={w:.1f}": run(dense_weight={"zh": w, "en": w}) for w in grid}
-        report["sweep"] |= {f"prior={p:.1f}": run(record_prior=p) for p in (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)}
+        report["sweep"] = {f"dense={w:.1f}": evaluate(engine, qs, config.but(dense_weight={"zh": w, "en": w}))
+                           for w in grid}
+        report["sweep"] |= {f"prior={p:.1f}": evaluate(engine, qs, config.but(record_prior=p))
+                            for p in (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)}
+        report["sweep"] |= {f"named={b:.1f}": evaluate(engine, qs, config.but(named_boost=b))
+                            for b in (0.0, 0.1, 0.2, 0.3, 0.5, 1.0)}
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False, indent=2))
         return
@@ -276,17 +298,6 @@ def slack() -> None:
     from service.slack.socket_mode import run_socket_mode
 
     run_socket_mode(_settings())
-
-
-def _register_fit() -> None:
-    try:
-        from kb.fit.command import fit
-    except ImportError:  # the fit engine is optional while it is being built
-        return
-    cli.add_command(fit)
-
-
-_register_fit()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,7 +1,8 @@
 """The core every front end calls: question → Answer, over one loaded index.
 
-An Engine is safe to share between threads: the index is read-only, the embedder serialises its
-own calls, and the query-embedding cache has its own lock.
+An Engine is complete once constructed (index, embedder, search configuration, retrieval observer) and never
+changed afterwards, so one can be shared between threads: the index is read-only, the embedder serialises
+its own calls, and the query-embedding cache has its own lock.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from kb.models import Answer, Passage
 from kb.passages import to_passage
 from kb.query import Query, from_state, to_state
 from kb.question import clean_question, clean_top_k
-from kb.search import HybridSearcher
+from kb.search import HybridSearcher, SearchConfig
 from kb.sentences import question_terms
 from kb.settings import Settings, get_settings
 from kb.words.conversation import carried_line, resolved_question
@@ -40,18 +41,19 @@ MAX_HISTORY = 10  # earlier questions a turn may carry (contracts.md)
 class Engine:
     """A loaded index, its embedder and searcher, and the answer pipeline."""
 
-    def __init__(self, index: LoadedIndex, embedder: Embedder, settings: Settings) -> None:
+    def __init__(self, index: LoadedIndex, embedder: Embedder, settings: Settings, *,
+                 search: SearchConfig | None = None, on_retrieval: RetrievalObserver | None = None) -> None:
         self.index = index
         self.embedder = embedder
         self.settings = settings
-        self.searcher = HybridSearcher(index)
+        self.searcher = HybridSearcher(index, search)
         self.cache: LruCache[str, np.ndarray] = LruCache(settings.embed_cache_size)
         self._rows = index.by_id()
         self._tables: dict[str, str] = {}  # section → the first chunk of its computed table
         for c in index.chunks:
             if c.kind == "table":
                 self._tables.setdefault(c.section, c.id)
-        self.observe_retrieval: RetrievalObserver | None = None
+        self.observe_retrieval = on_retrieval
         self.fit = FitEngine.from_settings(settings)
         self.composer = Composer(index.chunks, self._passage_of, len, self._figure)
         self.domain = Domain(index.glossary)
@@ -74,22 +76,32 @@ class Engine:
 
     @classmethod
     def open(cls, settings: Settings | None = None, build_if_needed: bool = True,
-             progress: Progress | None = None) -> Engine:
-        """Load (and if needed first build) the index the settings point at."""
+             progress: Progress | None = None, *, embedder: Embedder | None = None,
+             search: SearchConfig | None = None, on_retrieval: RetrievalObserver | None = None) -> Engine:
+        """Load (and if needed first build) the index the settings point at; `embedder` (default: the one
+        KB_EMBEDDER names) embeds the questions, `on_retrieval` hears each retrieval's seconds."""
         settings = settings or get_settings()
-        index, embedder = open_index(settings, build_if_needed=build_if_needed, progress=progress)
-        return cls(index, embedder, settings)
+        index, embedder = open_index(settings, embedder, build_if_needed=build_if_needed, progress=progress)
+        return cls(index, embedder, settings, search=search, on_retrieval=on_retrieval)
+
+    def serving(self, wrap: Callable[[Embedder], Embedder], on_retrieval: RetrievalObserver | None) -> Engine:
+        """A new Engine over this one's loaded index and settings, its embedder wrapped and another observer
+        (the service's, for an engine opened elsewhere: tests share one index between many apps)."""
+        return Engine(self.index, wrap(self.embedder), self.settings, search=self.searcher.config,
+                      on_retrieval=on_retrieval)
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.cache.get_or_compute(text, lambda: self.embedder.embed_query(text))
 
-    def search(self, question: str, top_k: int, language: str | None = None) -> list[Passage]:
-        """The top_k passages for a (validated) question."""
+    def search(self, question: str, top_k: int, language: str | None = None,
+               searcher: HybridSearcher | None = None) -> list[Passage]:
+        """The top_k passages for a (validated) question (`searcher`: another configuration's, for kb eval)."""
         language = language or detect_language(question)
+        searcher = searcher or self.searcher
         started = time.perf_counter()
-        vector = self.embed_query(self.searcher.query_text(question, language))
+        vector = self.embed_query(searcher.query_text(question, language))
         named = frozenset(f"spec-{g}" for g, _ in self.fit.read(question, language).gpus[:2])
-        hits = self.searcher.search(vector, question, language, top_k, named)
+        hits = searcher.search(vector, question, language, top_k, named)
         if self.observe_retrieval is not None:
             self.observe_retrieval(time.perf_counter() - started)
         chunks = self.index.chunks

@@ -10,10 +10,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kb.errors import BadInput
 from kb.language import detect_language
+
+if TYPE_CHECKING:
+    from kb.engine import Engine
+    from kb.search import SearchConfig
 
 T = TypeVar("T")
 
@@ -83,3 +87,14 @@ def summarise_ranks(questions: list[Question], ranks: list[int | None]) -> dict[
         if sub:
             out[lang] = metrics(sub)
     return out
+
+
+def evaluate(engine: Engine, questions: list[Question], config: SearchConfig | None = None,
+             k: int = 5) -> dict[str, dict[str, float]]:
+    """Recall@1, recall@k and MRR of `engine`'s retrieval (or of another search configuration over its index:
+    a searcher of its own, the engine unchanged) on `questions`. `kb eval` and the tests both call this."""
+    from kb.search import HybridSearcher
+
+    searcher = engine.searcher if config is None else HybridSearcher(engine.index, config)
+    ranks = [first_hit([p.section for p in engine.search(q.q, k, q.language, searcher)], q.rel) for q in questions]
+    return summarise_ranks(questions, ranks)

@@ -11,9 +11,10 @@ import faiss
 import numpy as np
 
 from indexer.artifact import Manifest, read_manifest, verify_files
-from indexer.build import Progress, build_index, current_corpus_hash
+from indexer.build import Progress, build_index
 from indexer.chunks import Chunk
-from indexer.embedder import Embedder, embedder_name, make_embedder
+from indexer.embedder import Embedder, make_embedder
+from indexer.freshness import embedder_name, staleness
 from indexer.lexical import Bm25Index
 from kb.errors import IndexUnavailable
 from kb.settings import Settings
@@ -62,12 +63,8 @@ def load_index(folder: Path, expected_embedder: str | None = None) -> LoadedInde
 
 
 def is_stale(folder: Path, corpus_dir: Path) -> bool:
-    """True when there is no readable manifest or it was built from a different corpus."""
-    try:
-        manifest = read_manifest(folder, REBUILD)
-    except IndexUnavailable:
-        return True
-    return manifest.corpus_hash != current_corpus_hash(corpus_dir)
+    """True when the artifact is missing or damaged, or was built from another corpus or by other indexing code."""
+    return staleness(folder, corpus_dir) is not None
 
 
 def open_index(settings: Settings, embedder: Embedder | None = None, build_if_needed: bool = True,

@@ -8,7 +8,9 @@ their glossary translation added to the BM25 query.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 
 import numpy as np
 
@@ -31,6 +33,24 @@ NAMED_BOOST = 0.3  # fused-score bonus of a named card's spec sheet (kb eval --s
 
 
 @dataclass(frozen=True)
+class SearchConfig:
+    """How retrieval mixes its signals, fixed for a searcher's life: `kb eval --sweep` makes one a setting
+    and a searcher for each, so two configurations can serve side by side in one process."""
+
+    dense_weight: Mapping[str, float] = field(default_factory=lambda: dict(DENSE_WEIGHT))
+    record_prior: float = RECORD_PRIOR
+    named_boost: float = NAMED_BOOST
+    use_glossary: bool = True  # translate English questions (dense) and expand them (BM25)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dense_weight", MappingProxyType(dict(self.dense_weight)))
+
+    def but(self, **changes: object) -> SearchConfig:
+        """This configuration with some fields changed (a new object; this one stays as it is)."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
 class Hit:
     row: int
     score: float
@@ -44,14 +64,15 @@ def _minmax(x: np.ndarray) -> np.ndarray:
 class HybridSearcher:
     """Scores every chunk (exact: the corpus is a few hundred chunks) and returns the best."""
 
-    def __init__(self, index: LoadedIndex, dense_weight: dict[str, float] | None = None) -> None:
+    def __init__(self, index: LoadedIndex, config: SearchConfig | None = None) -> None:
         self.index = index
+        self.config = config or SearchConfig()
         self.expander = Expander(index.glossary)
-        self.dense_weight = dict(DENSE_WEIGHT if dense_weight is None else dense_weight)
-        self.record_prior = RECORD_PRIOR
-        self.named_boost = NAMED_BOOST
-        self.use_glossary = True  # translate English questions (dense) and expand them (BM25)
         self._is_record = np.array([c.kind != "guide" for c in index.chunks], dtype=bool)
+
+    @property
+    def use_glossary(self) -> bool:
+        return self.config.use_glossary
 
     def query_text(self, question: str, language: str) -> str:
         """What the embedder sees: English questions are first moved towards the corpus's Chinese."""
@@ -73,14 +94,14 @@ class HybridSearcher:
         """The k best passages; `named` holds the record groups the question names (its GPUs' spec sheets),
         which a question about a card is about whatever its wording."""
         dense = self.index.vectors @ query_vector
-        w = self.dense_weight.get(language, 0.5)
+        w = self.config.dense_weight.get(language, 0.5)
         fused = w * _minmax(dense)
         if w < 1.0:
             fused = fused + (1.0 - w) * _minmax(self.lexical_scores(question, language))
-        fused = np.where(self._is_record, fused * self.record_prior, fused)
+        fused = np.where(self._is_record, fused * self.config.record_prior, fused)
         if named:
             boost = np.array([c.group in named for c in self.index.chunks])
-            fused = np.where(boost, fused + self.named_boost, fused)
+            fused = np.where(boost, fused + self.config.named_boost, fused)
         # One passage a subsection or record: its best part. Five parts of one case study would
         # crowd out the other sections a reader needs.
         hits: list[Hit] = []

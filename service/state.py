@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import anyio.to_thread
 from anyio import CapacityLimiter
 
+from indexer.embedder import make_embedder
 from kb.engine import Engine
 from kb.errors import IndexUnavailable
 from kb.settings import Settings
@@ -47,8 +48,8 @@ class AppState:
         # Whole answers as JSON bytes: the index is read-only, so an answer never changes while it is loaded.
         self.answers = AnswerCache(settings.answer_cache_size)
         self._limiter: CapacityLimiter | None = None
-        if engine is not None:
-            self._attach(engine)
+        if engine is not None:  # opened elsewhere (tests share one index between apps): this app's own over it
+            self._attach(engine.serving(pin_to_one_thread, metrics.retrieval.observe))
 
     def start(self) -> None:
         """In the lifespan: a thread pool for the core, and the index loading in the background."""
@@ -59,8 +60,10 @@ class AppState:
     def _load(self) -> None:
         started = time.perf_counter()
         try:
-            engine = Engine.open(self.settings, build_if_needed=False)
-            self._prepare(engine)
+            # Every embedding on the one embedding thread (service/embedding.py says why), retrievals timed.
+            engine = Engine.open(self.settings, build_if_needed=False,
+                                 embedder=pin_to_one_thread(make_embedder(self.settings.embedder)),
+                                 on_retrieval=self.metrics.retrieval.observe)
             engine.answer(WARM_UP_QUESTION)
         except Exception as e:  # an index problem or anything else: readiness says so, the log has it
             self.error = str(e) if isinstance(e, IndexUnavailable) else f"{type(e).__name__}: {e}"
@@ -71,13 +74,7 @@ class AppState:
         log.info("index loaded: %d chunks from %s in %.2f s", len(engine.index.chunks),
                  self.settings.index_dir, time.perf_counter() - started)
 
-    def _prepare(self, engine: Engine) -> None:
-        if getattr(engine, "embedder", None) is not None:  # stand-ins for the Engine in tests may have none
-            engine.embedder = pin_to_one_thread(engine.embedder)
-        engine.observe_retrieval = self.metrics.retrieval.observe
-
     def _attach(self, engine: Engine) -> None:
-        self._prepare(engine)
         self.metrics.watch_cache("embed", engine.cache)
         self.metrics.watch_cache("answer", self.answers)
         if self.shared is not None:

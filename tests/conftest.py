@@ -2,6 +2,11 @@
 
 Every test that needs an index gets this one (read-only); tests that build or break an index make
 their own in tmp_path. Settings never point at the user's own index folder.
+
+The quick loop (`scripts/test.sh --quick`: `-m "not slow"`) leaves out what is marked slow here, in one place:
+every test that starts a process (a live server, kb serve, replicas, redis-server, haproxy, Chromium,
+schemathesis, a wheel install) and every test that needs the real corpus indexed (the session index costs
+15-120 s of embedding); what is left runs on tests/fixtures/mini and pure functions. CI runs everything.
 """
 
 from __future__ import annotations
@@ -17,6 +22,40 @@ from kb.settings import Settings
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "corpus"
 SHARED = REPO.parent / "shared"
+
+
+# Modules whose every test starts a process (the fixtures below catch the rest).
+PROCESS_MODULES = {
+    "test_edge.py", "test_metrics_workers.py", "test_replicas.py", "test_service_live.py",
+    "test_service_schemathesis.py", "test_trusted_proxies.py", "test_web_page.py", "test_wheel_install.py",
+    "test_tls_edge.py", "test_st_backend.py",  # (the last loads torch and a sentence-transformers model)
+}
+# Fixtures that mean "the real corpus's index", "a live server" or "torch and a sentence-transformers model".
+SLOW_FIXTURES = {"index_dir", "live", "st_engine"}
+
+
+# Single tests of the kinds above in modules that are otherwise quick, and tests that start nothing but take
+# over 10 s of CPU (measured with --durations on the shared 2-core VM).
+SLOW_TESTS = {
+    "test_ask_builds_the_index_on_first_use",  # test_cli.py: kb ask embedding the whole real corpus, 156 s
+    "test_no_nan_or_negative_anywhere",  # test_fit_engine.py's grid: 85 s
+}
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """In the quick loop, process-starting modules are not even imported (schemathesis, Playwright: seconds)."""
+    if config.option.markexpr == "not slow" and collection_path.name in PROCESS_MODULES:
+        return True
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark slow what starts a process or needs the real corpus indexed (see the module docstring)."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        name = getattr(item, "originalname", item.name)
+        if item.path.name in PROCESS_MODULES or fixtures & SLOW_FIXTURES or name in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)

@@ -319,11 +319,14 @@ class FakeEngine:
         from kb.cache import LruCache
 
         self.cache: LruCache[str, Any] = LruCache(0)  # what service.app's metrics watch on an Engine
-        self.observe_retrieval: Any = None
         self.delay = delay
         self.sizes = sizes
         self.questions: list[str] = []
         self.contexts: list[tuple[list[str] | None, dict[str, Any] | None]] = []  # (history, state) of each
+
+    def serving(self, wrap: Any, on_retrieval: Any) -> FakeEngine:
+        """Engine.serving's part of the contract: an app makes its own engine from the one handed to it."""
+        return self
 
     def answer(self, question: str, top_k: int | None = None, history: list[str] | None = None,
                state: dict[str, Any] | None = None) -> Any:

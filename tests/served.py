@@ -13,7 +13,7 @@ from typing import IO
 
 import httpx
 
-from service.testing import free_port
+from tests.support.servers import free_port
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from indexer.build import current_corpus_hash
+from indexer.code_id import build_id
 from kb.locations import checkout_root, default_corpus_dir, default_index_dir, packaged_corpus
 from tests.conftest import REPO
 
@@ -36,12 +37,15 @@ def test_version_and_info_name_the_corpus_hash_and_the_index(tmp_path: Path) -> 
     before = kb("--version", **env)
     assert before.returncode == 0, before.stderr
     assert before.stdout.startswith("kb ") and short in before.stdout and f"none at {out}" in before.stdout
+    assert f"build    {build_id()[:12]} (git " in before.stdout
 
     built = kb("index", **env)
     assert built.returncode == 0, built.stderr
     assert "embedded, 0 reused" in built.stderr and "chunks/s" in built.stderr
     again = kb("index", **env)
-    assert " 0 embedded, " in again.stderr and "reused from the embedding cache (loaded)" in again.stderr
+    assert again.returncode == 0 and "is current" in again.stderr and "embedded" not in again.stderr, again.stderr
+    forced = kb("index", "--force", **env)
+    assert " 0 embedded, " in forced.stderr and "reused from the embedding cache (loaded)" in forced.stderr
 
     info = kb("index", "--info", **env)
     assert info.returncode == 0, info.stderr
@@ -52,3 +56,9 @@ def test_version_and_info_name_the_corpus_hash_and_the_index(tmp_path: Path) -> 
         f.write("\n新增的一行。\n")
     stale = kb("--version", **env)
     assert "stale" in stale.stdout and current_corpus_hash(corpus)[:12] in stale.stdout
+
+
+def test_documents_name_the_shared_folder_relatively() -> None:
+    """A machine's absolute folders mean nothing on another clone: the shared material is `../shared/`."""
+    for path in [*REPO.glob("*.md"), *(REPO / "tests").rglob("*.md"), *(REPO / "benchmarks").glob("*.md")]:
+        assert "/work/" not in path.read_text(encoding="utf-8"), path

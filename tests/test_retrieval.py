@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from kb.engine import Engine
-from kb.evaluate import first_hit, load_questions, summarise_ranks
+from kb.evaluate import evaluate, load_questions
+from kb.search import SearchConfig
 from tests.conftest import SHARED
 
 SETS = {
@@ -16,29 +17,30 @@ SETS = {
 }
 
 
-def evaluate(engine: Engine, path: Path, **overrides: object) -> dict[str, dict[str, float]]:
-    saved = {k: getattr(engine.searcher, k) for k in overrides}
-    for k, v in overrides.items():
-        setattr(engine.searcher, k, v)
-    try:
-        qs = load_questions(path)
-        ranks = [first_hit([p.section for p in engine.search(q.q, 5, q.language)], q.rel) for q in qs]
-    finally:
-        for k, v in saved.items():
-            setattr(engine.searcher, k, v)
-    return summarise_ranks(qs, ranks)
-
-
 @pytest.mark.parametrize("name", sorted(SETS))
 def test_hybrid_meets_the_bar_and_beats_e5_alone(engine: Engine, name: str) -> None:
     path = SETS[name]
     if not path.is_file():
         pytest.skip(f"{path} is not here")
-    hybrid = evaluate(engine, path)["all"]
+    questions = load_questions(path)
+    hybrid = evaluate(engine, questions)["all"]
     assert hybrid["recall@5"] >= 0.95, hybrid
     assert hybrid["mrr"] >= 0.85, hybrid
-    e5 = evaluate(engine, path, dense_weight={"zh": 1.0, "en": 1.0}, record_prior=1.0, use_glossary=False)["all"]
+    alone = SearchConfig(dense_weight={"zh": 1.0, "en": 1.0}, record_prior=1.0, use_glossary=False)
+    e5 = evaluate(engine, questions, alone)["all"]
     assert hybrid["recall@5"] > e5["recall@5"] and hybrid["mrr"] > e5["mrr"], (hybrid, e5)
+    assert engine.searcher.config == SearchConfig()  # evaluating another configuration left the engine's alone
+
+
+def test_a_search_configuration_is_frozen() -> None:
+    import dataclasses
+
+    config = SearchConfig()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.record_prior = 1.0  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        config.dense_weight["zh"] = 1.0  # type: ignore[index]
+    assert config.but(record_prior=1.0).record_prior == 1.0 and config.record_prior != 1.0
 
 
 def test_own_set_covers_every_chapter_in_both_languages() -> None:

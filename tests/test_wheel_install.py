@@ -29,6 +29,12 @@ def test_the_wheel_installs_and_answers_outside_the_repository(tmp_path: Path, i
                   "--quiet", "-w", str(wheels)])
     assert built.returncode == 0, built.stderr
     (wheel,) = wheels.glob("kb-*.whl")
+    import zipfile
+
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"kb/eval/questions.jsonl", "kb/eval/answers.jsonl", "kb/corpus/guide.md"} <= names
+    assert not names & {"service/testing.py", "service/edge.py"}, "test helpers ship in the wheel"
+    assert not any(n.startswith("tests/") for n in names)
 
     base = getattr(sys, "_base_executable", sys.executable)
     assert _run([base, "-m", "venv", str(venv)]).returncode == 0
@@ -64,6 +70,13 @@ def test_the_wheel_installs_and_answers_outside_the_repository(tmp_path: Path, i
 
     info = _run([str(kb), "index", "--info"], cwd=work, env=env)
     assert info.returncode == 0 and "current" in info.stdout, info.stdout + info.stderr
+
+    evaluated = _run([str(kb), "eval", "--json"], cwd=work, env=env)  # the shipped development set
+    assert evaluated.returncode == 0, evaluated.stderr
+    import json
+
+    report = json.loads(evaluated.stdout)
+    assert report["questions"].endswith("kb/eval/questions.jsonl") and report["metrics"]["all"]["n"] >= 60
 
     fit = _run([str(kb), "fit", "--model", "llama-2-70b", "--workload", "inference", "--gpu", "a100-80gb",
                 "--count", "2", "--precision", "fp16", "--json"], cwd=work, env=env)

@@ -85,6 +85,7 @@ def test_every_kb_variable_set_is_a_setting() -> None:
             find("Deployment", "kb")["spec"]["template"]["spec"]["containers"][0])]:
         assert set(env) <= fields, set(env) - fields
     (edge,) = find("Deployment", "kb-edge")["spec"]["template"]["spec"]["containers"]
+    edge_vars.discard("KB_EDGE_TLS_CERT")  # deploy/haproxy/start.sh sets it when a certificate is mounted
     for env in [compose["services"]["edge"]["environment"], env_of(edge)]:
         assert edge_vars <= set(env), edge_vars - set(env)
 
@@ -114,3 +115,32 @@ def test_haproxy_accepts_the_config_as_deployed(compose_env: bool) -> None:
                             "-f", str(DEPLOY / "haproxy" / "backend-dns.cfg")],
                            env={**os.environ, **env}, capture_output=True, text=True, timeout=30)
     assert check.returncode == 0 and "valid" in check.stdout + check.stderr, check.stdout + check.stderr
+
+
+def test_kb_trusts_the_edge_and_only_the_edge_for_x_forwarded_for() -> None:
+    import ipaddress
+
+    compose = yaml.safe_load((REPO / "compose.yaml").read_text(encoding="utf-8"))
+    edge_address = compose["services"]["edge"]["networks"]["default"]["ipv4_address"]
+    trusted = Settings(trusted_proxies=compose["services"]["kb"]["environment"]["KB_TRUSTED_PROXIES"].split(","))
+    assert trusted.trusted_proxies == [edge_address]
+    subnet = compose["networks"]["default"]["ipam"]["config"][0]["subnet"]
+    assert ipaddress.ip_address(edge_address) in ipaddress.ip_network(subnet)
+    kb_env = env_of(find("Deployment", "kb")["spec"]["template"]["spec"]["containers"][0])
+    assert all(ipaddress.ip_network(n).is_private for n in kb_env["KB_TRUSTED_PROXIES"].split(","))
+
+
+def test_the_edge_serves_tls_where_a_certificate_is_mounted() -> None:
+    compose = yaml.safe_load((REPO / "compose.yaml").read_text(encoding="utf-8"))["services"]["edge"]
+    assert compose["command"][-1].endswith("/start.sh") and "8443:8443" in compose["ports"]
+    assert any(v.endswith(":/usr/local/etc/haproxy-tls:ro") for v in compose["volumes"])
+    spec = find("Deployment", "kb-edge")["spec"]["template"]["spec"]
+    (container,) = spec["containers"]
+    assert container["command"][-1].endswith("/start.sh")
+    assert {"name": "tls", "mountPath": "/usr/local/etc/haproxy-tls", "readOnly": True} in container["volumeMounts"]
+    (tls,) = [v for v in spec["volumes"] if v["name"] == "tls"]
+    assert tls["secret"]["optional"] is True and {"key": "tls.key", "path": "edge.pem.key"} in tls["secret"]["items"]
+    service = find("Service", "kb-edge")
+    assert {"name": "https", "port": 443, "targetPort": "https"} in service["spec"]["ports"]
+    kustomization = yaml.safe_load((DEPLOY / "kustomization.yaml").read_text(encoding="utf-8"))
+    assert "haproxy/start.sh" in kustomization["configMapGenerator"][0]["files"]

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from kb.engine import Engine
 from kb.settings import Settings
 from service.app import create_app
-from service.testing import LiveServer
+from tests.support.servers import LiveServer
 
 
 @pytest.fixture(scope="session")

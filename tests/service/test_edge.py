@@ -18,7 +18,7 @@ import pytest
 from served import Served
 
 from kb.settings import Settings
-from service.edge import Edge, EdgeSettings
+from tests.support.edge import Edge, EdgeSettings
 
 DEADLINE_S = 2.0
 MB = 1 << 20

@@ -12,7 +12,7 @@ from kb.engine import Engine
 from kb.settings import Settings
 from service.app import create_app
 from service.shared import Shared
-from service.testing import free_port
+from tests.support.servers import free_port
 
 
 @pytest.fixture(scope="module")

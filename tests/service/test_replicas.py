@@ -18,7 +18,7 @@ from fake_slack import BOT_USER, FakeSlack, event_body, signed_headers
 from served import Served, metric
 
 from kb.settings import Settings
-from service.testing import RedisServer
+from tests.support.servers import RedisServer
 
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 SLACK_PER_MINUTE = 3

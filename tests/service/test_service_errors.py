@@ -138,7 +138,7 @@ def test_an_unexpected_exception_is_a_json_500_without_a_traceback(
     def broken(question: str, top_k: int | None = None) -> None:
         raise RuntimeError("boom: internal detail")
 
-    monkeypatch.setattr(engine, "answer", broken)
+    monkeypatch.setattr(app.state.kb.engine, "answer", broken)  # the app's own engine over the shared index
     with TestClient(app) as c, caplog.at_level(logging.ERROR, logger="kb.service"):
         r = c.post("/v1/ask", json={"question": "RTX 4090 显存多大？"}, headers={"X-Request-ID": "req-500"})
     error = _error(r, 500, None)

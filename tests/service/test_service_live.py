@@ -20,7 +20,7 @@ import httpx
 from kb.engine import Engine
 from kb.settings import Settings
 from service.app import create_app
-from service.testing import LiveServer
+from tests.support.servers import LiveServer
 
 REPO = Path(__file__).resolve().parents[2]
 MINI = REPO / "tests" / "fixtures" / "mini"

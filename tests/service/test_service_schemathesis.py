@@ -21,7 +21,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from service.testing import LiveServer
+from tests.support.servers import LiveServer
 
 WITH_INPUT = [("POST", "/v1/ask"), ("POST", "/v1/fit"), ("GET", "/v1/passages/{passage_id}")]
 OPERATIONS = [*WITH_INPUT, ("GET", "/v1/gpus"), ("GET", "/healthz"), ("GET", "/readyz")]

@@ -1,5 +1,5 @@
-"""For tests and benchmarks: the app live under uvicorn in a background thread, and a real redis-server,
-each on a free loopback port."""
+"""For tests and benchmarks (never shipped): the app live under uvicorn in a background thread, and a real
+redis-server, each on a free loopback port."""
 
 from __future__ import annotations
 

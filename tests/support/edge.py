@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-FRONTEND = Path(__file__).resolve().parent.parent / "deploy" / "haproxy" / "haproxy.cfg"
+FRONTEND = Path(__file__).resolve().parents[2] / "deploy" / "haproxy" / "haproxy.cfg"
 
 
 @dataclass
@@ -27,11 +27,15 @@ class EdgeSettings:
     max_body_bytes: int = 1 << 20
     maxconn: int = 4096
     maxconn_per_ip: int = 512
+    tls_cert: Path | None = None  # a PEM (chain and key): the edge also serves TLS, as start.sh turns it on
 
-    def env(self, bind: str) -> dict[str, str]:
-        return {"KB_EDGE_BIND": bind, "KB_EDGE_REQUEST_TIMEOUT": f"{int(self.request_timeout_s * 1000)}ms",
-                "KB_EDGE_MAX_BODY": str(self.max_body_bytes), "KB_EDGE_MAXCONN": str(self.maxconn),
-                "KB_EDGE_MAXCONN_PER_IP": str(self.maxconn_per_ip)}
+    def env(self, bind: str, tls_bind: str = "") -> dict[str, str]:
+        env = {"KB_EDGE_BIND": bind, "KB_EDGE_REQUEST_TIMEOUT": f"{int(self.request_timeout_s * 1000)}ms",
+               "KB_EDGE_MAX_BODY": str(self.max_body_bytes), "KB_EDGE_MAXCONN": str(self.maxconn),
+               "KB_EDGE_MAXCONN_PER_IP": str(self.maxconn_per_ip)}
+        if self.tls_cert is not None:
+            env |= {"KB_EDGE_TLS_CERT": str(self.tls_cert), "KB_EDGE_TLS_BIND": tls_bind}
+        return env
 
 
 def backend_config(upstreams: list[str]) -> str:
@@ -49,23 +53,29 @@ class Edge:
     folder: Path
     settings: EdgeSettings = field(default_factory=EdgeSettings)
     port: int = 0
+    tls_port: int = 0
     proc: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def tls_url(self) -> str:
+        return f"https://127.0.0.1:{self.tls_port}"
+
     def start(self) -> Edge:
         binary = shutil.which("haproxy")
         if binary is None:
             raise RuntimeError("haproxy is not installed (scripts/setup.sh dev installs Debian's package)")
-        with socket.socket() as s:
+        with socket.socket() as s, socket.socket() as t:
             s.bind(("127.0.0.1", 0))
-            self.port = int(s.getsockname()[1])
+            t.bind(("127.0.0.1", 0))
+            self.port, self.tls_port = int(s.getsockname()[1]), int(t.getsockname()[1])
         self.folder.mkdir(parents=True, exist_ok=True)
         backend = self.folder / "backend.cfg"
         backend.write_text(backend_config(self.upstreams))
-        env = {**os.environ, **self.settings.env(f"127.0.0.1:{self.port}")}
+        env = {**os.environ, **self.settings.env(f"127.0.0.1:{self.port}", f"127.0.0.1:{self.tls_port}")}
         log = (self.folder / "haproxy.log").open("ab")
         self.proc = subprocess.Popen([binary, "-db", "-f", str(FRONTEND), "-f", str(backend)], env=env,
                                      stdout=log, stderr=subprocess.STDOUT)

@@ -141,10 +141,13 @@ def test_vendor_only_cards_are_left_out_of_budget_rankings_with_a_reason() -> No
         assert any(e.startswith(f"{g}:") and "no price" in e for e in sel.excluded)
 
 
-def test_datasheet_gb_is_decimal() -> None:
-    r = check(model="7b", workload="inference", gpu="h200")
-    assert r.per_gpu_available_bytes == 141 * 10**9
-    assert any("decimal" in a for a in r.assumptions)
+@pytest.mark.parametrize(("gpu", "mib"), [("h200", 143_771), ("rtx-5090", 32_607), ("b200", 183_359),
+                                         ("mi300x", 196_591), ("h100-sxm", 81_559), ("l40s", 46_068)])
+def test_capacity_is_what_the_driver_reports(gpu: str, mib: int) -> None:
+    """cluster.md: an H200 shows 140.4 GiB, not 141 GB taken as decimal bytes (131.3 GiB)."""
+    r = check(model="7b", workload="inference", gpu=gpu)
+    assert r.per_gpu_available_bytes == mib * 2**20
+    assert any("driver" in a and f"{mib:,}" in a for a in r.assumptions)
 
 
 def test_data_parallel_training_over_pcie_can_be_link_bound() -> None:

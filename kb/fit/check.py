@@ -105,6 +105,19 @@ def _shape_note(shape: ModelShape) -> Note:
     return note("shape_preset", name=shape.name, dims=dims, params=shape.params)
 
 
+def _capacity_note(gpu: GpuSpec) -> Note:
+    """Which capacity a check uses: the driver's total where the record has it (every record does now)."""
+    if not gpu.driver_mib:
+        return note("capacity_" + gpu.capacity_unit.lower())
+    nominal = f"{gpu.capacity_value:g} {gpu.capacity_unit}"
+    ecc: Note | str = ""
+    if gpu.figures.get("vram_driver_mib", {}).get("note", "").find("ECC on") >= 0:
+        ecc = note("ecc_on")
+    elif "ECC off" in str(gpu.figures.get("vram_driver_mib", {}).get("note", "")):
+        ecc = note("ecc_off")
+    return note("capacity_driver", mib=gpu.driver_mib, gib=gpu.vram_bytes / GIB, nominal=nominal, ecc=ecc)
+
+
 def _citations(gpu: GpuSpec, figures: list[str], priced: bool) -> list[str]:
     cites = [gpu.record_id]
     for name in figures:
@@ -160,7 +173,7 @@ def run_check(req: FitRequest, gpu: GpuSpec, conv: Conventions) -> Checked:
     training = req.workload != "inference"
     seq = req.seq_len or DEFAULT_SEQ[req.workload]
     ckpt = (True if req.checkpointing is None else req.checkpointing) if training else False
-    stage = req.zero if req.workload == "full" else 0
+    stage = (req.zero or 0) if req.workload == "full" else 0
     available = int(req.vram_gib * GIB) if req.vram_gib else gpu.vram_bytes
 
     plan_of = planner(req, shape, precision, seq, ckpt, conv)
@@ -170,8 +183,7 @@ def run_check(req: FitRequest, gpu: GpuSpec, conv: Conventions) -> Checked:
     required = plan.per_gpu_required
     fits = required <= available
 
-    assumptions = [_shape_note(shape), *plan.assumptions, note("capacity_" + gpu.capacity_unit.lower()),
-                   note("overhead_assumption")]
+    assumptions = [_shape_note(shape), *plan.assumptions, _capacity_note(gpu), note("overhead_assumption")]
     if not req.seq_len:
         assumptions.append(note("seq_assumed", seq=seq))
     if req.precision is None:

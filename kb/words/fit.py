@@ -64,6 +64,21 @@ MESSAGES: dict[str, dict[str, str]] = {
               "what the driver shows",
         "zh": "显存容量：按厂商数据表的十进制 GB 计为十进制字节（例如 141 GB = 131.3 GiB），比驱动显示的略保守",
     },
+    "capacity_driver": {
+        "en": "capacity: {mib:,.0f} MiB = {gib:,.2f} GiB, the total the driver reports (cluster.md; the record's "
+              "nominal figure is {nominal}){ecc}",
+        "zh": "显存容量：{mib:,.0f} MiB = {gib:,.2f} GiB，即驱动报告的总容量（标称 {nominal}）{ecc}",
+    },
+    "ecc_on": {"en": "; GDDR ECC on, as shipped, costs about 6.25 % of it",
+               "zh": "；GDDR 的 ECC 按出厂默认开启，约占 6.25 %"},
+    "ecc_off": {"en": "; GDDR ECC off, as shipped (on, about 6.25 % less)",
+                "zh": "；GDDR 的 ECC 按出厂默认关闭（开启后约少 6.25 %）"},
+    "weights_experts": {
+        "en": "weights: {experts:,} expert parameters × {bits:g} bits ({precision}) + {rest:,} others (attention, "
+              "router, embeddings, norms) × 2 B (BF16, as the checkpoint ships them) = {size}",
+        "zh": "权重：{experts:,} 个专家参数 × {bits:g} 位（{precision}）+ 其余 {rest:,} 个参数（注意力、路由、嵌入、"
+              "归一化）× 2 B（BF16，与发布的检查点一致）= {size}",
+    },
     "term_value": {"en": "{term} {gib:,.2f}", "zh": "{term} {gib:,.2f}"},
     "shape_moe": {
         "en": "MoE: {experts} routed experts ({active} a token) + {shared} shared, expert FFN {expert_ffn}, in "

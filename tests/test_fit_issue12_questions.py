@@ -123,4 +123,5 @@ def test_500_concurrent_users_needs_about_ten_a100s_not_eighteen() -> None:
     a100 = next(c for c in checks if c.gpu == "a100-80gb")
     assert a100.serving is not None and a100.serving.concurrency == 500
     assert a100.breakdown.activations < 3 * 2**30  # chunked prefill, not 500 × 4,096 tokens at once
-    assert 9 <= (a100.min_gpus or 0) <= 12
+    # ~10 GPUs of memory; issue 16 keeps TP inside a node and counts whole nodes beyond one, so 2 nodes of 8.
+    assert (a100.min_gpus or 0) == 16

@@ -22,7 +22,8 @@ def _int(cfg: dict[str, Any], key: str, default: int | None = None) -> int:
     if value is None and default is not None:
         value = default
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_DIM:
-        raise BadInput(f"config field {key!r} is {value!r}; accepted: a whole number from 1 to {MAX_DIM:,}",
+        got = "missing" if value is None else f"{value!r}"
+        raise BadInput(f"config field {key!r} is {got}; accepted: a whole number from 1 to {MAX_DIM:,}",
                        field="config")
     return value
 

@@ -1,8 +1,11 @@
 """Answer quality on a JSONL answer set: does the answer state the facts a correct answer must hold?
 
-A line is {"q": …, "type": …, "must": [regex …], "en"?: bool, "selection"?: bool, "no_fit"?: bool}: every
-regex must be found (case-insensitive) in `answer`; "selection" requires a ranked selection; "no_fit"
-requires no fit checks. Patterns state facts, never kb's wording (tests/eval/ANSWERS.md).
+A line is {"q": …, "type": …, "must": [regex …], "en"?: bool, "selection"?: bool, "no_fit"?: bool,
+"fit"?: {…}}, or a conversation {"turns": [q1, …, qN], …} judged on the answer to its last turn asked with
+the earlier turns as history. Every regex must be found (case-insensitive) in `answer`; "selection" requires
+a ranked selection; "no_fit" requires no fit checks; "fit" requires some fit check to match every field it
+gives (`params` [low, high] on model_params, `gpu`, `count`, `workload`, `precision` one of a list, `fits`,
+`seq_len` [low, high], `concurrency`). Patterns state facts, never kb's wording (tests/eval/ANSWERS.md).
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ class AnswerCase:
     language: str
     selection: bool = False
     no_fit: bool = False
+    history: tuple[str, ...] = ()  # earlier turns of a conversation, oldest first
+    fit: tuple[tuple[str, Any], ...] = ()  # fields some fit check must match
 
 
 @dataclass
@@ -35,13 +40,40 @@ class Outcome:
     answer: str = ""
 
 
+_FIT_FIELDS = ("params", "gpu", "count", "workload", "precision", "fits", "seq_len", "concurrency")
+
+
 def _case(item: dict[str, Any]) -> AnswerCase:
-    q, kind, must = item["q"], item["type"], item["must"]
+    turns = item.get("turns")
+    if turns is not None and (not isinstance(turns, list) or not turns or not all(isinstance(t, str) for t in turns)):
+        raise ValueError
+    q, kind, must = (turns[-1] if turns else item["q"]), item["type"], item.get("must", [])
     if not isinstance(q, str) or not q.strip() or not isinstance(must, list) or not isinstance(kind, str):
+        raise ValueError
+    fit = item.get("fit") or {}
+    if not isinstance(fit, dict) or set(fit) - set(_FIT_FIELDS):
         raise ValueError
     patterns = tuple(re.compile(p, re.IGNORECASE) for p in must)
     return AnswerCase(q, kind, patterns, "en" if item.get("en") else "zh", bool(item.get("selection")),
-                      bool(item.get("no_fit")))
+                      bool(item.get("no_fit")), tuple(turns[:-1]) if turns else (), tuple(sorted(fit.items())))
+
+
+def _fit_matches(check: Any, want: dict[str, Any]) -> bool:
+    serving = check.serving
+    got = {"params": check.model_params, "gpu": check.gpu, "count": check.gpu_count, "workload": check.workload,
+           "precision": check.precision, "fits": check.fits, "seq_len": check.seq_len,
+           "concurrency": serving.concurrency if serving else None}
+    for name, value in want.items():
+        have = got[name]
+        if name in ("params", "seq_len"):
+            if have is None or not value[0] <= have <= value[1]:
+                return False
+        elif name == "precision":
+            if have not in value:
+                return False
+        elif have != value:
+            return False
+    return True
 
 
 def load_answer_cases(path: Path) -> list[AnswerCase]:
@@ -55,11 +87,17 @@ def judge(case: AnswerCase, answer: Answer) -> Outcome:
         why.append("no ranked selection")
     if case.no_fit and answer.fit_checks:
         why.append(f"{len(answer.fit_checks)} fit check(s) where none belong")
+    want = dict(case.fit)
+    if want and not any(_fit_matches(c, want) for c in answer.fit_checks):
+        got = [f"{c.gpu}×{c.gpu_count} {c.workload} {c.precision} {c.model_params:.3g} fits={c.fits} "
+               f"seq={c.seq_len} conc={c.serving.concurrency if c.serving else None}" for c in answer.fit_checks]
+        why.append(f"no fit check matches {want} (got {got or 'none'})")
     return Outcome(case, not why, why, answer.answer)
 
 
-def run_answers(cases: list[AnswerCase], ask: Callable[[str], Answer]) -> list[Outcome]:
-    return [judge(c, ask(c.q)) for c in cases]
+def run_answers(cases: list[AnswerCase], ask: Callable[..., Answer]) -> list[Outcome]:
+    """Each case's answer judged; a conversation's last turn is asked with its earlier turns as history."""
+    return [judge(c, ask(c.q, history=list(c.history)) if c.history else ask(c.q)) for c in cases]
 
 
 def report(outcomes: list[Outcome]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from kb.errors import KbError
+from kb.errors import BadInput, KbError
 from kb.settings import Settings, get_settings
 
 REPO_QUESTIONS = Path(__file__).resolve().parent.parent / "tests" / "eval" / "questions.jsonl"
@@ -78,31 +78,76 @@ def cli() -> None:
     """Cited answers and computed fit checks for choosing GPUs for LLM work."""
 
 
+def _engine(s: Settings) -> Any:
+    """The Engine over the settings' index, built first (with a progress bar) when missing or stale."""
+    from kb.engine import Engine
+    from kb.index import is_stale
+
+    if s.corpus_dir.is_dir() and is_stale(s.index_dir, s.corpus_dir):
+        click.echo(f"building the index at {s.index_dir} (first use or the corpus changed)…", err=True)
+        with _progress_bar() as report:
+            return Engine.open(s, progress=report)
+    return Engine.open(s, build_if_needed=False)
+
+
 @cli.command()
 @click.argument("question")
 @click.option("--top-k", type=int, default=None, help="How many passages (default 5).")
+@click.option("--after", "after", multiple=True, metavar="EARLIER",
+              help="An earlier question of the same conversation (repeat, oldest first): QUESTION is a follow-up.")
 @click.option("--json", "as_json", is_flag=True, help="Print the Answer as JSON.")
-def ask(question: str, top_k: int | None, as_json: bool) -> None:
+def ask(question: str, top_k: int | None, after: tuple[str, ...], as_json: bool) -> None:
     """Answer QUESTION from the local index (built first if missing or stale)."""
-    from kb.engine import Engine
-    from kb.index import is_stale
+    from kb.engine import MAX_HISTORY
     from kb.question import clean_question, clean_top_k
 
     s = _settings()
     clean_question(question, s.max_question_chars)  # fail fast, before any loading
     clean_top_k(top_k, s.default_top_k, s.max_top_k)
-    if s.corpus_dir.is_dir() and is_stale(s.index_dir, s.corpus_dir):
-        click.echo(f"building the index at {s.index_dir} (first use or the corpus changed)…", err=True)
-        with _progress_bar() as report:
-            engine = Engine.open(s, progress=report)
-    else:
-        engine = Engine.open(s, build_if_needed=False)
-    answer = engine.answer(question, top_k)
+    if len(after) > MAX_HISTORY:
+        raise BadInput(f"--after is given {len(after)} times; a conversation carries at most {MAX_HISTORY} "
+                       "earlier questions", field="after")
+    for earlier in after:
+        clean_question(earlier, s.max_question_chars)
+    answer = _engine(s).answer(question, top_k, history=list(after) or None)
     if as_json:
         click.echo(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2))
     else:
         from kb.render import render_answer
 
+        click.echo(render_answer(answer), nl=False)
+
+
+@cli.command()
+@click.option("--top-k", type=int, default=None, help="How many passages (default 5).")
+def chat(top_k: int | None) -> None:
+    """A conversation in the terminal: each question may follow up the earlier ones; /new starts over, /quit ends."""
+    from kb.render import render_answer
+
+    s = _settings()
+    engine = _engine(s)
+    state: dict[str, Any] | None = None
+    click.echo("kb chat: ask in Chinese or English; /new starts a new conversation, /quit (or Ctrl-D) ends.",
+               err=True)
+    while True:
+        try:
+            line = input("kb> ").strip()
+        except EOFError:
+            break
+        if line in ("/quit", "/exit"):
+            break
+        if line == "/new":
+            state = None
+            click.echo("(new conversation)", err=True)
+            continue
+        if not line:
+            continue
+        try:
+            answer = engine.answer(line, top_k, state=state)
+        except KbError as e:
+            click.echo(f"kb: {e}", err=True)
+            continue
+        state = answer.state
         click.echo(render_answer(answer), nl=False)
 
 

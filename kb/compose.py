@@ -25,8 +25,6 @@ from kb.words.labels import note
 MAX_CHECKS = 3  # verdicts stated; the rest are in fit_checks
 SUPPORT = {"case": 2}  # passage sentences after a direct answer (one, unless named here)
 REASONS = 4  # sentences, at most two a passage, when the guide's own words are the answer
-_GPU_LIKE = re.compile(r"rtx|gtx|rx\s?\d|radeon|arc|quadro|tesla|\bm\d|[vtaphl]\d+|mi\d|tpu|gaudi|jetson|gpu|卡",
-                       re.IGNORECASE)
 
 
 @dataclass
@@ -34,6 +32,7 @@ class Sentence:
     text: str
     markers: list[str]
     exempt: tuple[str, ...] = ()  # names from the question kb has no record for (their digits are not figures)
+    derived: tuple[float, ...] = ()  # figures computed here from what the markers cite (a ratio of two records)
 
 
 @dataclass
@@ -59,6 +58,10 @@ class Facts:
     terms: list[str]
     mfu: float
     budget_cny: float | None = None
+    asked: str | None = None  # what the question asks for (kb.query.ASKED)
+    unknown_gpus: list[str] = field(default_factory=list)  # the names in `unknown` that are accelerators
+    model_named: bool = False  # the question names a model (so it asks for a check, not about a card)
+    counts: dict[str, int] = field(default_factory=dict)  # GPU id → the count the question gives beside it
     cited: set[str] = field(default_factory=set)  # passage ids the answer cites (never replaced by another)
 
 
@@ -66,7 +69,9 @@ class Composer:
     """Composes and verifies answers over one index's chunks (records are looked up by their group id)."""
 
     def __init__(self, chunks: list[Chunk], to_passage: Callable[[Chunk, int, float, str], Passage],
-                 top_k_of: Callable[[list[Passage]], int]) -> None:
+                 top_k_of: Callable[[list[Passage]], int],
+                 figure: Callable[[str, str], tuple[float, str] | None] = lambda gpu, attr: None) -> None:
+        self._figure = figure  # a GPU record's figure for a spec attribute (value, unit), for comparisons
         self._groups: dict[str, list[Chunk]] = {}
         for c in chunks:
             self._groups.setdefault(c.group, []).append(c)
@@ -114,6 +119,34 @@ class Composer:
                                       active=f"{active / 1e9:.1f}"), m))
             if not c.fits:
                 out += self._alternatives(c, m, lang)
+        return out
+
+    def _asked_fit(self, f: Facts) -> list[Sentence]:
+        """The quantity a fit question asks for, stated before the verdicts: KV bytes, concurrency, memory."""
+        out: list[Sentence] = []
+        lang = f.language
+        for i, c in enumerate(f.checks[:MAX_CHECKS], 1):
+            m = [f"F{i}"]
+            if f.asked == "kv" and c.kv_bytes_per_token:
+                if i == 1:
+                    out.append(Sentence(t("kv_per_token", lang, model=c.model, bytes=whole(c.kv_bytes_per_token)), m))
+                    serving = c.serving
+                    n = serving.concurrency if serving else c.batch
+                    out.append(Sentence(t("kv_total", lang, context=f"{c.seq_len:,}", n=n,
+                                          total=gib(c.breakdown.kv_cache)), m))
+            elif f.asked == "concurrency" and c.serving is not None:
+                s = c.serving
+                out.append(Sentence(t("concurrency", lang, context=f"{s.context_tokens:,}",
+                                      n=s.max_concurrent_sequences, count=c.gpu_count, gpu=gpu_name(c.gpu),
+                                      tokens=whole(s.kv_tokens_capacity)), m))
+            elif f.asked == "memory" and i == 1:
+                b = c.breakdown
+                total = b.weights + b.gradients + b.optimizer + b.activations + b.kv_cache + b.overhead
+                what = workload_phrase(c.model, c.workload, c.precision, lang)
+                parts = [(t(f"part.{k}", lang), gib(v)) for k, v in b.model_dump().items() if v]
+                out.append(Sentence(t("memory_total", lang, what=what, total=gib(total),
+                                      parts=("，" if lang == "zh" else ", ").join(f"{k} {v} GiB" for k, v in parts)),
+                                    m))
         return out
 
     def _alternatives(self, c: FitResult, m: list[str], lang: str) -> list[Sentence]:
@@ -215,9 +248,38 @@ class Composer:
         out = []
         for gpu in f.gpus:
             parts = self._groups.get(f"spec-{gpu}", [])
-            for chunk, sentence in spec_facts(parts, gpu_name(gpu), f.intent.attributes, f.language):
+            found = spec_facts(parts, gpu_name(gpu), f.intent.attributes, f.language)
+            for chunk, sentence in found:
                 out.append(Sentence(sentence, [self._cite(f, chunk, top_k)]))
-        return out
+            price = self._figure(gpu, "price")
+            if "price" in f.intent.attributes and parts and price is None:
+                out.append(Sentence(t("no_price", f.language, gpu=gpu_name(gpu)), [self._cite(f, parts[0], top_k)]))
+            elif "price" in f.intent.attributes and price and f.counts.get(gpu, 1) > 1:
+                n = f.counts[gpu]  # "8 张 4090 多少钱": the cards' price times the count, from the record's price
+                out.insert(0, Sentence(t("capex", f.language, count=n, gpu=gpu_name(gpu), capex=whole(n * price[0])),
+                                       [self._cite(f, parts[0], top_k)], exempt=(gpu_name(gpu),),
+                                       derived=(n * price[0], price[0])))
+        return self._ratio(f, top_k) + out
+
+    def _ratio(self, f: Facts, top_k: int) -> list[Sentence]:
+        """Two cards' figure for the asked attribute as a ratio, first: "how much more bandwidth"."""
+        gpus = [g for g in f.gpus if g != "a100-40gb" or len(f.gpus) == 2][:2]
+        if len(gpus) != 2:
+            return []
+        for attr in f.intent.attributes:
+            a, b = self._figure(gpus[0], attr), self._figure(gpus[1], attr)
+            if a is None or b is None or not a[0] or not b[0] or a[1] != b[1] or a[0] == b[0]:
+                continue
+            (hi, (vh, unit)), (lo, (vl, _)) = sorted(((gpus[0], a), (gpus[1], b)), key=lambda x: -x[1][0])
+            ratio = vh / vl
+            markers = [self._cite(f, self._groups[f"spec-{g}"][0], top_k) for g in (hi, lo)
+                       if self._groups.get(f"spec-{g}")]
+            text = t("ratio", f.language, a=gpu_name(hi), b=gpu_name(lo), metric=t(f"metric.{attr}", f.language),
+                     ratio=f"{ratio:.2f}", va=f"{vh:g}", vb=f"{vl:g}", unit=unit, diff=f"{vh - vl:g}")
+            # The two figures are the records' own (as the fit engine reads them); the ratio is computed from them.
+            return [Sentence(text, markers, exempt=(gpu_name(hi), gpu_name(lo)),
+                             derived=(round(ratio, 2), round(vh - vl, 6), vh, vl))]
+        return []
 
     def _case(self, f: Facts, top_k: int) -> list[Sentence]:
         case = next((p for p in f.passages[:3] if p.kind == "case"), None)
@@ -230,13 +292,16 @@ class Composer:
     def _unknown(self, f: Facts) -> list[Sentence]:
         out = []
         for name in f.unknown:
-            key = "unknown_gpu" if _GPU_LIKE.search(name) else "unknown_model"
+            key = "unknown_gpu" if name in f.unknown_gpus else "unknown_model"
             out.append(Sentence(t(key, f.language, name=name), [], exempt=(name,)))
         return out
 
     def _support(self, f: Facts, n: int, prefer: tuple[str, ...], require_match: bool,
                  per_passage: int = 1) -> list[Sentence]:
         ranked = sorted(enumerate(f.passages[:3], 1), key=lambda ip: (ip[1].kind not in prefer, ip[0]))
+        if f.intent.kind in _COMPUTED and not _FRAMING_ASKED.search(f.question):
+            # after a computed answer, the introduction, outlook and conclusion only add generalities
+            ranked = [(i, p) for i, p in ranked if p.section.split(".")[0] not in _FRAMING]
         out = []
         for i, text in best_sentences(ranked, f.terms, f.language, n, require_match, per_passage):
             out.append(Sentence(text, [f"@{f.passages[i - 1].id}"]))
@@ -262,9 +327,9 @@ class Composer:
         if kind == "selection":
             direct = self._selection(f, top_k)
         elif kind == "fit":
-            direct = self._fit(f)
+            direct = self._asked_fit(f) + self._fit(f)
         elif kind == "speed":
-            direct = self._speed(f)
+            direct = self._asked_fit(f) + self._speed(f)
         elif kind == "cost":
             direct = self._cost(f)
         elif kind == "spec":
@@ -274,7 +339,9 @@ class Composer:
         if kind != "selection" and f.budget_cny is not None:
             direct = self._budget_rule(f, f.budget_cny, top_k) + direct
         prefer = ("tradeoff", "case") if kind in ("why", "case") else ("guide",)
-        if direct:
+        if f.unknown and not direct and not f.gpus and (f.asked or f.model_named):
+            support = []  # the guide's sentences about other cards would answer a question nobody asked
+        elif direct:
             support = self._support(f, SUPPORT.get(kind, 1), prefer, require_match=True)
         else:  # a reason, a rule or a general question: the guide's own sentences are the answer
             support = self._support(f, REASONS, prefer, require_match=False, per_passage=2)
@@ -300,6 +367,7 @@ class Composer:
                 dropped.append(s.text)
                 continue
             figures = set().union(*(self._figures(m, f, cache) for m in s.markers)) if s.markers else set()
+            figures = figures | set(s.derived)
             if unsupported(s.text, figures, s.exempt):
                 dropped.append(s.text)
                 continue
@@ -324,6 +392,11 @@ class Composer:
         return cache[marker]
 
 
+_COMPUTED = {"fit", "speed", "cost", "selection"}
+_FRAMING = {"1", "12", "13"}  # chapters: introduction, outlook, conclusion
+_FRAMING_ASKED = re.compile(r"未来|趋势|展望|前景|总结|结论|总的来说|引言|概述|为什么.{0,6}(?:重要|关键)|"
+                            r"future|trend|outlook|conclu|summar|overview|introduc|why does .{0,20}matter|"
+                            r"next generation|下一代", re.IGNORECASE)
 _SPLIT = {"zh": re.compile(r"(?<=[。！？])"), "en": re.compile(r"(?<=[.!?])\s+(?=[A-Z])")}
 _ALT_KEYS = {"alt.precision", "alt.count", "alt.workload", "alt.zero", "alt.offload"}
 

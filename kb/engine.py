@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -16,19 +17,24 @@ from indexer.chunks import Chunk
 from indexer.embedder import Embedder
 from kb.cache import LruCache
 from kb.compose import Composer, Facts
+from kb.errors import BadInput, KbError
 from kb.fit.engine import FitEngine
+from kb.followup import Turn, is_reset, merge, slot_values
 from kb.index import LoadedIndex, open_index
 from kb.intent import Domain, classify
 from kb.language import detect_language
 from kb.models import Answer, Passage
 from kb.passages import to_passage
+from kb.query import Query, from_state, to_state
 from kb.question import clean_question, clean_top_k
 from kb.search import HybridSearcher
 from kb.sentences import question_terms
 from kb.settings import Settings, get_settings
+from kb.words.conversation import carried_line, resolved_question
 
 # Called with the seconds spent in retrieval (embedding + search), for metrics.
 RetrievalObserver = Callable[[float], None]
+MAX_HISTORY = 10  # earlier questions a turn may carry (contracts.md)
 
 
 class Engine:
@@ -47,8 +53,21 @@ class Engine:
                 self._tables.setdefault(c.section, c.id)
         self.observe_retrieval: RetrievalObserver | None = None
         self.fit = FitEngine.from_settings(settings)
-        self.composer = Composer(index.chunks, self._passage_of, len)
+        self.composer = Composer(index.chunks, self._passage_of, len, self._figure)
         self.domain = Domain(index.glossary)
+
+    def _figure(self, gpu: str, attribute: str) -> tuple[float, str] | None:
+        """A spec record's figure for an asked attribute, as the fit engine reads it (for comparisons)."""
+        try:
+            spec = self.fit.gpu(gpu)
+        except KbError:
+            return None
+        value = {"bandwidth": (spec.bandwidth_gbs, "GB/s"), "compute": (spec.bf16_dense_tflops, "TFLOPS"),
+                 "power": (spec.tdp_w, "W"), "nvlink": (spec.nvlink_gbs, "GB/s"),
+                 "price": (spec.price_cny, "CNY") if spec.price_cny else None,
+                 "vram": (spec.capacity_value or spec.vram_gib, spec.capacity_unit),
+                 "int8": (spec.int8_dense_tops, "TOPS") if spec.int8_dense_tops else None}.get(attribute)
+        return value if value and value[0] else None
 
     def _passage_of(self, chunk: Chunk, rank: int, score: float, language: str) -> Passage:
         return to_passage(chunk, rank, score, self._tables, language)
@@ -69,37 +88,82 @@ class Engine:
         language = language or detect_language(question)
         started = time.perf_counter()
         vector = self.embed_query(self.searcher.query_text(question, language))
-        hits = self.searcher.search(vector, question, language, top_k)
+        named = frozenset(f"spec-{g}" for g, _ in self.fit.read(question, language).gpus[:2])
+        hits = self.searcher.search(vector, question, language, top_k, named)
         if self.observe_retrieval is not None:
             self.observe_retrieval(time.perf_counter() - started)
         chunks = self.index.chunks
         return [to_passage(chunks[h.row], rank, h.score, self._tables, language)
                 for rank, h in enumerate(hits, 1)]
 
-    def answer(self, question: str, top_k: int | None = None) -> Answer:
-        """The direct answer first (verified against what it cites), then passages, fit checks, selection."""
+    def answer(self, question: str, top_k: int | None = None, history: list[str] | None = None,
+               state: dict[str, Any] | None = None) -> Answer:
+        """The direct answer first (verified against what it cites), then passages, fit checks, selection.
+
+        `history` (earlier questions, oldest first) or `state` (an earlier answer's) makes this a turn of a
+        conversation: a follow-up is answered as its resolved question, which says what it carried."""
         s = self.settings
         text = clean_question(question, s.max_question_chars)
         k = clean_top_k(top_k, s.default_top_k, s.max_top_k)
         language = detect_language(text)
+        turn = self._turn(self._prior(history, state), text)
+        asked = resolved_question(turn.query, language) if turn.followup else is_reset(text)[1].strip() or text
+        query = self.fit.read(asked, language)
+        answer = self._answer(asked, query, k, language)
+        lead = ""
+        if turn.followup:
+            lead = carried_line(turn.carried, turn.changed, turn.before, slot_values(turn.query), language)
+            lead += "" if language == "zh" else " "
+        return answer.model_copy(update={
+            "question": text, "answer": lead + answer.answer, "resolved_question": asked,
+            "state": to_state(query, answer.state.get("intent", "general"), language),
+            "carried": turn.carried, "changed": turn.changed})
+
+    def _prior(self, history: list[str] | None, state: dict[str, Any] | None) -> Query | None:
+        """The conversation so far as one Query: from a passed-back state, else folded from the history."""
+        if state is not None:
+            return from_state(state)
+        if not history:
+            return None
+        if not isinstance(history, list) or len(history) > MAX_HISTORY:
+            raise BadInput(f"history is a list of at most {MAX_HISTORY} earlier questions, oldest first",
+                           field="history")
+        prior: Query | None = None
+        for earlier in history:
+            text = clean_question(earlier, self.settings.max_question_chars)
+            prior = self._turn(prior, text).query
+        return prior
+
+    def _turn(self, prior: Query | None, text: str) -> Turn:
+        reset, rest = is_reset(text)
+        new = self.fit.read(rest or text, detect_language(text))
+        return Turn(new) if prior is None or reset else merge(prior, new, text)
+
+    def _answer(self, text: str, query: Query, k: int, language: str) -> Answer:
+        """A standalone question's answer, from its Query."""
+        s = self.settings
         passages = self.search(text, k, language)
-        found = self.fit.for_question(text, language)
+        found = self.fit.for_query(query, language)
         checks, selection, unknown = found.checks, found.selection, found.unknown
         gpus = list(found.gpus)
-        if "a100-80gb" in gpus and not any(size in text.lower() for size in ("80g", "40g")):
+        query_gpus = [g for g, _ in query.gpus] + list(query.unknown_gpus)
+        if any(n.key == "default_of" and n.values.get("gpu") == "a100-80gb" for n in query.notes):
             gpus.insert(gpus.index("a100-80gb"), "a100-40gb")  # "the A100" is both cards
         intent = classify(text, self.domain, has_checks=bool(checks), has_selection=selection is not None,
-                          names_gpu=bool(gpus), names_model=bool(found.models), names_unknown=bool(unknown))
+                          names_gpu=len(set(query_gpus)), names_model=bool(found.models), names_unknown=bool(unknown),
+                          asked=query.asked)
         if intent.kind == "not_covered":
             checks, selection = [], None
         terms = question_terms(text, language, self.index.lexical.tokenize_query(text))
         facts = Facts(question=text, language=language, intent=intent, passages=passages, checks=checks,
                       selection=selection, unknown=unknown, gpus=gpus, terms=terms, mfu=s.mfu,
-                      budget_cny=found.budget_cny)
+                      budget_cny=found.budget_cny, asked=query.asked, unknown_gpus=list(query.unknown_gpus),
+                      model_named=query.model is not None, counts={g: c for g, c in query.gpus if c})
         composed = self.composer.compose(facts)
         return Answer(question=text, language=language,  # type: ignore[arg-type]
                       answer=composed.answer, coverage=composed.coverage,  # type: ignore[arg-type]
-                      unknown=unknown, passages=composed.passages, fit_checks=checks, selection=selection)
+                      unknown=unknown, passages=composed.passages, fit_checks=checks, selection=selection,
+                      state={"intent": intent.kind})
 
     def passage(self, passage_id: str, language: str = "zh") -> Passage | None:
         """One passage by id (rank 1, score 0: it was asked for, not retrieved)."""

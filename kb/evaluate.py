@@ -45,7 +45,9 @@ def parse_jsonl(path: Path, field: str, expected: str, parse: Callable[[Any], T]
     return out
 
 
-def _question(item: dict[str, Any]) -> Question:
+def _question(item: dict[str, Any]) -> Question | None:
+    if "rel" not in item and "must" in item:
+        return None  # an answer case with no retrieval label (a question outside the guide)
     q, rel = item["q"], item["rel"]
     if not isinstance(q, str) or not q.strip() or not isinstance(rel, list) or not rel:
         raise ValueError
@@ -54,7 +56,8 @@ def _question(item: dict[str, Any]) -> Question:
 
 def load_questions(path: Path) -> list[Question]:
     """Parse a question file; a malformed line is BadInput naming the line."""
-    return parse_jsonl(path, "questions", '{"q": "question", "rel": ["3.2", …]}', _question)
+    found = parse_jsonl(path, "questions", '{"q": "question", "rel": ["3.2", …]}', _question)
+    return [q for q in found if q is not None]
 
 
 def first_hit(sections: list[str], rel: frozenset[str]) -> int | None:

@@ -25,7 +25,7 @@ _STRONG = re.compile(
 _WEAK = re.compile(
     r"\bmodels?\b|模型|英伟达|nvidia|\bamd\b|intel|\btrain|\bmemory\b|serv(?:e|ing)\b|deploy|\bbatch|tokens?\b|\bchips?\b|芯片|cluster|"
     r"\bcards?\b|卡|\bai\b|budget|预算|cloud|云|server|服务器|workstation|工作站|throughput|latency|延迟|吞吐|"
-    r"precision|精度|fp16|bf16|int8|int4|fp32|案例|case|公司|company|startup|创业|初创|团队|team|实验室|\\blab\\b|"
+    r"precision|精度|fp16|bf16|int8|int4|fp32|案例|case|公司|company|startup|创业|初创|团队|team|实验室|\blab\b|"
     r"医疗|medical|金融|fintech|制造|manufactur|edge|边缘|平台|platform|成本|cost|价格|price",
     re.IGNORECASE,
 )
@@ -36,11 +36,13 @@ _SPEED = re.compile(
 _COST = re.compile(r"电费|per million|每百万|cost per|成本|how much (?:does|would|will) .* (?:run|train|serve)|"
                    r"多少钱|cost|price|价格|贵|cheap|便宜|花多少", re.IGNORECASE)
 _WHY = re.compile(
-    r"为什么|为何|why|when (?:is|are|should|to|do)|什么时候|什么情况|优势|优点|劣势|缺点|不足|advantage|downside|"
+    r"为什么|为何|为啥|咋|why|when (?:is|are|should|to|do)|什么时候|什么情况|优势|优点|劣势|缺点|不足|advantage|"
+    r"downside|"
     r"drawback|limitation|weakness|strength|pros\b|cons\b|区别|差异|difference|\bvs\.?\b|versus|哪个好|哪个更|"
     r"better|比较|compare|好处|tradeoff|trade-off|权衡|适合|suitable|best for|值得|worth|趋势|trend|future|未来|"
     r"建议|recommend|best practice|最佳实践|怎么选|如何选|how (?:should|do|can) (?:i|we)|应该|should", re.IGNORECASE)
-_HOW_MANY = re.compile(r"how many|几张|几块|几个|多少张|多少块|多少卡|几卡|需要多少|minimum number|fewest",
+_HOW_MANY = re.compile(r"how many|几张|几块|几个|多少张|多少块|多少卡|几卡|"
+                       r"需要多少(?:张|块|卡|个gpu|gpu)|minimum number|fewest",
                        re.IGNORECASE)
 _CASE = re.compile(
     r"案例|case|公司|company|团队|team|实验室|\blab\b|startup|创业|初创|fintech|金融|医疗|medical|制造|manufactur|"
@@ -62,6 +64,26 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
         "memory_type": r"hbm|gddr|显存类型|memory type",
     }.items()
 }
+
+
+# Other fields of ML and computing: about them the guide says nothing, even when they train on a GPU.
+_OFF_DOMAIN = re.compile(
+    r"yolo|object detect|目标检测|图像分类|image classif|图像分割|segmentation|stable\s*diffusion|sdxl|采样器|sampler|"
+    r"resnet|\bcnn\b|卷积网络|语音识别|speech recogni|挖矿|crypto|mining|游戏帧|\bfps\b|gaming|股票|stock|recipe|菜谱|"
+    r"天气|weather|video edit|视频剪辑|渲染农场|render farm|blender|强化学习|reinforcement", re.IGNORECASE)
+_LLM = re.compile(r"llm|大模型|大语言|language model|\btokens?\b|llama|qwen|mistral|mixtral|deepseek|gpt|transformer|"
+                  r"\blora\b|qlora|vllm|kv\s*cache|文本生成|chat", re.IGNORECASE)
+
+
+def off_domain(question: str) -> bool:
+    """A question about another field (a YOLO detector, Stable Diffusion samplers) that names nothing of LLMs."""
+    q = normalise(question)
+    return bool(_OFF_DOMAIN.search(q)) and not _LLM.search(q)
+
+
+def spec_attributes(text: str) -> list[str]:
+    """The spec attributes a (lower-cased) question asks for, in SPEC_ATTRIBUTES order."""
+    return [name for name, p in SPEC_ATTRIBUTES.items() if p.search(text)]
 
 
 @dataclass
@@ -102,13 +124,24 @@ class Domain:
         return len(weak) >= 2
 
 
-def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: bool, names_gpu: bool,
-             names_model: bool, names_unknown: bool) -> Intent:
+_SUITS = re.compile(r"good for|好用|适合|suitable|worth|值得|怎么样|如何|行不行|any good|enough for|够用",
+                    re.IGNORECASE)
+_ASKS_WHY = re.compile(r"为什么|为何|为啥|怎么会|原因|\bwhy\b|reason", re.IGNORECASE)
+KEY_FIGURES = ["vram", "bandwidth", "compute"]  # what "is this card good for LLMs" is answered with
+
+
+def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: bool, names_gpu: int,
+             names_model: bool, names_unknown: bool, asked: str | None = None) -> Intent:
     """The answer kind, from the question's words and what the fit engine found in it."""
     q = normalise(question)
     speed, cost = bool(_SPEED.search(q)), bool(_COST.search(q))
     attrs = [name for name, p in SPEC_ATTRIBUTES.items() if p.search(q)]
-    if not (domain.covers(q) or names_gpu or names_model or names_unknown):
+    if asked == "comparison" and attrs and not has_checks and not off_domain(q):
+        return Intent("spec", attributes=attrs)
+    if names_gpu == 1 and not attrs and not names_model and not has_checks and not has_selection \
+            and _SUITS.search(q) and not _CASE.search(q) and not _ASKS_WHY.search(q):
+        return Intent("spec", attributes=list(KEY_FIGURES))
+    if off_domain(q) or not (domain.covers(q) or names_gpu or names_model or names_unknown):
         return Intent("not_covered")
     if has_selection:
         return Intent("selection", wants_speed=speed, wants_cost=cost)
@@ -118,9 +151,9 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
         return Intent("cost", wants_cost=True)
     if has_checks:
         return Intent("fit", wants_speed=speed, wants_cost=cost, how_many=bool(_HOW_MANY.search(q)))
-    if names_gpu and attrs and not _WHY.search(q):
+    if names_gpu and attrs and not _WHY.search(q) and not (_CASE.search(q) and "price" in attrs):
         return Intent("spec", attributes=attrs)
-    if _CASE.search(q) and not names_gpu:
+    if _CASE.search(q) and (not names_gpu or "price" in attrs):
         return Intent("case")
     if _WHY.search(q):
         return Intent("why", attributes=attrs)

@@ -1,6 +1,6 @@
 """The shapes users and scripts rely on (contracts.md): a passage and an answer."""
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -52,3 +52,11 @@ class Answer(BaseModel):
     passages: list[Passage]
     fit_checks: list[FitResult] = Field(default_factory=list)
     selection: Selection | None = Field(default=None, description="Ranked GPU configurations, for 'what to buy'.")
+    resolved_question: str = Field(default="", description="The question as it stands on its own, in the asker's "
+                                                           "language (a follow-up with what it carried filled in).")
+    state: dict[str, Any] = Field(default_factory=dict,
+                                  description="What kb understood, as slots (intent, asked, gpus, models, workload, "
+                                              "precision, gpu_count, seq_len, concurrency, budget_cny, tokens, "
+                                              "language …): pass it back unchanged as `state` with a follow-up.")
+    carried: list[str] = Field(default_factory=list, description="Slots taken from earlier turns.")
+    changed: list[str] = Field(default_factory=list, description="Slots this turn changed.")

@@ -27,6 +27,9 @@ RECORD_PRIOR = 0.6
 EXPANSION_WEIGHT = 0.7
 
 
+NAMED_BOOST = 0.3  # fused-score bonus of a named card's spec sheet (kb eval --sweep measures it)
+
+
 @dataclass(frozen=True)
 class Hit:
     row: int
@@ -46,6 +49,7 @@ class HybridSearcher:
         self.expander = Expander(index.glossary)
         self.dense_weight = dict(DENSE_WEIGHT if dense_weight is None else dense_weight)
         self.record_prior = RECORD_PRIOR
+        self.named_boost = NAMED_BOOST
         self.use_glossary = True  # translate English questions (dense) and expand them (BM25)
         self._is_record = np.array([c.kind != "guide" for c in index.chunks], dtype=bool)
 
@@ -64,13 +68,19 @@ class HybridSearcher:
                 weights.extend([EXPANSION_WEIGHT] * len(extra))
         return lex.scores(terms, weights)
 
-    def search(self, query_vector: np.ndarray, question: str, language: str, k: int) -> list[Hit]:
+    def search(self, query_vector: np.ndarray, question: str, language: str, k: int,
+               named: frozenset[str] = frozenset()) -> list[Hit]:
+        """The k best passages; `named` holds the record groups the question names (its GPUs' spec sheets),
+        which a question about a card is about whatever its wording."""
         dense = self.index.vectors @ query_vector
         w = self.dense_weight.get(language, 0.5)
         fused = w * _minmax(dense)
         if w < 1.0:
             fused = fused + (1.0 - w) * _minmax(self.lexical_scores(question, language))
         fused = np.where(self._is_record, fused * self.record_prior, fused)
+        if named:
+            boost = np.array([c.group in named for c in self.index.chunks])
+            fused = np.where(boost, fused + self.named_boost, fused)
         # One passage a subsection or record: its best part. Five parts of one case study would
         # crowd out the other sections a reader needs.
         hits: list[Hit] = []

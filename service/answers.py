@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kb.cache import LruCache
 
-AnswerKey = tuple[str, int | None]  # (question as sent, top_k as sent)
+AnswerKey = tuple[str, int | None, str]  # (question as sent, top_k as sent, the conversation as canonical JSON)
 
 
 class AnswerCache(LruCache[AnswerKey, bytes]):

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+
+class HistoryTurn(BaseModel):
+    """One earlier turn of the conversation: the asker's question (kb's own words are never read back)."""
+
+    model_config = ConfigDict(extra="forbid")
+    question: str = Field(min_length=1, max_length=2000, examples=["两张 A100 80G 能跑 Llama-3-70B 推理吗？"])
 
 
 class AskRequest(BaseModel):
@@ -17,6 +24,13 @@ class AskRequest(BaseModel):
 
     question: str = Field(min_length=1, description="The question (limit KB_MAX_QUESTION_CHARS, default 500).",
                           examples=["RTX 4090 的显存带宽是多少？"])
+    history: list[HistoryTurn] | None = Field(
+        default=None, max_length=10,
+        description="Earlier questions of the same conversation, oldest first (at most 10): this one is then read "
+                    "as a follow-up (\"换成 L40S 呢\", \"what about 4 cards?\").")
+    state: dict[str, Any] | None = Field(
+        default=None, description="A previous answer's `state`, passed back unchanged: the conversation so far "
+                                  "(used instead of `history` when both are given).")
     # Strict: "5", 5.0 and true are type errors, not silently coerced.
     top_k: Annotated[StrictInt, Field(ge=1)] | None = Field(
         default=None, description="Passages to return (default 5, at most KB_MAX_TOP_K, default 20).")

@@ -43,8 +43,8 @@ class SharedAnswers:
         self.misses = 0
 
     def _key(self, key: AnswerKey) -> str:
-        question, top_k = key
-        digest = hashlib.sha256(f"{top_k}\n{question}".encode()).hexdigest()[:32]
+        question, top_k, context = key
+        digest = hashlib.sha256(f"{top_k}\n{question}\n{context}".encode()).hexdigest()[:32]
         return self.shared.key("answer", self.version, digest)
 
     async def get(self, key: AnswerKey) -> bytes | None:

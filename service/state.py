@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import anyio.to_thread
 from anyio import CapacityLimiter
@@ -112,10 +113,14 @@ class AppState:
         """Run CPU-bound core code in the pool, at most KB_THREADS at once."""
         return await anyio.to_thread.run_sync(func, *args, limiter=self._limiter)
 
-    async def answer_json(self, question: str, top_k: int | None) -> bytes:
-        """The Answer as JSON bytes; a repeated question is served from the cache without leaving the event loop."""
+    async def answer_json(self, question: str, top_k: int | None, history: list[str] | None = None,
+                          state: dict[str, Any] | None = None) -> bytes:
+        """The Answer as JSON bytes; a repeated question (in the same conversation) is served from the cache
+        without leaving the event loop."""
         engine = self.require_engine()
-        key = (question, top_k)
+        context = json.dumps({"history": history, "state": state}, sort_keys=True, ensure_ascii=False) \
+            if history or state is not None else ""
+        key = (question, top_k, context)
         cached = self.answers.get(key)
         if cached is not None:
             return cached
@@ -125,7 +130,7 @@ class AppState:
                 self.answers.put(key, shared)
                 return shared
         body = await self.run(self.answers.get_or_compute, key,
-                              lambda: engine.answer(question, top_k).model_dump_json().encode())
+                              lambda: engine.answer(question, top_k, history, state).model_dump_json().encode())
         if self.shared_answers is not None and self.settings.answer_cache_size:
             await self.shared_answers.put(key, body)
         return body

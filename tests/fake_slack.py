@@ -52,6 +52,7 @@ class FakeSlack:
         self.failures: dict[str, list[Failure]] = {}
         self._ts = 0
         self._cond = threading.Condition()
+        self.messages: dict[str, list[dict[str, Any]]] = {}  # channel → messages, as conversations.* return them
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -90,6 +91,13 @@ class FakeSlack:
         default_headers = {"Retry-After": "1"} if status == 429 else {}
         self.failures.setdefault(method, []).append(
             Failure(status, payload or {"ok": False, "error": "ratelimited"}, headers or default_headers))
+
+    def said(self, channel: str, ts: str, text: str, user: str = "UASKER1", thread_ts: str | None = None) -> None:
+        """A person's message, as Slack keeps it (events reach the bot by POST; the thread holds it too)."""
+        with self._cond:
+            self.messages.setdefault(channel, []).append(
+                {"type": "message", "user": user, "text": text, "ts": ts, **({"thread_ts": thread_ts} if thread_ts
+                                                                             else {})})
 
     # -- reading what was sent ----------------------------------------------------------------------
 
@@ -142,8 +150,10 @@ class FakeSlack:
         req.wfile.write(data)
 
     def _next_ts(self) -> str:
+        """Now, as Slack stamps a post (later than the fixed timestamps tests give people's messages)."""
         self._ts += 1
-        return f"1700000000.{self._ts:06d}"
+        time.sleep(0.002)  # distinct, increasing stamps
+        return f"{time.time():.6f}"
 
     def _answer(self, method: str, body: dict[str, Any]) -> Any:
         if method.startswith("response/"):
@@ -159,8 +169,26 @@ class FakeSlack:
             return {"ok": False, "error": "invalid_blocks", "problems": block_problems(blocks)}
         if method == "chat.postMessage":
             ts = self._next_ts()
-            return {"ok": True, "channel": body.get("channel"), "ts": ts,
-                    "message": {"type": "message", "bot_id": BOT_ID, "text": body.get("text"), "ts": ts}}
+            message: dict[str, Any] = {"type": "message", "bot_id": BOT_ID, "user": BOT_USER, "text": body.get("text"),
+                                       "ts": ts}
+            meta = body.get("metadata")
+            if meta:
+                message["metadata"] = json.loads(meta) if isinstance(meta, str) else meta
+            if body.get("thread_ts"):
+                message["thread_ts"] = body["thread_ts"]
+            self.messages.setdefault(str(body.get("channel")), []).append(message)
+            return {"ok": True, "channel": body.get("channel"), "ts": ts, "message": message}
+        if method in ("conversations.replies", "conversations.history"):
+            kept = self.messages.get(str(body.get("channel")), [])
+            if method == "conversations.replies":
+                root = str(body.get("ts"))
+                kept = [m for m in kept if m["ts"] == root or m.get("thread_ts") == root]
+            else:
+                kept = [m for m in kept if not m.get("thread_ts")][::-1]  # newest first, as Slack gives them
+            limit = int(body.get("limit") or 100)
+            shown = [m if body.get("include_all_metadata") in (True, "true", "1", 1) else
+                     {k: v for k, v in m.items() if k != "metadata"} for m in kept[:limit]]
+            return {"ok": True, "messages": shown, "has_more": len(kept) > limit}
         if method == "chat.postEphemeral":
             return {"ok": True, "message_ts": self._next_ts()}
         if method == "chat.update":
@@ -281,7 +309,7 @@ def sample_answer(question: str = "能用一张4090 QLoRA微调13B模型吗？",
         summary = (summary * (answer_chars // max(1, len(summary)) + 1))[:answer_chars]
     checks = [sample_fit(fits=i % 2 == 0, gpu=["rtx-4090", "a100-80gb", "rtx-4060"][i % 3]) for i in range(n_checks)]
     return Answer(question=question, language=lang, answer=summary, passages=passages,  # type: ignore[arg-type]
-                  coverage="answered", fit_checks=checks)
+                  coverage="answered", fit_checks=checks, state={"intent": "fit", "said": question})
 
 
 class FakeEngine:
@@ -295,11 +323,14 @@ class FakeEngine:
         self.delay = delay
         self.sizes = sizes
         self.questions: list[str] = []
+        self.contexts: list[tuple[list[str] | None, dict[str, Any] | None]] = []  # (history, state) of each
 
-    def answer(self, question: str, top_k: int | None = None) -> Any:
+    def answer(self, question: str, top_k: int | None = None, history: list[str] | None = None,
+               state: dict[str, Any] | None = None) -> Any:
         from kb.question import clean_question
 
         text = clean_question(question, 500)
         self.questions.append(text)
+        self.contexts.append((history, state))
         time.sleep(self.delay)
         return sample_answer(text, **self.sizes)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from kb.fit.parse import parse_question
 from tests.fit_engine_helpers import ENGINE
 
 # (question, model preset, GPUs with counts)
@@ -16,7 +15,7 @@ CASES = [
     ("8张A100推理Mixtral 8x22B", "mixtral-8x22b", [("a100-80gb", 8)]),
     ("How many H200 do I need for DeepSeek V3?", "deepseek-v3", [("h200", None)]),
     ("DeepSeek-V3 推理要几张 B200", "deepseek-v3", [("b200", None)]),
-    ("deepseek r1 on 8 mi300x", "deepseek-v3", [("mi300x", 8)]),
+    ("deepseek r1 on 8 mi300x", "deepseek-r1", [("mi300x", 8)]),
     ("Qwen2.5 7B on an L4", "qwen2.5-7b", [("l4", 1)]),
     ("L4 能跑千问7B吗", "qwen2.5-7b", [("l4", None)]),
     ("Qwen2.5-14B on one RTX 4090", "qwen2.5-14b", [("rtx-4090", 1)]),
@@ -60,7 +59,7 @@ CASES = [
 
 @pytest.mark.parametrize(("question", "model", "gpus"), CASES)
 def test_question_names_the_right_model_and_gpus(question: str, model: str, gpus: list[tuple[str, int | None]]) -> None:
-    q = parse_question(question)
+    q = ENGINE.read(question, "en")
     assert q.model == model
     assert q.gpus == gpus
     assert not q.unknown_models and not q.unknown_gpus

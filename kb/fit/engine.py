@@ -17,6 +17,7 @@ from kb.fit.gpus import GpuSpec, get_gpu, gpu_records, load_gpus
 from kb.fit.notes import Note
 from kb.fit.request import FitRequest
 from kb.fit.result import FitResult, Selection
+from kb.query import Query
 from kb.words.fit import check_language, render_all
 
 
@@ -97,7 +98,18 @@ class FitEngine:
         return select(self, model, workload, language=check_language(language), **kw)
 
     def for_question(self, question: str, language: str) -> QuestionFit:
-        """Parse a question (Chinese or English) and run the checks it names; prose in `language`."""
-        from kb.fit.question import answer_question
+        """Read a question (Chinese or English) and run the checks it names; prose in `language`."""
+        return self.for_query(self.read(question, language), language)
 
-        return answer_question(self, question, check_language(language))
+    def read(self, question: str, language: str) -> Query:
+        """The question's Query, names from this corpus's registry."""
+        from kb.names import registry_for
+        from kb.read import read_query
+
+        return read_query(question, registry_for(self.corpus_dir), self.usd_cny, check_language(language))
+
+    def for_query(self, query: Query, language: str) -> QuestionFit:
+        """The checks (or the selection) a Query asks for; prose in `language`."""
+        from kb.fit.question import answer_query
+
+        return answer_query(self, query, check_language(language))

@@ -282,12 +282,25 @@ def estimate_shape(params: float) -> ModelShape:
                       estimated_from=base.name, given_params=round(params))
 
 
-# Names people type for the presets added in issue 16 (the question parser's registry reads these).
+# Names people use for a preset besides its id (any spacing of the id is read already; see kb/names.py).
 PRESET_ALIASES: dict[str, tuple[str, ...]] = {
-    "gpt-oss-20b": ("gpt-oss-20b", "gpt oss 20b", "gptoss 20b", "gpt-oss 20b"),
-    "gpt-oss-120b": ("gpt-oss-120b", "gpt oss 120b", "gptoss 120b", "gpt-oss 120b"),
-    "deepseek-r1": ("deepseek-r1", "deepseek r1", "r1", "深度求索 r1"),
-    "kimi-k2": ("kimi-k2", "kimi k2", "kimi", "月之暗面 k2"),
-    "llama-3.3-70b": ("llama-3.3-70b", "llama 3.3 70b", "llama3.3 70b", "llama-3.3"),
-    "qwen3-14b": ("qwen3-14b", "qwen3 14b", "qwen-3-14b", "通义千问3 14b"),
+    "llama-65b": ("llama 1 65b", "llama 65b"),
+    "llama-3.1-405b": ("llama 3 405b",),
+    "qwen2.5-7b": ("qwen 7b",),
+    "qwen2.5-14b": ("qwen 14b",),
+    "qwen2.5-32b": ("qwen 32b",),
+    "qwen2.5-72b": ("qwen 72b",),
+    "qwen3-30b-a3b": ("qwen3 30b",),
+    "qwen3-235b-a22b": ("qwen3 235b",),
+    "llama-4-scout": ("llama 4 scout 17b 16e", "llama4 scout"),
+    "llama-4-maverick": ("llama 4 maverick 17b 128e", "llama4 maverick"),
+    "mixtral-8x7b": ("mixtral",),
+    "deepseek-v3": ("deepseek v3 671b", "deepseek v3"),
+    # issue 16's presets (DeepSeek-R1 is its own preset now: the same shape, but asked for by name)
+    "gpt-oss-20b": ("gpt oss 20b", "gptoss 20b"),
+    "gpt-oss-120b": ("gpt oss 120b", "gptoss 120b"),
+    "deepseek-r1": ("deepseek r1", "deepseek r1 671b"),
+    "kimi-k2": ("kimi k2", "kimi k2 instruct"),
+    "llama-3.3-70b": ("llama 3.3 70b", "llama3.3 70b"),
+    "qwen3-14b": ("qwen 3 14b",),
 }

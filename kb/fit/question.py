@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 from kb.errors import BadInput
 from kb.fit.alternatives import alternatives
 from kb.fit.notes import Note, note
-from kb.fit.parse import ParsedQuestion, parse_question
 from kb.fit.request import WORKLOAD_PRECISIONS, parse_request
 from kb.fit.result import FitResult
+from kb.query import Query
 from kb.words.fit import render
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 DEFAULT_GPUS = ("a100-80gb", "rtx-4090")  # the document's two subjects, when a question names no GPU
 
 
-def _workload_and_precision(q: ParsedQuestion, workload: str, notes: list[Note]) -> tuple[str, str | None]:
+def _workload_and_precision(q: Query, workload: str, notes: list[Note]) -> tuple[str, str | None]:
     precision = q.precision
     if precision is None or precision in WORKLOAD_PRECISIONS[workload]:
         return workload, precision
@@ -39,7 +39,7 @@ def _workload_and_precision(q: ParsedQuestion, workload: str, notes: list[Note])
     return workload, None
 
 
-def _read(q: ParsedQuestion, gpu: str, result: FitResult, workload: str) -> Note:
+def _read(q: Query, gpu: str, result: FitResult, workload: str) -> Note:
     """What the check took from the question, as the first assumption."""
     details = [note("read_precision", precision=q.precision) if q.precision else "",
                note("read_seq", seq=q.seq_len) if q.seq_len else "",
@@ -50,7 +50,7 @@ def _read(q: ParsedQuestion, gpu: str, result: FitResult, workload: str) -> Note
                 details=note("joined", parts=[d for d in details if d]))
 
 
-def _one(engine: FitEngine, q: ParsedQuestion, gpu: str, count: int | None, workload: str,
+def _one(engine: FitEngine, q: Query, gpu: str, count: int | None, workload: str,
          notes: list[Note]) -> FitResult | None:
     notes = list(notes)
     workload, precision = _workload_and_precision(q, workload, notes)
@@ -77,12 +77,11 @@ def _one(engine: FitEngine, q: ParsedQuestion, gpu: str, count: int | None, work
     return engine.render(checked, q.language, extra).model_copy(update={"alternatives": alts})
 
 
-def answer_question(engine: FitEngine, question: str, language: str) -> QuestionFit:
-    """Parse a question (Chinese or English) and run the checks it names; prose in `language`."""
+def answer_query(engine: FitEngine, q: Query, language: str) -> QuestionFit:
+    """Run the checks a Query names (or the selection it asks for); prose in `language`."""
     from kb.fit.engine import QuestionFit
     from kb.words.fit import render_all
 
-    q = parse_question(question, engine.usd_cny, language)
     found = QuestionFit(unknown=[*q.unknown_models, *q.unknown_gpus], gpus=[g for g, _ in q.gpus],
                         models=[q.model] if q.model else [], budget_cny=q.budget_cny)
     if q.model is None and q.budget_cny is not None and not q.unknown_gpus:
@@ -99,13 +98,20 @@ def answer_question(engine: FitEngine, question: str, language: str) -> Question
     if not q.workloads:
         notes.append(note("no_workload"))
     if q.wants_selection and (q.budget_cny is not None or not q.gpus):
-        workload, precision = _workload_and_precision(q, workloads[0], notes)
-        try:
-            sel, checks = engine.select(q.model, workload, budget_cny=q.budget_cny, max_gpus=q.max_gpus,
-                                        precision=precision, seq_len=q.seq_len, batch=q.batch or 1, tokens=q.tokens,
-                                        concurrency=q.concurrency, language=language)
-        except BadInput:
-            return found
+        # "Fine-tune" without a method: full training first, then the adapters people mean when it fits nothing.
+        tried = [*workloads, "qlora"] if workloads == ["full", "lora"] else workloads[:1]
+        for n, name in enumerate(tried):
+            workload, precision = _workload_and_precision(q, name, notes)
+            try:
+                sel, checks = engine.select(q.model, workload, budget_cny=q.budget_cny, max_gpus=q.max_gpus,
+                                            precision=precision, seq_len=q.seq_len, batch=q.batch or 1,
+                                            tokens=q.tokens, concurrency=q.concurrency, language=language)
+            except BadInput:
+                return found
+            if sel.rows or n == len(tried) - 1:
+                break
+            notes.append(note("selection_fallback", workload=note(f"workload.{name}"),
+                              next=note(f"workload.{tried[n + 1]}")))
         sel.assumptions = [*render_all(notes, language), *sel.assumptions]
         found.checks, found.selection = checks, sel
         return found

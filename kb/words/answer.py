@@ -118,6 +118,42 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "The guide's rule for this budget: {rule}",
         "zh": "指南对这个预算的建议：{rule}",
     },
+    # The asked quantity of a fit check.
+    "kv_per_token": {
+        "en": "{model} caches {bytes} bytes of KV a token (16-bit)",
+        "zh": "{model} 每个 token 的 KV 缓存为 {bytes} 字节（16 位）",
+    },
+    "kv_total": {
+        "en": "At a {context}-token context × {n} sequences that is {total} GiB of KV cache",
+        "zh": "{context} token 上下文 × {n} 路序列，共 {total} GiB KV 缓存",
+    },
+    "concurrency": {
+        "en": "At a {context}-token context, {cards} can hold about {n} concurrent sequences ({tokens} tokens of KV "
+              "cache beside the weights)",
+        "zh": "在 {context} token 上下文下，{cards} 约可同时容纳 {n} 路序列（权重之外能放 {tokens} token 的 KV 缓存）",
+    },
+    "memory_total": {
+        "en": "{what} needs about {total} GiB in all: {parts}",
+        "zh": "{what}总共约需 {total} GiB：{parts}",
+    },
+    "part.weights": {"en": "weights", "zh": "权重"}, "part.gradients": {"en": "gradients", "zh": "梯度"},
+    "part.optimizer": {"en": "optimizer states", "zh": "优化器状态"},
+    "part.activations": {"en": "activations", "zh": "激活"}, "part.kv_cache": {"en": "KV cache", "zh": "KV 缓存"},
+    "part.overhead": {"en": "overhead", "zh": "额外开销"},
+    # Comparisons and prices.
+    "ratio": {
+        "en": "The {a}'s {metric} is {ratio}× the {b}'s ({va} vs {vb} {unit}, {diff} {unit} more)",
+        "zh": "{a} 的{metric}是 {b} 的 {ratio} 倍（{va} 对 {vb} {unit}，多 {diff} {unit}）",
+    },
+    "metric.bandwidth": {"en": "memory bandwidth", "zh": "显存带宽"}, "metric.vram": {"en": "memory", "zh": "显存"},
+    "metric.compute": {"en": "dense BF16 compute", "zh": "稠密 BF16 算力"},
+    "metric.power": {"en": "power", "zh": "功耗"},
+    "metric.nvlink": {"en": "NVLink bandwidth", "zh": "NVLink 带宽"}, "metric.price": {"en": "price", "zh": "价格"},
+    "metric.int8": {"en": "INT8 throughput", "zh": "INT8 算力"},
+    "no_price": {
+        "en": "There is no price for the {gpu} in the guide or in a vendor list kb holds, so kb quotes none",
+        "zh": "指南和 kb 收录的厂商资料都没有 {gpu} 的价格，所以 kb 不给报价",
+    },
     # Specs.
     "spec_row": {"en": "{gpu} {metric}: {value} ({source})", "zh": "{gpu} {metric}：{value}（{source}）"},
     "spec_no_link": {

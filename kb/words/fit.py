@@ -719,13 +719,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "'{text}' is not a preset: checked as a {size}B model",
         "zh": "“{text}”不是预设模型：按 {size}B 模型检查",
     },
-    "a100_size": {
-        "en": "'A100' without a size: the 80GB card assumed",
-        "zh": "“A100”没说显存大小：按 80GB 版计",
+    "default_of": {
+        "en": "'{name}' names more than one card: {gpu} assumed",
+        "zh": "“{name}”不止一款：按 {gpu} 计",
     },
-    "4060ti_size": {
-        "en": "'4060 Ti' without a size: the 16GB card assumed (the only 4060 Ti kb knows)",
-        "zh": "“4060 Ti”没说显存大小：按 16GB 版计（kb 只收录了这一款 4060 Ti）",
+    "selection_fallback": {
+        "en": "{workload} fits nothing within the budget, so {next} is ranked instead",
+        "zh": "预算内没有能做{workload}的配置，改为按{next}排序",
+    },
+    "nodes_read": {
+        "en": "{nodes} nodes of {per_node} GPUs read as {count} GPUs",
+        "zh": "{nodes} 台、每台 {per_node} 卡，共 {count} 张",
     },
     "fine_tune_both": {
         "en": "'fine-tune' without a method: checked as full fine-tuning and as LoRA",

@@ -16,5 +16,6 @@ router = APIRouter(tags=["ask"])
 @router.post("/v1/ask", response_model=Answer, responses=documented(*BODY_ERRORS, *GUARD_ERRORS, 503))
 async def ask(request: Annotated[AskRequest, Body(openapi_examples=ASK)], state: StateDep) -> Response:
     """Answer a GPU question (Chinese or English) with cited passages and computed fit checks."""
-    body = await state.answer_json(request.question, request.top_k)
+    history = [turn.question for turn in request.history] if request.history else None
+    body = await state.answer_json(request.question, request.top_k, history, request.state)
     return Response(body, media_type="application/json")

@@ -22,6 +22,8 @@ from kb.question import clean_question
 from kb.words.slack import labels
 from service.shared_limits import SharedSet, SharedUserRateLimiter
 from service.slack.blocks import VOTE_ACTIONS
+from service.slack.blocks import context as slack_context
+from service.slack.conversation import Conversation, ThreadReader, metadata
 from service.slack.dedupe import Memory, TtlSet
 from service.slack.feedback import FeedbackLog
 from service.slack.ratelimit import UserRateLimiter
@@ -53,6 +55,7 @@ class Bot:
         self.events: Memory  # event ids already taken
         self.messages: Memory  # "channel/ts" of messages already taken
         self.threads: Memory  # "channel/thread_ts" of threads kb answered in
+        self.reader = ThreadReader()  # follow-ups read their thread's earlier turns
         if shared is None:
             self.limiter = UserRateLimiter(per_minute)
             self.events, self.messages = TtlSet(EVENT_TTL_S, 100_000), TtlSet(EVENT_TTL_S, 100_000)
@@ -143,7 +146,8 @@ class Bot:
         channel = str(command.get("channel_id"))
         try:
             posted = client.chat_postMessage(channel=channel, text=reply.text, blocks=reply.blocks,
-                                             unfurl_links=False, unfurl_media=False)
+                                             unfurl_links=False, unfurl_media=False,
+                                             metadata=metadata(command.get("user_id"), reply.answer.state))
             self.threads.remember(f"{channel}/{posted['ts']}")
         except SlackApiError as e:
             if e.response.get("error") not in NOT_A_MEMBER:
@@ -185,13 +189,21 @@ class Bot:
             reply = Reply(detect_language(question),
                           notice=t["limited"].format(n=self.limiter.per_minute, s=context["kb_wait"]))
         else:
-            reply = compose(self.engine_getter, question, None if is_dm else user)
+            # A reply in a thread, or a DM, continues a conversation; a mention that starts a thread does not.
+            followup = bool(event.get("thread_ts")) or is_dm
+            talk = self.reader.read(client, channel, event.get("thread_ts"), user, str(event.get("ts")),
+                                    context.bot_user_id) if followup else Conversation()
+            reply = compose(self.engine_getter, question, None if is_dm else user, talk.history, talk.state)
+            if talk.unreadable and reply.answer is not None:
+                reply.blocks.insert(0, slack_context([labels(reply.language)["thread_unreadable"]], "kb_thread"))
         try:
             if reply.answer is None and not is_dm:
                 client.chat_postEphemeral(channel=channel, user=user, text=reply.notice, thread_ts=thread)
                 return
             client.chat_postMessage(channel=channel, thread_ts=thread, text=reply.text, blocks=reply.blocks or None,
-                                    unfurl_links=False, unfurl_media=False)
+                                    unfurl_links=False, unfurl_media=False,
+                                    metadata=metadata(user, reply.answer.state) if reply.answer else None)
+            self.reader.forget(channel, event.get("thread_ts"))
         except SlackApiError as e:
             log.error("posting an answer failed: %s", e.response.get("error"))
             return

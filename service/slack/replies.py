@@ -30,7 +30,8 @@ HTTP_TIMEOUT_S = 30
 class Answerer(Protocol):
     """What the bot needs of kb's core: kb.engine.Engine is one."""
 
-    def answer(self, question: str, top_k: int | None = None) -> Answer: ...
+    def answer(self, question: str, top_k: int | None = None, history: list[str] | None = None,
+               state: dict[str, Any] | None = None) -> Answer: ...
 
 
 EngineGetter = Callable[[], Answerer]
@@ -55,12 +56,14 @@ class Reply:
         return answer_text(self.answer) if self.answer is not None else self.notice
 
 
-def compose(engine_getter: EngineGetter, question: str, asked_by: str | None = None) -> Reply:
-    """Ask kb's core; a bad question becomes its one-line message, any other failure a logged apology."""
+def compose(engine_getter: EngineGetter, question: str, asked_by: str | None = None,
+            history: list[str] | None = None, state: dict[str, Any] | None = None) -> Reply:
+    """Ask kb's core (a follow-up with the thread's history or state); a bad question becomes its one-line
+    message, any other failure a logged apology."""
     language = detect_language(question)
     t = labels(language)
     try:
-        answer = engine_getter().answer(question)
+        answer = engine_getter().answer(question, history=history or None, state=state)
     except BadInput as e:
         return Reply(language, notice=t["bad_input"].format(message=escape(str(e))))
     except IndexUnavailable as e:  # loading, or failed to load: the message has paths, so it goes to the log

@@ -226,6 +226,29 @@ def test_english_question_and_contract_fields(page: Any, served: str) -> None:
     assert "precision: full fp16 × 16 ZeRO-3 — fits" in page.inner_text("#fit-1 .alts")
 
 
+def test_a_follow_up_continues_the_conversation_and_a_link_shares_it(page: Any, context: Any, served: str) -> None:
+    open_page(page, served)
+    ask(page, "Can Llama 3 70B run inference on one H100?")
+    assert page.locator("#conversation").is_hidden() and page.locator("#new-question").is_visible()
+    ask(page, "what about with two cards?")
+    text = page.inner_text("#answer-text")
+    assert text.startswith("From earlier:") and "2 × H100 SXM" in text
+    assert page.locator("#turns li.turn").count() == 2 and page.locator("#conversation").is_visible()
+    assert "Can inference of llama-3-70b run on 2 × H100 SXM" in page.inner_text("#turns li[data-turn='2'] .resolved")
+    shared = page.url
+    assert "?q=what+about+with+two+cards" in shared and "&s=" in shared
+    # The link opens the same turn of the same conversation in another tab.
+    other = context.new_page()
+    other.goto(shared)
+    other.wait_for_selector("#answer[data-answers='1']", timeout=15_000)
+    assert "2 × H100 SXM" in other.inner_text("#answer-text")
+    # A new question starts over: the same words now stand alone.
+    page.click("#new-question")
+    assert page.locator("#new-question").is_hidden() and page.locator("#conversation").is_hidden()
+    ask(page, "what about with two cards?")
+    assert "From earlier" not in page.inner_text("#answer-text")
+
+
 def test_budget_selection_is_a_sortable_table(page: Any, served: str) -> None:
     doc = api_answer(served, BUDGET)
     rows = doc["selection"]["rows"]

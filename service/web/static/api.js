@@ -33,7 +33,8 @@ export async function request(method, path, body) {
   throw new ApiError(response.status, detail, Number.isFinite(retry) ? retry : null);
 }
 
-export const ask = (question) => request("POST", "/v1/ask", { question });
+/** A question, continuing the conversation whose last answer returned `state` (null: a new conversation). */
+export const ask = (question, state = null) => request("POST", "/v1/ask", state ? { question, state } : { question });
 export const fit = (fields) => request("POST", "/v1/fit", fields);
 export const config = () => request("GET", "/web/config.json");
 

@@ -4,6 +4,7 @@ import { t, lang, setLanguage, onLanguage } from "./i18n.js";
 import * as api from "./api.js";
 import { renderAnswer } from "./answer.js";
 import * as whatif from "./whatif.js";
+import * as convo from "./conversation.js";
 
 const $ = (id) => document.getElementById(id);
 let lastAnswer = null, pending = null, waiting = false, retryTimer = 0, answers = 0;
@@ -67,10 +68,11 @@ async function ask(question) {
   $("ask").textContent = t("asking");
   $("error").hidden = true;
   try {
-    const doc = await api.ask(question);
+    const doc = await api.ask(question, convo.current());
     performance.measure("kb-answer-fetch", "kb-ask-start");  // the API's part, as the page sees it
     pending = null;
     lastAnswer = doc;
+    convo.add(question, doc);
     // A new language redraws the whole page in it; otherwise only the answer changes (the what-if chart,
     // labels and examples stay as they are, which keeps the first render close to the API's own time).
     if (doc.language !== lang()) setLanguage(doc.language); else renderAnswer(doc, onTry);
@@ -106,6 +108,7 @@ const onTry = (fc) => whatif.load(fc, showError);
 
 onLanguage(() => {
   languageButton();
+  convo.draw();
   if (lastAnswer) renderAnswer(lastAnswer, onTry);
   // The examples and the what-if chart follow once the answer has been painted: a reader looks at the answer.
   requestAnimationFrame(() => setTimeout(() => { examples(); whatif.draw(); }));
@@ -119,6 +122,17 @@ async function start() {
     const q = $("question").value.trim();
     if (q) ask(q);
   });
+  $("new-question").addEventListener("click", () => {
+    convo.reset();
+    $("question").value = "";
+    $("question").focus();
+  });
+  const shared = convo.fromUrl();  // a shared link: the same turn of the same conversation
+  if (shared) {
+    convo.resume(shared.state);
+    pending = shared.question;
+    $("question").value = shared.question;
+  }
   $("key-form").addEventListener("submit", (e) => {
     e.preventDefault();
     api.saveKey($("key").value.trim());

@@ -259,11 +259,11 @@ def test_per_user_limit_stops_one_person_flooding(make_bot: Callable[..., Bot], 
 
 def test_bad_question_and_failure_are_told_to_the_asker_only(make_bot: Callable[..., Bot], slack: FakeSlack) -> None:
     class Broken(FakeEngine):
-        def answer(self, question: str, top_k: int | None = None) -> Any:
+        def answer(self, question: str, top_k: int | None = None, **_: Any) -> Any:
             raise RuntimeError("index exploded")
 
     class Loading(FakeEngine):
-        def answer(self, question: str, top_k: int | None = None) -> Any:
+        def answer(self, question: str, top_k: int | None = None, **_: Any) -> Any:
             raise IndexUnavailable("the index failed to load: /srv/kb/.kb-index is missing")
 
     bot = make_bot()
@@ -385,3 +385,101 @@ def test_limit_notice_in_a_dm_is_a_plain_message(make_bot: Callable[..., Bot], s
     answer, notice = sorted(slack.of("chat.postMessage"), key=lambda c: "blocks" in c.body)[::-1]
     assert "blocks" in answer.body and "blocks" not in notice.body
     assert notice.body["text"].startswith("kb's limit is 1 questions a minute per person; please ask again in")
+
+
+# -- conversations in threads ------------------------------------------------------------------------
+
+
+def now() -> str:
+    """A message timestamp of this moment, as Slack gives them (kb's posts in the fake are stamped now too)."""
+    time.sleep(0.002)
+    return f"{time.time():.6f}"
+
+
+def test_a_thread_follow_up_carries_the_state_of_kbs_answer_to_that_asker(make_bot: Callable[..., Bot],
+                                                                          slack: FakeSlack) -> None:
+    bot = make_bot()
+    chan = {"channel": "C0GENERAL", "channel_type": "channel"}
+    root = now()
+    slack.said("C0GENERAL", root, f"<@{BOT_USER}> {EN}")
+    bot.event(mention(EN, root), "Ev40")
+    slack.wait_for_posts(1)
+    (first,) = slack.of("chat.postMessage")
+    meta = json.loads(first.body["metadata"]) if isinstance(first.body["metadata"], str) else first.body["metadata"]
+    assert meta["event_type"] == "kb_answer" and meta["event_payload"]["asker"] == "UASKER1"
+    ts = now()
+    slack.said("C0GENERAL", ts, "and with two cards?", thread_ts=root)
+    bot.event(message("and with two cards?", ts, thread_ts=root, **chan), "Ev41")
+    slack.wait_for_posts(2)
+    # a second person in the same thread holds a conversation of their own: nothing of the first carries over
+    ts = now()
+    slack.said("C0GENERAL", ts, "what about an H100?", user="UOTHER2", thread_ts=root)
+    bot.event(message("what about an H100?", ts, user="UOTHER2", thread_ts=root, **chan), "Ev42")
+    bot.settle()
+    assert bot.engine.contexts[0] == (None, None)  # a mention that starts a thread starts a conversation
+    assert bot.engine.contexts[1] == (None, {"intent": "fit", "said": EN})
+    assert bot.engine.contexts[2] == (None, None)
+    assert all(c.body.get("thread_ts") == root for c in slack.of("chat.postMessage"))
+    assert len(slack.of("conversations.replies")) == 2
+
+
+def test_without_kbs_state_the_askers_own_earlier_questions_are_the_history(make_bot: Callable[..., Bot],
+                                                                            slack: FakeSlack) -> None:
+    bot = make_bot()
+    root = "1700000011.000100"
+    slack.said("C0GENERAL", root, "我们在比较 4090 和 A100")  # the asker opened the thread without kb
+    slack.said("C0GENERAL", "1700000011.000200", f"<@{BOT_USER}> 两张 A100 80G 能跑 Llama-3-70B 推理吗？",
+               thread_ts=root)
+    slack.said("C0GENERAL", "1700000011.000250", "我觉得不行", user="UOTHER2", thread_ts=root)
+    slack.said("C0GENERAL", "1700000011.000300", f"<@{BOT_USER}> 那训练呢", thread_ts=root)
+    bot.event(mention("那训练呢", "1700000011.000300", thread_ts=root), "Ev43")
+    bot.settle()
+    history, state = bot.engine.contexts[0]
+    assert state is None
+    assert history == ["我们在比较 4090 和 A100", "两张 A100 80G 能跑 Llama-3-70B 推理吗？"]
+
+
+def test_a_thread_slack_will_not_let_kb_read_is_answered_on_its_own_and_says_so(make_bot: Callable[..., Bot],
+                                                                                slack: FakeSlack) -> None:
+    bot = make_bot()
+    slack.fail_next("conversations.replies", status=200, payload={"ok": False, "error": "missing_scope"})
+    bot.event(message("换成 L40S 呢", "1700000012.000300", thread_ts="1700000012.000100", channel="D0DIRECT"),
+              "Ev44")
+    bot.settle()
+    assert bot.engine.contexts == [(None, None)]
+    (post,) = slack.of("chat.postMessage")
+    assert "没有让 kb 读取这个对话串" in json.dumps(blocks_of(post), ensure_ascii=False)
+
+
+def test_slash_commands_start_fresh_and_their_answer_carries_the_state(make_bot: Callable[..., Bot],
+                                                                        slack: FakeSlack) -> None:
+    bot = make_bot()
+    bot.post(slash_command_body(ZH, slack.response_url("cmd")), FORM)
+    bot.settle()
+    assert bot.engine.contexts == [(None, None)]
+    assert not slack.of("conversations.replies") and not slack.of("conversations.history")
+    (post,) = slack.of("chat.postMessage")
+    meta = post.body["metadata"]
+    meta = json.loads(meta) if isinstance(meta, str) else meta
+    assert meta["event_payload"]["state"] == {"intent": "fit", "said": ZH}
+
+
+def test_a_real_follow_up_in_a_thread_is_answered_with_what_it_carried(engine: Any, make_bot: Callable[..., Bot],
+                                                                       slack: FakeSlack) -> None:
+    bot = make_bot(engine)
+    root = now()
+    first = "Can Llama 3 70B run inference on one H100?"
+    slack.said("C0GENERAL", root, f"<@{BOT_USER}> {first}")
+    bot.event(mention(first, root), "Ev45")
+    slack.wait_for_posts(1)
+    ts = now()
+    slack.said("C0GENERAL", ts, "what about with two cards?", thread_ts=root)
+    bot.event(message("what about with two cards?", ts, thread_ts=root, channel="C0GENERAL",
+                      channel_type="channel"), "Ev46")
+    bot.settle()
+    _, follow_up = slack.of("chat.postMessage")
+    text = json.dumps(blocks_of(follow_up), ensure_ascii=False)
+    assert "From earlier" in text and "2 × H100 SXM" in text
+    meta = follow_up.body["metadata"]
+    state = (json.loads(meta) if isinstance(meta, str) else meta)["event_payload"]["state"]
+    assert state["gpus"] == [{"id": "h100-sxm", "count": 2}] and state["models"] == ["llama-3-70b"]

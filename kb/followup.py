@@ -1,0 +1,155 @@
+"""Follow-ups: a turn of a conversation read against the Query the conversation has built so far.
+
+A follow-up ("那训练呢", "换成 L40S 呢", "what about 4 cards?", "上下文翻倍", "不对，是 32B") inherits every
+slot it does not mention; a value it names replaces the old one; relative changes are computed from the
+old value; a new workload drops what only the old one had. A turn that names its own subject and opens
+like a new question stands alone, and "新问题 / new question / reset" starts over. State is built from the
+user's turns and kb's structured state only, never from kb's prose.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field, replace
+
+from kb.fit.request import DEFAULT_SEQ
+from kb.query import Query
+
+_RESET = re.compile(r"^\s*(?:新问题|新的问题|重新开始|换个问题|另一个问题|new question|reset|start over|"
+                    r"another question)"
+                    r"\s*[:：,，。.!！-]*\s*", re.IGNORECASE)
+_OPENER = re.compile(
+    r"^\s*(?:那么?|如果|要是|假如|换成|改成|换|改为|改用|用|再|还有|同样|同上|那如果|其他不变|"
+    r"what about|how about|and\b|what if|instead|same\b|then\b|ok,? and|also\b|now\b|with\b|if\b|but\b|"
+    r"不对|不是|错了|我是说|我说的是|no\b|nope|i meant|actually|sorry|wait)"
+    r"|(?:呢|如何|怎么样|行吗|可以吗)\s*[？?。!！]*\s*$|\binstead\b|\bthe same\b", re.IGNORECASE)
+_DOUBLE = r"(?:翻倍|翻一倍|加倍|double[ds]?|twice|2x|×\s*2)"
+_HALF = r"(?:减半|一半|halve[ds]?|half)"
+_CONTEXT = r"(?:上下文|context|序列|seq|ctx)"
+_USERS = r"(?:并发|用户|users?|concurrency|requests?|sequences?)"
+_CARDS = r"(?:卡|显卡|gpus?|cards?)"
+_ONE_MORE = re.compile(rf"(?:多加|再加|加|增加)\s*(?:一|1)\s*(?:张|块)?\s*{_CARDS}?|one more {_CARDS}|another {_CARDS}|"
+                       rf"add (?:one|a|1) (?:more )?{_CARDS}", re.IGNORECASE)
+_ONE_LESS = re.compile(rf"(?:少|减)\s*(?:一|1)\s*(?:张|块)\s*{_CARDS}?|one (?:less|fewer) {_CARDS}", re.IGNORECASE)
+_SHORT_ZH, _SHORT_EN = 14, 6  # characters / words: shorter turns are read as follow-ups when they hold slots
+
+# Slot names as `carried` / `changed` report them (contracts.md).
+SLOTS = ("model", "gpu", "gpu_count", "workload", "precision", "seq_len", "concurrency", "batch", "budget_cny",
+         "tokens", "zero", "attributes")
+
+
+@dataclass
+class Turn:
+    """One turn understood in its conversation."""
+
+    query: Query
+    followup: bool = False
+    carried: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    before: dict[str, object] = field(default_factory=dict)  # the changed slots' earlier values
+
+
+def slot_values(q: Query) -> dict[str, object]:
+    """A Query's slots as comparable values (None where unset)."""
+    gpus = [g for g, _ in q.gpus]
+    return {"model": q.model, "gpu": gpus[0] if len(gpus) == 1 else (tuple(gpus) or None),
+            "gpu_count": q.gpu_count if q.gpus else q.count, "workload": tuple(q.workloads) or None,
+            "precision": q.precision, "seq_len": q.seq_len, "concurrency": q.concurrency, "batch": q.batch,
+            "budget_cny": q.budget_cny, "tokens": q.tokens, "zero": q.zero,
+            "attributes": tuple(q.attributes) or None}
+
+
+def is_reset(text: str) -> tuple[bool, str]:
+    """Whether a turn starts over, and the turn without its reset words."""
+    m = _RESET.match(text)
+    return (True, text[m.end():]) if m else (False, text)
+
+
+def _short(text: str) -> bool:
+    if re.search(r"[\u4e00-\u9fff]", text):
+        return len(re.sub(r"\s", "", text)) <= _SHORT_ZH
+    return len(text.split()) <= _SHORT_EN
+
+
+def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None:
+    """'上下文翻倍', 'half the users', 'one more card': computed from the earlier value."""
+    s = unicodedata.normalize("NFKC", text).lower()
+    workload = (merged.workloads or ["inference"])[0]
+    for scale, word in ((2.0, _DOUBLE), (0.5, _HALF)):
+        if re.search(rf"{_CONTEXT}.{{0,6}}{word}|{word}.{{0,12}}{_CONTEXT}", s):
+            base = prior.seq_len or DEFAULT_SEQ.get(workload, 4096)
+            merged.seq_len = max(1, int(base * scale))
+            changed.add("seq_len")
+        if re.search(rf"{_USERS}.{{0,6}}{word}|{word}.{{0,12}}{_USERS}", s) and prior.concurrency:
+            merged.concurrency = max(1, int(prior.concurrency * scale))
+            changed.add("concurrency")
+        if re.search(rf"{_CARDS}.{{0,6}}{word}|{word}.{{0,12}}{_CARDS}|卡数.{{0,4}}{word}", s) and merged.gpus:
+            merged.gpus = [(g, max(1, int((c or 1) * scale))) for g, c in merged.gpus]
+            changed.add("gpu_count")
+    step = 1 if _ONE_MORE.search(s) else -1 if _ONE_LESS.search(s) else 0
+    if step and merged.gpus:
+        merged.gpus = [(g, max(1, (c or 1) + step)) for g, c in merged.gpus]
+        changed.add("gpu_count")
+
+
+def _workload_change(prior: Query, merged: Query) -> None:
+    """A new workload drops what only the old one had (users for serving; tokens, ZeRO for training)."""
+    new = (merged.workloads or [""])[0]
+    if new != "inference":
+        merged.concurrency = None
+    if new == "inference":
+        merged.tokens, merged.zero = None, None
+    if new == "qlora" or (new in ("full", "lora") and merged.precision in ("int4", "int8", "nf4", "fp4")):
+        merged.precision = None
+    if prior.seq_len is None:
+        merged.seq_len = None
+
+
+def merge(prior: Query, new: Query, text: str) -> Turn:
+    """`new` read against `prior`: a follow-up inherits what it does not say, else it stands alone."""
+    reset, _ = is_reset(text)
+    opener = bool(_OPENER.search(text))
+    # A question with its own subject: a model on a card or a workload, or a figure of a named card asked
+    # after a conversation about something else.
+    own_subject = not opener and ((new.model is not None and (bool(new.gpus) or bool(new.workloads)))
+                                  or (bool(new.gpus) and bool(new.attributes) and not prior.attributes))
+    relative = bool(re.search(f"{_DOUBLE}|{_HALF}", text, re.IGNORECASE)) or bool(_ONE_MORE.search(text)) \
+        or bool(_ONE_LESS.search(text))
+    fit_slots = bool(new.gpus or new.model or new.count or new.workloads or new.precision or new.seq_len
+                     or new.concurrency or new.budget_cny or new.tokens)
+    carries = fit_slots or (bool(new.attributes) and bool(prior.attributes))
+    if reset or not prior.slots or own_subject or not (opener or relative or (_short(text) and carries)):
+        return Turn(new)
+    merged = replace(prior, notes=list(new.notes), unknown_models=list(new.unknown_models),
+                     unknown_gpus=list(new.unknown_gpus), gpus=list(prior.gpus), workloads=list(prior.workloads),
+                     attributes=list(prior.attributes), count=None)
+    said: set[str] = set()
+    new_values = slot_values(new)
+    if new.model:
+        merged.model = new.model
+    if new.gpus:
+        counts = {c for _, c in prior.gpus if c is not None}
+        carry = counts.pop() if len(counts) == 1 and len(new.gpus) == 1 else None
+        merged.gpus = [(g, c if c is not None else carry) for g, c in new.gpus]
+    elif new.count is not None and not relative:
+        merged.gpus = [(g, new.count) for g, _ in prior.gpus]
+    if new.workloads and new.workloads != prior.workloads:
+        merged.workloads = list(new.workloads)
+        _workload_change(prior, merged)
+    for name in ("precision", "seq_len", "concurrency", "batch", "budget_cny", "tokens", "zero", "max_gpus"):
+        if getattr(new, name) is not None:
+            setattr(merged, name, getattr(new, name))
+    if new.asked and new.asked not in ("figure", "comparison", "price"):
+        merged.asked = new.asked
+    if new.attributes and not merged.model:  # "fp16" in "不是int8，是fp16" is a precision, not a spec figure
+        merged.attributes = list(new.attributes)
+    if new.speed or new.how_many or new.latency or new.wants_selection:
+        merged.speed, merged.how_many, merged.latency = new.speed, new.how_many, new.latency
+        merged.wants_selection = new.wants_selection or (prior.wants_selection and new.budget_cny is not None)
+    said = {k for k, v in new_values.items() if v is not None and (k != "attributes" or not merged.model)}
+    _relative(text, prior, merged, said)
+    before, after = slot_values(prior), slot_values(merged)
+    changed = [k for k in SLOTS if after[k] != before[k] and (k in said or after[k] is None or before[k] is None)]
+    carried = [k for k in SLOTS if after[k] is not None and k not in said and after[k] == before[k]]
+    return Turn(merged, True, carried, changed, {k: before[k] for k in changed})

@@ -1,0 +1,46 @@
+"""Real accelerators and models kb has no record or shape for, so a question naming one is told so.
+
+Without this list, "2080Ti 能跑 7B 吗" reads 2080 as a model size and "4 张 7900XTX" checks some other card.
+Each entry is a pattern over the lower-cased, NFKC-normalised question; what it matched is reported in
+`unknown` as the user wrote it. A name that a spec record or a preset claims (its `aliases`) wins over an
+entry here, so adding a record for, say, the H800 needs no edit of this file.
+"""
+
+from __future__ import annotations
+
+_SEP = r"[\s_-]*"
+
+# GPUs and other accelerators, by family; most specific first within a family.
+UNKNOWN_GPUS: tuple[str, ...] = (
+    rf"(?:geforce{_SEP})?(?:rtx|gtx){_SEP}\d{{4}}(?:{_SEP}(?:ti|super|d))*",  # RTX 3090, GTX 1080 Ti, RTX 4090 D
+    rf"(?:geforce{_SEP})?gtx{_SEP}\d{{3}}",  # GTX 980
+    r"[1-5]0[5-9]0(?:\s*(?:ti|super|d))+",  # 2080ti, 4090 D (a bare 4090 is a record's alias)
+    r"[1-3]0[5-9]0",  # 3090, 2080, 1080: bare numbers of GeForce cards kb has no record for
+    rf"(?:amd{_SEP})?(?:radeon{_SEP})?(?:rx{_SEP})?[5-9][0-9]00{_SEP}(?:xtx|xt|gre)",  # RX 7900 XTX, 7900XTX
+    rf"(?:amd{_SEP})?(?:radeon{_SEP})?rx{_SEP}\d{{4}}",  # RX 6800
+    rf"(?:amd{_SEP})?(?:instinct{_SEP})?mi(?:250x?|210|100|325x|355x|350x?|300a)",  # MI250X, MI325X
+    rf"(?:nvidia{_SEP})?(?:rtx{_SEP})?a(?:6000|5000|4500|4000|2000)",  # RTX A6000
+    rf"(?:nvidia{_SEP})?(?:tesla{_SEP})?(?:v100|p100|p40|k80|t4|m40)(?:{_SEP}(?:sxm2|pcie|16gb|32gb))?",
+    rf"(?:nvidia{_SEP})?(?:a10g?|a16|a30|a40|l40(?!s)|l20|h20|h800|a800|h100{_SEP}nvl|gh200|gb200|b100|b300)",
+    rf"(?:nvidia{_SEP})?(?:jetson{_SEP})?(?:agx{_SEP})?orin|jetson{_SEP}\w+|dgx{_SEP}spark|dgx{_SEP}station",
+    rf"(?:huawei{_SEP})?(?:ascend|昇腾){_SEP}9[0-9]0[a-c]?\d?",  # Ascend 910B
+    rf"寒武纪|cambricon(?:{_SEP}mlu\d*)?|mlu{_SEP}\d{{3}}|昆仑芯?|kunlun|海光|hygon|dcu|摩尔线程|沐曦|壁仞",
+    rf"(?:apple{_SEP})?m[1-5]{_SEP}(?:max|ultra|pro)|mac{_SEP}studio|macbook(?:{_SEP}pro)?",
+    rf"(?:google{_SEP})?(?:cloud{_SEP})?tpu(?:{_SEP}v\d+[a-z]*)?",  # TPU v5e
+    rf"(?:intel{_SEP})?(?:habana{_SEP})?gaudi{_SEP}[12](?!\d)",  # Gaudi 2 (Gaudi 3 is a record)
+    rf"(?:intel{_SEP})?arc{_SEP}[ab]\d{{3}}|(?:intel{_SEP})?(?:data{_SEP}center{_SEP}gpu{_SEP})?max{_SEP}1[15]50",
+    rf"(?:aws{_SEP})?(?:trainium\d?|inferentia\d?)|groq(?:{_SEP}lpu)?|cerebras(?:{_SEP}cs-?\d)?",
+)
+
+# Models kb has no shape for and whose names state no size (a name with a size, "Falcon 180B", is checked at
+# that size and says so). Families that a preset covers (llama, qwen, mistral, deepseek …) are not here.
+UNKNOWN_MODELS: tuple[str, ...] = (
+    rf"gpt{_SEP}(?:4o|4\.1|4\.5|4|3\.5|5(?:\.\d)?|o1|o3)?(?:{_SEP}(?:turbo|mini|nano|pro))?",
+    rf"chatgpt|o1{_SEP}(?:preview|mini)|o3{_SEP}mini",
+    rf"claude(?:{_SEP}\d(?:\.\d)?)?(?:{_SEP}(?:opus|sonnet|haiku))?(?:{_SEP}\d(?:\.\d)?)?",
+    rf"gemini(?:{_SEP}\d(?:\.\d)?)?(?:{_SEP}(?:pro|flash|ultra|nano))?",
+    rf"grok(?:{_SEP}\d)?|kimi(?!{_SEP}k2)|ernie(?:{_SEP}bot)?|文心一言|文心|豆包|doubao|混元|hunyuan|盘古|pangu",
+    rf"chatglm\d?|glm{_SEP}4(?:\.5)?|baichuan\d?|百川|internlm\d?|书生|yi{_SEP}(?:large|lightning)|minimax",
+    rf"phi{_SEP}[234](?:\.5)?(?:{_SEP}(?:mini|medium))?|command{_SEP}r\+?",
+    rf"bloom|opt(?=-\d)|gpt{_SEP}j|gpt{_SEP}neox?|bert|t5",
+)

@@ -1,0 +1,119 @@
+"""Query: what kb understood of a question, as typed slots — the one shape every later step reads.
+
+`kb.read.read_query` fills it from a question's text in one pass; `kb.followup.merge` folds a follow-up
+into the conversation's earlier Query; the fit engine, the intent and the composer read it. `to_state`
+and `from_state` are the JSON form an Answer returns as `state` and a client passes back unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from kb.errors import BadInput
+from kb.fit.notes import Note
+
+# What a question asks for (contracts: "what is asked"); None when nothing specific.
+ASKED = ("figure", "price", "comparison", "verdict", "count", "concurrency", "kv", "memory", "speed", "time",
+         "cost", "pick", "reason", "case")
+
+
+@dataclass
+class Query:
+    """The checkable parts of a question; None (or empty) where the question does not say."""
+
+    gpus: list[tuple[str, int | None]] = field(default_factory=list)  # record id, the count said beside it
+    model: str | None = None  # a preset id or a size ("70b")
+    workloads: list[str] = field(default_factory=list)
+    precision: str | None = None
+    seq_len: int | None = None
+    batch: int | None = None
+    tokens: float | None = None
+    zero: int | None = None
+    budget_cny: float | None = None
+    max_gpus: int | None = None
+    how_many: bool = False
+    wants_selection: bool = False
+    latency: bool = False
+    speed: bool = False  # asks for a decode rate (tokens/s), which people quote at a short context
+    concurrency: int | None = None
+    count: int | None = None  # a GPU count said without a GPU ("with 8 cards"): a follow-up's new count
+    attributes: list[str] = field(default_factory=list)  # spec attributes asked for ("bandwidth", "power" …)
+    asked: str | None = None  # one of ASKED
+    unknown_models: list[str] = field(default_factory=list)  # as written: "GPT-4"
+    unknown_gpus: list[str] = field(default_factory=list)  # as written: "RTX 3090"
+    notes: list[Note] = field(default_factory=list)
+    language: str = "en"  # the language `notes` are written in
+
+    @property
+    def unknown(self) -> list[str]:
+        return [*self.unknown_models, *self.unknown_gpus]
+
+    @property
+    def gpu_count(self) -> int | None:
+        counts = {c for _, c in self.gpus if c is not None}
+        return counts.pop() if len(counts) == 1 else None
+
+    @property
+    def slots(self) -> bool:
+        """Whether the question said anything kb can carry into a follow-up."""
+        return bool(self.gpus or self.model or self.workloads or self.precision or self.seq_len
+                    or self.concurrency or self.budget_cny or self.tokens or self.attributes)
+
+
+# The slots a state carries, with their JSON names (contracts.md); "gpus" is a list of {"id", "count"}.
+_STATE_SCALARS = ("model", "precision", "seq_len", "batch", "tokens", "zero", "budget_cny", "max_gpus",
+                  "concurrency", "count", "asked")
+_STATE_FLAGS = ("how_many", "wants_selection", "latency", "speed")
+
+
+def to_state(q: Query, intent: str, language: str) -> dict[str, Any]:
+    """The Query as the JSON `state` of an Answer (no notes: those are re-derived on every turn)."""
+    state: dict[str, Any] = {"intent": intent, "language": language,
+                             "gpus": [{"id": g, "count": c} for g, c in q.gpus],
+                             "models": [q.model] if q.model else [],
+                             "workload": q.workloads[0] if len(q.workloads) == 1 else (q.workloads or None),
+                             "gpu_count": q.gpu_count, "attributes": list(q.attributes)}
+    for name in _STATE_SCALARS:
+        state[name] = getattr(q, name)
+    for name in _STATE_FLAGS:
+        state[name] = getattr(q, name)
+    return state
+
+
+def _bad(what: str) -> BadInput:
+    return BadInput(f"state {what}: pass back the `state` of an earlier answer unchanged", field="state")
+
+
+def from_state(state: dict[str, Any]) -> Query:
+    """A Query from an Answer's `state`; BadInput (field 'state') when it is not one."""
+    if not isinstance(state, dict):
+        raise _bad("must be an object")
+    q = Query()
+    try:
+        q.gpus = [(str(g["id"]), None if g.get("count") is None else int(g["count"]))
+                  for g in state.get("gpus") or []]
+        models = state.get("models") or []
+        q.model = str(models[0]) if models else None
+        workload = state.get("workload")
+        q.workloads = [workload] if isinstance(workload, str) else [str(w) for w in workload or []]
+        q.attributes = [str(a) for a in state.get("attributes") or []]
+        for name in _STATE_SCALARS:
+            value = state.get(name)
+            kind = next(f.type for f in fields(Query) if f.name == name)
+            if value is None:
+                continue
+            if "int" in str(kind):
+                value = int(value)
+            elif "float" in str(kind):
+                value = float(value)
+            else:
+                value = str(value)
+            setattr(q, name, value)
+        for name in _STATE_FLAGS:
+            setattr(q, name, bool(state.get(name)))
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise _bad(f"is not one kb returned ({type(e).__name__})") from None
+    if q.asked is not None and q.asked not in ASKED:
+        raise _bad(f"has an unknown 'asked' {q.asked!r}")
+    return q

@@ -1,0 +1,329 @@
+"""Question understanding: what a fit check needs, read from a Chinese or English question.
+
+Regular expressions only (no tokenizer): a question is short, and this runs on every `kb ask`.
+Each thing found removes its text, so "2万亿token" is not also read as a model size, and
+"A100 80G" is not also read as 80 cards. Whatever the parser had to decide is said in `notes`,
+in the language asked for (the parser itself reads both languages either way).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from kb.fit.notes import note
+from kb.fit.numbers import CN_NUMERAL, EN_NUMBER_WORD, NUM, amount, to_int
+from kb.intent import spec_attributes
+from kb.names import Registry
+from kb.query import Query
+from kb.words.fit import check_language
+
+_WIDTH = str.maketrans({"×": "x", "＊": "*", "￥": "¥", "＄": "$", "：": ":", "，": ",", "（": "(", "）": ")"})
+
+
+class _Text:
+    """The question, lower-cased, with spans blanked out as they are consumed."""
+
+    def __init__(self, question: str) -> None:
+        self.original = unicodedata.normalize("NFKC", question).translate(_WIDTH)
+        self.s = self.original.lower()
+
+    def written(self, m: re.Match[str]) -> str:
+        """A match as the user wrote it (case kept), where lower-casing kept the offsets."""
+        text = self.original[m.start(): m.end()] if len(self.original) == len(self.s) else m.group(0)
+        return re.sub(r"\s+", " ", text).strip()
+
+    def span(self, start: int, end: int) -> str:
+        """Text as the user wrote it (case kept), where lower-casing kept the offsets."""
+        text = self.original[start:end] if len(self.original) == len(self.s) else self.s[start:end]
+        return re.sub(r"\s+", " ", text).strip()
+
+    def blank(self, start: int, end: int) -> None:
+        self.s = self.s[:start] + " " * (end - start) + self.s[end:]
+
+    def take(self, pattern: str | re.Pattern[str]) -> list[re.Match[str]]:
+        found = list(re.finditer(pattern, self.s))
+        for m in reversed(found):
+            self.s = self.s[: m.start()] + " " * (m.end() - m.start()) + self.s[m.end():]
+        return found
+
+    def has(self, pattern: str) -> bool:
+        return re.search(pattern, self.s) is not None
+
+
+_CURRENCY_CN = r"(?:元|块钱|块|rmb|cny|人民币)"
+_CURRENCY_US = r"(?:usd|us\$|dollars?|美元|美金|刀)"
+_SCALE = r"(?:万亿|千亿|亿|万|千|k|m\b|mn|million|thousand)"
+
+
+def _budget(t: _Text, q: Query, usd_cny: float) -> None:
+    for m in t.take(rf"(?:us)?\$\s*({NUM})\s*({_SCALE})?|({NUM})\s*({_SCALE})?\s*{_CURRENCY_US}"):
+        num, scale = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        usd = amount(num, scale)
+        q.budget_cny = usd * usd_cny
+        q.notes.append(note("budget_usd", usd=usd, rate=usd_cny, cny=q.budget_cny))
+    for m in t.take(rf"¥\s*({NUM})\s*({_SCALE})?|({NUM})\s*({_SCALE})?\s*{_CURRENCY_CN}"
+                    rf"|(?:预算|budget(?: of)?|花)\s*(?:是|为|有|大概|约|:)?\s*({NUM})\s*({_SCALE})?"
+                    rf"|({NUM})\s*({_SCALE})\s*(?:的)?(?:预算|budget)"):
+        groups = [(m.group(i), m.group(i + 1)) for i in (1, 3, 5, 7) if m.group(i)]
+        q.budget_cny = amount(*groups[0])
+    if q.budget_cny is not None:
+        q.wants_selection = True
+
+
+def _tokens(t: _Text, q: Query) -> None:
+    unit = r"(?:万亿|千亿|亿|万|trillion|billion|million|t|b|m|k)"
+    for m in t.take(rf"({NUM})\s*({unit})?\s*(?:个)?\s*(?:training\s+)?(?:tokens?|词元)(?!\s*/\s*s)"):
+        value = amount(m.group(1), m.group(2))
+        if value >= 1e7:
+            q.tokens = value
+        elif value >= 16:
+            q.seq_len = int(value * (1.024 if m.group(2) == "k" else 1))  # "32k tokens" is 32768
+
+
+def _each(t: _Text, q: Query) -> None:
+    """'并发 8 个，每个 8k', 'each 8k tokens': the context of every sequence."""
+    for m in t.take(rf"(?:每个|每路|每条|每人|each|per (?:user|request|sequence))\s*(?:用户|请求)?\s*({NUM})\s*(k)\b"
+                    rf"(?:\s*(?:tokens?|上下文|context))?"):
+        q.seq_len = int(float(m.group(1).replace(",", "")) * 1024)
+
+
+def _denied(t: _Text) -> None:
+    """'不是 int8，是 fp16', 'not int8 but fp16': what the asker rules out is not read."""
+    t.take(r"(?:不是|并非|\bnot\b|\bisn't\b)\s*[^,，;；。]{1,24}?(?=\s*[,，;；]?\s*(?:而是|是|\bbut\b|\bit'?s\b|rather))")
+
+
+def _context(t: _Text, q: Query) -> None:
+    word = (r"(?:context(?:\s+length|\s+window)?|上下文(?:长度)?|序列长度|seq(?:uence)?[\s_-]*len(?:gth)?|ctx"
+            r"|max[\s_-]*len)")
+    for m in t.take(rf"({NUM})\s*(k)?[\s-]*(?:tokens?[\s-]*)?(?:的)?\s*{word}"
+                    rf"|{word}\s*(?:of|为|是|=|:)?\s*({NUM})\s*(k)?"):
+        num, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        q.seq_len = int(float(num.replace(",", "")) * (1024 if k else 1))
+
+
+def _batch(t: _Text, q: Query) -> None:
+    # "16 个 8k 并发", "32 concurrent 4k requests": a count of sequences, each of a context length.
+    for m in t.take(rf"({NUM})\s*(?:个|路|条|x)?\s*({NUM})\s*k\s*(?:tokens?\s*)?(?:的|context\s*)?\s*"
+                    rf"(?:并发|concurrent|sequences?|requests?|会话|请求|对话|chats?|users?|用户)"
+                    rf"|({NUM})\s*(?:concurrent\s*)?(?:users?|requests?|sequences?|chats?)\s*(?:at|of|with|@|x|\*)\s*({NUM})\s*k"
+                    rf"(?:\s*(?:tokens?|context))*"):
+        n, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        q.concurrency = int(float(n.replace(",", "")))
+        q.seq_len = int(float(k.replace(",", "")) * 1024)
+    for m in t.take(rf"(?:并发(?:数|量)?|concurrency(?: of)?)\s*(?:为|是|=|:)?\s*({NUM})\s*(?:万|k)?"
+                    rf"|({NUM})\s*(?:万|k)?\s*(?:路|个|名)?\s*(?:并发|concurrent)\s*(?:的)?\s*(?:users?|用户|请求|requests?)?"
+                    rf"|({NUM})\s*(?:个|名|位)?\s*(?:同时在线的?\s*)?(?:users|用户)"):
+        text = m.group(0)
+        n = float((m.group(1) or m.group(2) or m.group(3)).replace(",", ""))
+        n *= 1e4 if "万" in text else 1e3 if re.search(r"\dk", text) else 1
+        q.concurrency = int(n)
+    for m in t.take(rf"(?:batch(?:[\s_-]*size)?|批量(?:大小)?|批大小|bs)\s*(?:of|为|是|=|:)?\s*({NUM})"):
+        q.batch = int(float(m.group(1).replace(",", "")))
+
+
+# A word before a size that names a model (Falcon 180B), as opposed to "a 13B model" or "run 70B".
+_NOT_A_NAME = {"a", "an", "the", "run", "running", "runs", "for", "of", "with", "model", "models", "serve", "serving",
+               "train", "training", "tune", "tuning", "fine-tune", "finetune", "is", "on", "in", "at", "to", "and",
+               "or", "about", "llm", "dense", "size", "my", "our", "load", "host", "deploy", "inference", "lora",
+               "qlora", "fp16", "bf16", "int8", "int4", "fp32", "nf4", "fp8", "fp4", "moe", "can", "fit", "hold",
+               "that", "this", "use", "using", "fine", "full", "pretrain", "pretraining", "params", "parameter",
+               "parameters", "vs", "than", "what", "x", "s", "gpu", "gpus", "card", "cards"}
+
+
+def _names(t: _Text, q: Query, registry: Registry) -> list[tuple[str, int, int]]:
+    """GPU and model names from the one registry; returns the known GPUs with their spans, for counts."""
+    gpus: list[tuple[str, int, int]] = []
+    for f in registry.find(t.s):
+        written = t.span(f.start, f.end)
+        if f.kind == "gpu" and f.id:
+            gpus.append((f.id, f.start, f.end))
+            if f.default_of:
+                q.notes.append(note("default_of", name=written, gpu=f.id))
+        elif f.kind == "gpu":
+            q.unknown_gpus.append(written)
+        elif f.id:
+            q.model = q.model or f.id
+        elif written not in q.unknown_models:
+            q.unknown_models.append(written)
+        t.blank(f.start, f.end)
+    return gpus
+
+
+def _size(t: _Text, q: Query) -> None:
+    """A model given by its size ("13B", "700亿参数", "6.7e9"), when no preset was named."""
+    if q.model:
+        return
+    for m in t.take(rf"(\d+(?:\.\d+)?e\d+)|({NUM})\s*(b|bn|billion|亿|千亿)(?![a-z0-9])"
+                    r"\s*(?:参数|params?|parameters?)?"):
+        if q.model:
+            continue
+        if m.group(1):
+            q.model = m.group(1)
+            continue
+        value = amount(m.group(2), m.group(3))
+        q.model = f"{value / 1e9:g}b"
+        word = re.search(r"([a-z][a-z0-9.]*(?:[\s-][a-z0-9.]+)?)[\s_-]*$", t.s[max(0, m.start() - 24): m.start()])
+        name = word.group(1).split()[-1] if word else ""
+        if word and name not in _NOT_A_NAME and word.group(1).split()[0] not in _NOT_A_NAME:
+            start = m.start() - len(t.s[max(0, m.start() - 24): m.start()]) + word.start(1)
+            q.notes.append(note("size_from_name", text=t.span(start, m.end()), size=f"{value / 1e9:g}"))
+
+
+_COUNT_BEFORE = re.compile(rf"(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:x|\*|张|块|卡|片|台|个|路|pcs)?\s*(?:的)?\s*$")
+_COUNT_AFTER = re.compile(rf"^\s*(?:s\b)?\s*(?:x|\*)\s*(\d+)|^\s*(\d+|{CN_NUMERAL})\s*(?:张|块|卡|片)")
+# Nodes of GPUs: "8 台 8 卡", "8台8卡", "8 nodes of 8", "8 nodes x 8", "8x8".
+_NODES = re.compile(rf"(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:台|个节点|节点|nodes?|servers?|machines?)"
+                    rf"\s*(?:的|of|x|\*|with|,)?\s*(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:张|块|卡|x|\*|-?gpu|gpus?)?"
+                    rf"|(\d+)\s*[x*]\s*(\d+)\s*(?=\s*$)")
+MAX_QUESTION_COUNT = 65536
+
+
+def _gpus(t: _Text, q: Query, found: list[tuple[str, int, int]]) -> None:
+    s = t.s
+    for gid, start, end in found:
+        window = s[max(0, start - 24): start]
+        nodes = _NODES.search(window)
+        before = _COUNT_BEFORE.search(s[max(0, start - 16): start])
+        after = _COUNT_AFTER.search(s[end: end + 12])
+        count: int | None = None
+        if nodes and (nodes.group(1) or nodes.group(3)):
+            a, b = (nodes.group(1), nodes.group(2)) if nodes.group(1) else (nodes.group(3), nodes.group(4))
+            if (na := to_int(a)) and (nb := to_int(b)):
+                count = na * nb
+                q.notes.append(note("nodes_read", nodes=na, per_node=nb, count=count))
+        if count is None:
+            count = to_int(before.group(1)) if before else to_int(after.group(1) or after.group(2)) if after else None
+        if count is not None and not 1 <= count <= MAX_QUESTION_COUNT:
+            count = None
+        if gid not in [g for g, _ in q.gpus]:
+            q.gpus.append((gid, count))
+    card = re.search(rf"(?:{CN_NUMERAL}|\d+)\s*卡", t.s)
+    if card and q.gpus and all(c is None for _, c in q.gpus) and len(q.gpus) == 1:
+        q.gpus = [(q.gpus[0][0], to_int(card.group(0)[:-1].strip()))]
+
+
+def _bare_count(t: _Text, q: Query) -> None:
+    """A count said without a GPU kb knows ("with 8 cards", "两张卡"): the GPU comes from the conversation."""
+    if q.gpus:
+        return
+    for m in t.take(rf"(?<![\d.])(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:张|块|片)?\s*(?:显卡|卡|gpus?\b|cards?\b)"
+                    rf"|(?<![\d.])(\d+|{CN_NUMERAL})\s*(?:张|块)(?!\s*[a-z0-9])"
+                    rf"|(?<![\d.])(\d+|{EN_NUMBER_WORD})\s+of (?:them|those|these)"):
+        count = to_int(m.group(1) or m.group(2) or m.group(3))
+        if count is not None and 1 <= count <= MAX_QUESTION_COUNT:
+            q.count = count
+
+
+def _max_gpus(t: _Text, q: Query) -> None:
+    for m in t.take(rf"(?:最多|至多|不超过|at most|up to|no more than|max(?:imum)?)\s*"
+                    rf"({NUM}|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*"
+                    r"(?:张|块|个|台)?\s*(?:卡|显卡|gpus?|cards?)"):
+        q.max_gpus = to_int(m.group(1).replace(",", ""))
+
+
+_WORKLOADS = [
+    ("qlora", r"qlora"),
+    ("lora", r"(?<!q)lora|peft|参数高效"),
+    ("full", r"全参|全量|full[\s-]*(?:fine[\s-]*tun|finetun|train|param)|pre[\s-]*train|预训练|from scratch|从头训练|"
+             r"从零训练|(?<!微)训练|(?<![微培])训(?!练)|\btrain(?:ing)?\b"),
+    ("fine-tune", r"微调|fine[\s-]*tun|finetun|\bsft\b"),
+    ("inference", r"推理|部署|inference|infer|serv(?:e|ing)|\brun\b|跑|运行|上线|生成|decode|tokens?/s|latency|延迟|"
+                  r"吞吐|throughput|聊天|chat|加载|load"),
+]
+_PRECISIONS = [
+    ("nvfp4", r"nvfp4"), ("mxfp4", r"mxfp4"), ("fp4", r"fp4|4[\s-]*bit\s*float"),
+    ("fp8", r"fp8|float8|e4m3|8[\s-]*bit\s*float"),
+    ("nf4", r"nf4"), ("int4", r"int4|4[\s-]*bit|4位|四位|gptq|awq|q4"), ("int8", r"int8|8[\s-]*bit|8位|八位"),
+    ("bf16", r"bf16|bfloat16"), ("fp16", r"fp16|float16|半精度|half[\s-]*precision"),
+    ("fp32", r"fp32|float32|全精度|单精度|full[\s-]*precision"),
+]
+
+
+def _words(t: _Text, q: Query) -> None:
+    for name, pattern in _WORKLOADS:
+        if t.has(pattern) and name not in q.workloads:
+            q.workloads.append(name)
+    if "qlora" in q.workloads or "lora" in q.workloads:
+        q.workloads = [w for w in q.workloads if w in ("qlora", "lora")]
+    elif "fine-tune" in q.workloads:
+        q.workloads = ["full"] if "full" in q.workloads and t.has(r"全参|全量|full") else ["full", "lora"]
+        if q.workloads == ["full", "lora"]:
+            q.notes.append(note("fine_tune_both"))
+    elif "full" in q.workloads:
+        q.workloads = ["full"]
+    for name, pattern in _PRECISIONS:
+        if t.has(pattern):
+            q.precision = name
+            break
+    if m := re.search(r"zero[\s-]*(?:stage)?[\s-]*([0-3])(?!\d)", t.s):
+        q.zero = int(m.group(1))
+    q.how_many = t.has(r"how many|几张|几块|几个|多少张|多少块|多少卡|几卡|需要多少(?:张|块|卡|个gpu|gpu)|"
+                       r"minimum number|fewest")
+    q.latency = t.has(r"latency|延迟|首字|ttft|time to first|prefill|响应时间")
+    q.speed = t.has(r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|each) second|每秒|多快|速度|speed|how fast")
+    if t.has(r"选哪|哪种|哪款|哪个|哪张|哪一|which (?:gpu|card)|what (?:gpu|card)|买什么|选什么|推荐|"
+             r"should i (?:buy|get)|"
+             r"best gpu|recommend"):
+        q.wants_selection = True
+
+
+_ASKED: tuple[tuple[str, str], ...] = (
+    ("kv", r"kv\s*[-_]?\s*cache|kv\s*缓存|键值缓存|(?<![a-z])kv(?![a-z]).{0,12}(?:多大|多少|size|per token|每\s*token)|"
+           r"total kv|kv total|(?<![a-z])kv(?![a-z]).{0,4}(?:总|total)"),
+    ("concurrency", r"多少(?:个|路)?(?:并发|用户|会话|请求)|并发(?:多少|几)|撑多少|能?(?:支持|扛|带)多少|"
+                    r"how many (?:concurrent|users|requests|sequences|chats|sessions|streams)|"
+                    r"max(?:imum)? concurren|max concurrent|"
+                    r"(?:concurrent|simultaneous) (?:chats|users|requests|sequences)"),
+    ("memory", r"(?:多少|多大|几个?g|几g)\s*(?:的)?\s*显存|显存(?:需求|占用|要多少|需要多少|多少)|"
+               r"how much (?:v?ram|memory|gpu memory)|"
+               r"(?:v?ram|memory) (?:do(?:es)? (?:i|it|we) need|needed|required|requirement|usage|footprint)|"
+               r"vram for|memory for"),
+    ("time", r"多久|多长时间|几天|多少天|how long|how many (?:days|hours)|训练时间|time to train"),
+    ("cost", r"电费|成本|per million|每百万|cost (?:to|of|per)|花多少"),
+    ("speed", r"tokens?\s*/\s*s|tok/s|每秒|多快|速度|how fast|throughput|吞吐"),
+)
+
+
+def _asked(text: str, q: Query) -> str | None:
+    """What the question asks for, when it names it (contracts: the asked quantity)."""
+    if q.attributes and len(q.gpus) + len(q.unknown_gpus) >= 2 and not q.model:
+        return "comparison"
+    for name, pattern in _ASKED:
+        if re.search(pattern, text) and (q.model or name in ("speed", "cost")):
+            return name
+    if q.attributes and len(q.gpus) + len(q.unknown_gpus) >= 2 and not q.model:
+        return "comparison"
+    if "price" in q.attributes and not q.model:
+        return "price"
+    if q.attributes and not q.model:
+        return "figure"
+    if q.how_many:
+        return "count"
+    return None
+
+
+def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language: str = "en") -> Query:
+    """The one pass from a question to its Query; order matters (names first, then money and tokens before
+    sizes, so "A100 80G" is not 80 cards and "2万亿token" is not a model size).
+
+    `language` ("en" or "zh") is the language of the notes, not of the question: both are read either way.
+    """
+    q = Query(language=check_language(language))
+    t = _Text(question)
+    _denied(t)
+    found = _names(t, q, registry)
+    _budget(t, q, usd_cny)
+    _tokens(t, q)
+    _each(t, q)
+    _context(t, q)
+    _batch(t, q)
+    _max_gpus(t, q)
+    _size(t, q)
+    _gpus(t, q, found)
+    _bare_count(t, q)
+    _words(t, q)
+    if q.model is None:  # a figure of a card; a model's memory or speed is a fit question, not a spec one
+        q.attributes = spec_attributes(t.original.lower())
+    q.asked = _asked(t.original.lower(), q)
+    return q

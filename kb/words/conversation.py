@@ -1,0 +1,138 @@
+"""A follow-up's words: the question as it stands on its own, and the line that says what was carried.
+
+The resolved question is written so that `kb.read.read_query` reads back the same slots (a test holds
+that round trip), because kb answers a follow-up by answering its resolved question.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kb.query import Query
+from kb.words.answer import WORKLOADS, gpu_name
+
+_ATTRIBUTES = {
+    "bandwidth": {"en": "memory bandwidth", "zh": "显存带宽"}, "vram": {"en": "VRAM", "zh": "显存容量"},
+    "int8": {"en": "INT8 TOPS", "zh": "INT8 算力"}, "fp32": {"en": "FP32", "zh": "FP32 算力"},
+    "tf32": {"en": "TF32", "zh": "TF32 算力"}, "compute": {"en": "FP16 TFLOPS", "zh": "FP16 算力"},
+    "power": {"en": "power", "zh": "功耗"}, "nvlink": {"en": "NVLink", "zh": "NVLink"},
+    "pcie": {"en": "PCIe", "zh": "PCIe"}, "price": {"en": "price", "zh": "价格"},
+    "memory_type": {"en": "memory type", "zh": "显存类型"},
+}
+_SLOT_NAMES = {
+    "model": {"en": "model", "zh": "模型"}, "gpu": {"en": "GPU", "zh": "显卡"},
+    "gpu_count": {"en": "GPU count", "zh": "卡数"}, "workload": {"en": "workload", "zh": "任务"},
+    "precision": {"en": "precision", "zh": "精度"}, "seq_len": {"en": "context", "zh": "上下文"},
+    "concurrency": {"en": "concurrency", "zh": "并发"}, "batch": {"en": "batch", "zh": "批大小"},
+    "budget_cny": {"en": "budget", "zh": "预算"}, "tokens": {"en": "training tokens", "zh": "训练 token"},
+    "zero": {"en": "ZeRO stage", "zh": "ZeRO"}, "attributes": {"en": "asked about", "zh": "所问指标"},
+}
+
+
+# The asked quantity, said again so that the resolved question asks for the same thing.
+_ASK_ZH = {"memory": "需要多少显存", "kv": "的 KV 缓存多大", "concurrency": "最多能并发多少路", "time": "要多久",
+           "cost": "的成本多少"}
+_ASK_EN = {"memory": "How much memory does {work} of {model} need{where}{more}?",
+           "kv": "How big is the KV cache for {work} of {model}{where}{more}?",
+           "concurrency": "How many concurrent sequences can {work} of {model} serve{where}{more}?",
+           "time": "How long does {work} of {model} take{where}{more}?",
+           "cost": "What does {work} of {model} cost{where}{more}?"}
+
+
+def _tokens(n: float, language: str) -> str:
+    if language == "zh":
+        return f"{n / 1e12:g}万亿 token" if n >= 1e12 else f"{n / 1e8:g}亿 token"
+    return f"{n / 1e12:g} trillion tokens" if n >= 1e12 else f"{n / 1e9:g} billion tokens"
+
+
+def _cards(q: Query, language: str) -> str:
+    parts = []
+    for g, c in q.gpus:
+        name = gpu_name(g)
+        if language == "zh":
+            parts.append(f"{c} 张 {name}" if c else name)
+        elif c and c > 1:
+            parts.append(f"{c} × {name}")
+        else:
+            parts.append(f"one {name}")
+    return (" 和 " if language == "zh" else " and ").join(parts)
+
+
+def resolved_question(q: Query, language: str) -> str:
+    """The Query as one standalone question in `language`."""
+    zh = language == "zh"
+    workload = q.workloads[0] if len(q.workloads) == 1 else None
+    work = WORKLOADS[workload]["zh" if zh else "en"] if workload else ("推理" if zh else "inference")
+    extras: list[str] = []
+    if q.precision and workload != "qlora":
+        extras.append(q.precision)
+    if q.seq_len:
+        extras.append(f"上下文 {q.seq_len}" if zh else f"context of {q.seq_len}")
+    if q.concurrency:
+        extras.append(f"并发 {q.concurrency}" if zh else f"concurrency of {q.concurrency}")
+    if q.batch:
+        extras.append(f"batch {q.batch}")
+    if q.zero is not None:
+        extras.append(f"ZeRO-{q.zero}")
+    if q.tokens:
+        extras.append(("训练 " if zh else "on ") + _tokens(q.tokens, language))
+    if q.budget_cny:
+        extras.append(f"预算 {q.budget_cny:.0f} 元" if zh else f"a budget of {q.budget_cny:.0f} CNY")
+    more = ("（" + "，".join(extras) + "）") if zh and extras else (" (" + ", ".join(extras) + ")") if extras else ""
+    cards = _cards(q, language)
+    if not q.model and q.attributes and q.gpus:
+        what = "、".join(_ATTRIBUTES[a]["zh"] for a in q.attributes) if zh else \
+            " and ".join(_ATTRIBUTES[a]["en"] for a in q.attributes)
+        return f"{cards} 的{what}是多少？" if zh else f"What is the {what} of the {cards.removeprefix('one ')}?"
+    model = q.model or ("这个模型" if zh else "the model")
+    if zh:
+        if q.wants_selection and not q.gpus:
+            return f"{model} {work}{more}选哪种卡？"
+        ask = _ASK_ZH.get(q.asked or "", "需要几张" if q.how_many else "的速度是多少" if q.speed else
+                          "的延迟是多少" if q.latency else "能行吗")
+        where = f"用 {cards} " if cards else ""
+        return f"{where}{model} {work}{more}{ask}？"
+    if q.wants_selection and not q.gpus:
+        return f"Which GPU for {work} of {model}{more}?"
+    where = f" on {cards}" if cards else ""
+    if q.asked in _ASK_EN:
+        return _ASK_EN[q.asked].format(work=work, model=model, where=where, more=more)
+    if q.how_many:
+        return f"How many {gpu_name(q.gpus[0][0]) + 's' if q.gpus else 'GPUs'} for {work} of {model}{more}?"
+    if q.speed:
+        return f"How fast is {work} of {model}{where}{more}?"
+    if q.latency:
+        return f"What is the latency of {work} of {model}{where}{more}?"
+    return f"Can {work} of {model} run{where}{more}?"
+
+
+def _value(slot: str, value: Any, language: str) -> str:
+    if value is None:
+        return "—"
+    if slot == "gpu":
+        return " + ".join(gpu_name(g) for g in (value if isinstance(value, tuple) else (value,)))
+    if slot == "workload":
+        return "/".join(WORKLOADS.get(w, {}).get(language, w) for w in value)
+    if slot == "attributes":
+        return "、".join(_ATTRIBUTES[a][language] for a in value) if language == "zh" else \
+            ", ".join(_ATTRIBUTES[a][language] for a in value)
+    if slot == "tokens":
+        return _tokens(float(value), language)
+    if isinstance(value, float):
+        return f"{value:,.0f}"
+    return str(value)
+
+
+def carried_line(carried: list[str], changed: list[str], before: dict[str, Any], after: dict[str, Any],
+                 language: str) -> str:
+    """'沿用上文：模型 llama-3-70b · 任务 推理；本次修改：卡数 2→4' / 'From earlier: …; changed: …'."""
+    lang = "zh" if language == "zh" else "en"
+    kept = [f"{_SLOT_NAMES[s][lang]} {_value(s, after[s], lang)}" for s in carried]
+    new = [f"{_SLOT_NAMES[s][lang]} {_value(s, after[s], lang)}" if before.get(s) is None else
+           f"{_SLOT_NAMES[s][lang]} {_value(s, before[s], lang)}→{_value(s, after[s], lang)}" for s in changed]
+    if lang == "zh":
+        parts = [f"沿用上文：{' · '.join(kept)}" if kept else "", f"本次修改：{' · '.join(new)}" if new else ""]
+        return "；".join(p for p in parts if p) + "。"
+    parts = [f"From earlier: {' · '.join(kept)}" if kept else "", f"changed: {' · '.join(new)}" if new else ""]
+    text = "; ".join(p for p in parts if p)
+    return text[:1].upper() + text[1:] + "."

@@ -91,7 +91,14 @@ def test_published_totals(name: str, total_b: float, active_b: float) -> None:
 
 @pytest.mark.parametrize(("cfg", "field"), [({**_LLAMA, "num_hidden_layers": 0}, "num_hidden_layers"),
                                             ({**_LLAMA, "num_hidden_layers": 4, "hidden_size": "big"}, "hidden_size"),
-                                            ({"model_type": "llama"}, "num_hidden_layers")])
+                                            ({"model_type": "llama"}, "num_hidden_layers"),
+                                            ({**_LLAMA, "num_hidden_layers": 4, "num_key_value_heads": 5},
+                                             "num_key_value_heads"),
+                                            ({**_LLAMA, "num_hidden_layers": 4, "num_attention_heads": 2048,
+                                              "num_key_value_heads": 2048}, "num_attention_heads"),
+                                            ({**ARCHS["mixtral"], "num_hidden_layers": 4, "num_experts_per_tok": 9},
+                                             "num_experts_per_tok"),
+                                            ({**_DEEPSEEK, "num_hidden_layers": 2}, "first_k_dense_replace")])
 def test_bad_config_names_the_field(cfg: dict[str, Any], field: str) -> None:
     with pytest.raises(BadInput, match=field):
         shape_from_config(cfg)

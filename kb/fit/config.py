@@ -47,6 +47,21 @@ def _window(cfg: dict[str, Any], layers: int) -> tuple[int, int]:
     return window, layers
 
 
+def _consistent(kw: dict[str, Any], layers: int, hidden: int, heads: int, kv: int) -> None:
+    """Fields that each parse but together describe no model: BadInput naming the one that is off."""
+    def bad(key: str, why: str) -> None:
+        raise BadInput(f"config field {key!r} {why}; accepted: a Hugging Face config.json", field="config")
+
+    if kv > heads or heads % kv:
+        bad("num_key_value_heads", f"({kv}) must divide num_attention_heads ({heads})")
+    if not kw.get("head_dim") and not kw.get("kv_lora") and hidden < heads:
+        bad("num_attention_heads", f"({heads}) is more than hidden_size ({hidden}) and no head_dim is given")
+    if kw.get("experts") and kw["experts_active"] > kw["experts"]:
+        bad("num_experts_per_tok", f"({kw['experts_active']}) is more than the experts ({kw['experts']})")
+    if kw.get("moe_layers", 0) < 0:
+        bad("first_k_dense_replace", f"is more than num_hidden_layers ({layers})")
+
+
 def load_config(path: str | Path) -> dict[str, Any]:
     """config.json as a dict; BadInput when it is unreadable or not a JSON object."""
     try:
@@ -103,6 +118,7 @@ def shape_from_config(cfg: dict[str, Any], name: str = "") -> ModelShape:
         kw["release"] = "fp8"
     elif method == "mxfp4":
         kw["release"] = "mxfp4-experts"
+    _consistent(kw, layers, hidden, heads, kv)
     label = name.strip() or str(cfg.get("_name_or_path") or mtype or "config.json")
     try:
         return ModelShape(label[:64], layers, hidden, heads, kv, ffn, vocab, **kw)

@@ -45,14 +45,14 @@ def test_text_output_shows_verdict_table_and_steps() -> None:
 
 
 @pytest.mark.parametrize(("args", "accepted"), [
-    (["--count", "0"], "1 to 4096"),
+    (["--count", "0"], "1 to 65536"),
     (["--model", "-7b"], "preset"),
     (["--model", "100000b"], "preset"),
     (["--gpu", "rtx-3090"], "rtx-4090"),
     (["--model", "llama-9"], "llama-2-7b"),
     (["--workload", "full", "--zero", "5"], "0, 1, 2 or 3"),
-    (["--count", "abc"], "1 to 4096"),
-    (["--precision", "fp8"], "fp32, bf16"),
+    (["--count", "abc"], "1 to 65536"),
+    (["--precision", "fp9"], "fp32, bf16"),
     (["--tokens", "nan"], "positive"),
 ])
 def test_bad_input_exits_2_with_one_line(args: list[str], accepted: str) -> None:

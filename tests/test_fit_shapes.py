@@ -50,13 +50,19 @@ def _config(name: str, s: ModelShape, layers: int) -> tuple[object, ModelShape]:
                                    num_local_experts=s.experts, num_experts_per_tok=s.experts_active,
                                    interleave_moe_layer_step=step, **common),
                 _cut(s, layers, layers // step, 0))
-    if name == "deepseek-v3":
+    if name.startswith("gpt-oss"):
+        types = ["sliding_attention" if i % 2 == 0 else "full_attention" for i in range(layers)]
+        return (t.GptOssConfig(intermediate_size=s.expert_ffn, head_dim=s.head_dim, num_local_experts=s.experts,
+                               num_experts_per_tok=s.experts_active, sliding_window=s.window, layer_types=types,
+                               attention_bias=True, **common), _cut(s, layers, layers, layers // 2))
+    if name in ("deepseek-v3", "deepseek-r1", "kimi-k2"):
+        dense = s.layers - s.moe_layers
         return (t.DeepseekV3Config(intermediate_size=s.ffn, moe_intermediate_size=s.expert_ffn,
                                    n_routed_experts=s.experts, n_shared_experts=s.shared_experts,
-                                   num_experts_per_tok=s.experts_active, first_k_dense_replace=3,
+                                   num_experts_per_tok=s.experts_active, first_k_dense_replace=dense,
                                    q_lora_rank=s.q_lora, kv_lora_rank=s.kv_lora, qk_rope_head_dim=s.rope_dim,
                                    qk_nope_head_dim=s.nope_dim, v_head_dim=s.v_head_dim, n_group=8, topk_group=4,
-                                   **common), _cut(s, layers, layers - 3, 0))
+                                   **common), _cut(s, layers, layers - dense, 0))
     raise AssertionError(f"no transformers class mapped for {name}")
 
 
@@ -74,7 +80,7 @@ def _counts(model: object, s: ModelShape) -> tuple[int, int]:
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_preset_count_matches_transformers(name: str) -> None:
     shape = PRESETS[name]
-    layers = 5 if name == "deepseek-v3" else 4
+    layers = 5 if name in ("deepseek-v3", "deepseek-r1", "kimi-k2") else 4
     config, cut = _config(name, shape, layers)
     with torch.device("meta"):
         model = transformers.AutoModelForCausalLM.from_config(config)

@@ -31,14 +31,14 @@ def _candidates(req: FitRequest, res: FitResult) -> list[tuple[str, list[FitRequ
     if res.min_gpus is not None and res.min_gpus != req.count:
         # Full training's fewest cards are counted with ZeRO-3 when no stage was set (unsharded states never
         # shrink with more cards), so that alternative shards them too.
-        zero = 3 if req.workload == "full" and req.zero == 0 else req.zero
+        zero = 3 if req.workload == "full" and not req.zero else req.zero
         out.append(("count", [req.model_copy(update={"count": res.min_gpus, "zero": zero})]))
     if req.workload in ("full", "lora"):
         targets = ("lora", "qlora") if req.workload == "full" else ("qlora",)
         out.append(("workload", [req.model_copy(update={"workload": w, "precision": None, "zero": 0, "offload": False})
                                  for w in targets]))
     if req.workload == "full" and req.count > 1:
-        out.append(("zero", [req.model_copy(update={"zero": z}) for z in range(req.zero + 1, 4)]))
+        out.append(("zero", [req.model_copy(update={"zero": z}) for z in range((req.zero or 0) + 1, 4)]))
     if req.workload == "full" and not req.offload:
         out.append(("offload", [req.model_copy(update={"offload": True})]))
     return out

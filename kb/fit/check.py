@@ -5,31 +5,22 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from kb.errors import BadInput
-from kb.fit import cost, speed
+from kb.fit import cost, serving, speed, topology
+from kb.fit.config import shape_from_config
 from kb.fit.gpus import GIB, GpuSpec
-from kb.fit.memory import (
-    TERMS,
-    MemoryPlan,
-    adapter_memory,
-    full_memory,
-    gb,
-    inference_memory,
-    kv_bytes_per_token,
-    kv_cache_bytes,
-    kv_value_bytes,
-    prefill_tokens,
-)
+from kb.fit.memory import TERMS, MemoryPlan, adapter_memory, gb, inference_memory, kv_bytes_per_token
 from kb.fit.notes import Note, note
+from kb.fit.precision import FP4, compute_tflops, release_precision
 from kb.fit.presets import ModelShape, resolve_model
-from kb.fit.request import DEFAULT_SEQ, WORKLOAD_PRECISIONS, FitRequest
-from kb.fit.result import Breakdown, FitResult, Serving
+from kb.fit.request import DEFAULT_INTER_NODE_GBPS, DEFAULT_SEQ, MAX_COUNT, WORKLOAD_PRECISIONS, FitRequest
+from kb.fit.result import Breakdown, FitResult
+from kb.fit.training import layout_line, plan_training, time_notes
 
-MAX_SEARCH = 1024  # min_gpus looks no further: past this a cluster plan, not a fit check, is needed
+MAX_SEARCH = MAX_COUNT  # min_gpus looks as far as --count may go
 
 
 @dataclass(frozen=True)
@@ -39,6 +30,7 @@ class Conventions:
     mfu: float = 0.40
     energy_price_cny_per_kwh: float = 1.0
     prefill_budget_tokens: int = 8192  # vLLM's max_num_batched_tokens region (2,048–16,384)
+    inter_node_gbps: float = DEFAULT_INTER_NODE_GBPS  # one NIC a GPU between nodes (cluster.md)
 
 
 @dataclass
@@ -50,41 +42,25 @@ class Checked:
     steps: list[Note]
 
 
-Planner = Callable[[int, int], MemoryPlan]
-
-
-def planner(req: FitRequest, shape: ModelShape, precision: str, seq: int, ckpt: bool, conv: Conventions) -> Planner:
-    """A function (count, zero stage) -> MemoryPlan for this request's workload."""
-    if req.workload == "inference":
-        seqs = sequences(req)
-        return lambda n, _z: inference_memory(shape, precision, seq, seqs, n, conv.prefill_budget_tokens)
-    if req.workload == "full":
-        return lambda n, z: full_memory(shape, seq, req.batch, n, z, ckpt, req.offload)
-    return lambda n, _z: adapter_memory(shape, precision, seq, req.batch, n, req.lora_rank, ckpt, req.workload)
-
-
 def sequences(req: FitRequest) -> int:
     """Sequences served at once: --concurrency, else --batch."""
     return req.concurrency or req.batch
 
 
-def min_gpus(plan: Planner, stage: int, available: int) -> int | None:
-    """Fewest GPUs whose per-GPU need fits; per-GPU need never grows with count, so bisect."""
-    if plan(MAX_SEARCH, stage).per_gpu_required > available:
-        return None
-    lo, hi = 1, MAX_SEARCH
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if plan(mid, stage).per_gpu_required <= available:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+def resolve_model_of(req: FitRequest) -> ModelShape:
+    """The preset or bare size, or the shape a config.json describes."""
+    if req.config is not None:
+        return shape_from_config(req.config, req.model)
+    return resolve_model(req.model)
 
 
-def resolve_precision(req: FitRequest) -> str:
+def resolve_precision(req: FitRequest, shape: ModelShape | None = None) -> str:
+    """--precision, else the workload's default; inference of a model that ships in FP8/MXFP4 uses that."""
     allowed = WORKLOAD_PRECISIONS[req.workload]
     if req.precision is None:
+        released = release_precision(shape.release) if shape is not None else None
+        if req.workload == "inference" and released:
+            return released
         return allowed[0]
     if req.precision not in allowed:
         raise BadInput(f"precision {req.precision!r} is not modelled for {req.workload}; accepted: "
@@ -105,6 +81,19 @@ def _shape_note(shape: ModelShape) -> Note:
     return note("shape_preset", name=shape.name, dims=dims, params=shape.params)
 
 
+def _capacity_note(gpu: GpuSpec) -> Note:
+    """Which capacity a check uses: the driver's total where the record has it (every record does now)."""
+    if not gpu.driver_mib:
+        return note("capacity_" + gpu.capacity_unit.lower())
+    nominal = f"{gpu.capacity_value:g} {gpu.capacity_unit}"
+    ecc: Note | str = ""
+    if gpu.figures.get("vram_driver_mib", {}).get("note", "").find("ECC on") >= 0:
+        ecc = note("ecc_on")
+    elif "ECC off" in str(gpu.figures.get("vram_driver_mib", {}).get("note", "")):
+        ecc = note("ecc_off")
+    return note("capacity_driver", mib=gpu.driver_mib, gib=gpu.vram_bytes / GIB, nominal=nominal, ecc=ecc)
+
+
 def _citations(gpu: GpuSpec, figures: list[str], priced: bool) -> list[str]:
     cites = [gpu.record_id]
     for name in figures:
@@ -116,84 +105,101 @@ def _citations(gpu: GpuSpec, figures: list[str], priced: bool) -> list[str]:
     return list(dict.fromkeys(cites))
 
 
-def _serving(req: FitRequest, gpu: GpuSpec, shape: ModelShape, plan: MemoryPlan, available: int, seq: int,
-             fits: bool, conv: Conventions, steps: list[Note], assumptions: list[Note]) -> Serving:
-    """KV capacity left on the GPUs, the concurrency it allows, the decode roofline and time to first token."""
-    n, seqs = req.count, sequences(req)
-    value = kv_value_bytes(resolve_precision(req))
-    per_token = kv_bytes_per_token(shape, value)
-    per_seq, _ = kv_cache_bytes(shape, seq, 1, value)
-    fixed = (plan.total["weights"] + plan.total["activations"]) / n
-    kv_space = max(0, math.floor(((available - GIB) / 1.1 - fixed) * n))
-    cap_tokens, max_seqs = kv_space // per_token, kv_space // per_seq
-    steps.append(note("kv_capacity_step", available=available / GIB, fixed=fixed / GIB, count=n,
-                      space=gb(kv_space), per_token=per_token, tokens=cap_tokens, per_seq=gb(per_seq), seq=seq,
-                      sequences=max_seqs))
-    lk = speed.link(gpu)
-    out = Serving(concurrency=seqs, context_tokens=seq, kv_tokens_capacity=cap_tokens,
-                  max_concurrent_sequences=max_seqs,
-                  prefill_token_budget=conv.prefill_budget_tokens,
-                  prefill_tokens=prefill_tokens(seq, seqs, conv.prefill_budget_tokens),
-                  tensor_parallel=n, link=lk.kind if n > 1 else None)
-    if not fits:
-        return out
-    d = speed.decode(gpu, n, shape, plan.weight_bytes, per_seq, seqs, seq)
-    ttft, ttft_note = speed.prefill_seconds(gpu, n, shape, seq, 1, conv.mfu)
-    steps += [speed.decode_note(gpu, n, d), note("ttft_step", prefill=ttft_note)]
-    if n > 1:
-        steps.append(speed.allreduce_note(gpu, n, shape, seqs, d.comm_s))
-    assumptions += [note("decode_assumption"), note("ttft_assumption", mfu=conv.mfu)]
-    if n > 1:
-        assumptions.append(note("tp_assumption", count=n, link=note(f"link.{lk.kind}"),
-                                latency_us=speed.ALLREDUCE_LATENCY_S[lk.kind] * 1e6))
-    if shape.moe:
-        assumptions.append(note("moe_decode_assumption", experts=shape.experts, active=shape.experts_active))
-    return out.model_copy(update={"aggregate_decode_tokens_per_s": d.aggregate,
-                                  "per_sequence_decode_tokens_per_s": d.per_sequence, "ttft_s": ttft,
-                                  "bound": d.bound, "allreduce_s_per_step": d.comm_s})
+
+
+def _bisect(plan_of: Callable[[int], MemoryPlan], available: int) -> int | None:
+    """Fewest GPUs whose even split fits (LoRA/QLoRA): per-GPU need never grows with count, so gallop."""
+    return serving.gallop(lambda n: plan_of(n).per_gpu_required <= available, MAX_SEARCH)
+
+
+def _format_notes(req: FitRequest, shape: ModelShape, gpu: GpuSpec, precision: str) -> list[Note]:
+    """Which tensor rate the format computes at, and the release format when --precision was not given."""
+    out: list[Note] = []
+    if req.precision is None and precision == release_precision(shape.release):
+        out.append(note("release_precision", precision=precision, what=note(f"release.{shape.release}")))
+    rate, fmt = compute_tflops(gpu, precision)
+    if precision == "fp8" and fmt != "fp8":
+        out.append(note("no_fp8_cores", gpu=gpu.id))
+    elif precision in FP4 and fmt != "fp4":
+        out.append(note("no_fp4_cores", gpu=gpu.id))
+    elif fmt in ("fp8", "fp4"):
+        out.append(note("fp8_rate", precision=precision, fmt=fmt.upper(), tflops=rate))
+    return out
 
 
 def run_check(req: FitRequest, gpu: GpuSpec, conv: Conventions) -> Checked:
-    """The fit check for one request: memory by term, verdict, min GPUs, speed, cost, working, citations."""
-    shape = resolve_model(req.model)
-    precision = resolve_precision(req)
+    """The fit check for one request: memory by term, layout, verdict, min GPUs, speed, cost, working, citations."""
+    shape = resolve_model_of(req)
+    precision = resolve_precision(req, shape)
     training = req.workload != "inference"
     seq = req.seq_len or DEFAULT_SEQ[req.workload]
     ckpt = (True if req.checkpointing is None else req.checkpointing) if training else False
-    stage = req.zero if req.workload == "full" else 0
     available = int(req.vram_gib * GIB) if req.vram_gib else gpu.vram_bytes
+    inter = topology.inter_node(req.inter_node_gbps or conv.inter_node_gbps)
+    if (req.tp or req.pp) and req.workload != "full":
+        raise BadInput("tp and pp pin a training layout; serving picks TP inside a node and PP across nodes "
+                       "itself; accepted: tp/pp with workload full", field="tp" if req.tp else "pp")
+    stage, train, reps = 0, None, None
+    if req.workload == "full":
+        train = plan_training(req, shape, gpu, precision, seq, ckpt, conv.mfu, available, inter)
+        plan, fewest, lay, stage = train.memory, train.fewest, train.layout, train.layout.zero_stage
 
-    plan_of = planner(req, shape, precision, seq, ckpt, conv)
-    plan = plan_of(req.count, stage)
-    search_stage = stage if stage > 0 else 3
-    fewest = min_gpus(plan_of, search_stage, available)
+        def required_at(n: int) -> int:
+            at = req.model_copy(update={"count": n, "tp": None, "pp": None,
+                                        "zero": req.zero if req.zero is not None else 3})
+            return plan_training(at, shape, gpu, precision, seq, ckpt, conv.mfu, available, inter,
+                                 fewest=False).memory.per_gpu_required
+    elif req.workload == "inference":
+        def inf_plan(n: int, k: int) -> MemoryPlan:
+            return inference_memory(shape, precision, seq, k, n, conv.prefill_budget_tokens)
+
+        reps = serving.arrange(shape, gpu, req.count, sequences(req), available, inf_plan)
+        plan = inf_plan(reps.group, reps.sequences)
+        fewest = serving.fewest(shape, gpu, sequences(req), available, inf_plan, MAX_SEARCH)
+        lay = serving.layout(reps, gpu, req.count, inter)
+
+        def required_at(n: int) -> int:
+            r = serving.arrange(shape, gpu, n, sequences(req), available, inf_plan)
+            return inf_plan(r.group, r.sequences).per_gpu_required
+    else:
+        def lora_plan(n: int) -> MemoryPlan:
+            return adapter_memory(shape, precision, seq, req.batch, n, req.lora_rank, ckpt, req.workload)
+
+        plan, fewest = lora_plan(req.count), _bisect(lora_plan, available)
+
+        def required_at(n: int) -> int:
+            return lora_plan(n).per_gpu_required
+        lay = serving.layout(serving.Replicas(1, 1, req.count, req.batch), gpu, req.count, inter)
     required = plan.per_gpu_required
     fits = required <= available
 
-    assumptions = [_shape_note(shape), *plan.assumptions, note("capacity_" + gpu.capacity_unit.lower()),
-                   note("overhead_assumption")]
+    assumptions = [_shape_note(shape), *plan.assumptions, _capacity_note(gpu), note("overhead_assumption"),
+                   *_format_notes(req, shape, gpu, precision)]
     if not req.seq_len:
         assumptions.append(note("seq_assumed", seq=seq))
-    if req.precision is None:
+    if req.precision is None and precision != release_precision(shape.release):
         assumptions.append(note("precision_assumed", precision=precision, workload=note(f"workload.{req.workload}")))
     if training:
         assumptions.append(note("ckpt_on" if ckpt else "ckpt_off"))
     if req.workload == "full":
-        assumptions.append(note("min_gpus_zero", stage=stage) if stage else note("min_gpus_zero3"))
+        assumptions.append(note("min_gpus_zero", stage=req.zero) if req.zero else note("min_gpus_zero3"))
     elif req.workload == "inference":
         assumptions.append(note("min_gpus_split"))
     if req.zero and req.workload != "full":
         assumptions.append(note("zero_ignored", zero=req.zero))
+    if lay.nodes > 1:
+        assumptions.append(note("inter_node_assumption", link=note(f"link.{inter.kind}"),
+                                gbps=req.inter_node_gbps or conv.inter_node_gbps, gbs=inter.gbs_one_way))
 
     src = "--vram-gib" if req.vram_gib else gpu.record_id
     steps = [note("gpu_line", gpu=gpu.id, vram=available / GIB, source=src, bandwidth=gpu.bandwidth_gbs,
                   tflops=gpu.bf16_dense_tflops, tdp=gpu.tdp_w),
+             note("layout_line_step", line=layout_line(lay, serving=reps is not None)),
              *plan.steps,
              note("verdict", required=gb(required), available=gb(available),
                   outcome=note("fits" if fits else "nofit"), headroom=(available - required) / GIB)]
     if fewest is not None and fewest != req.count:
-        steps.append(note("fewest", gpu=gpu.id, count=fewest,
-                          required=gb(plan_of(fewest, search_stage).per_gpu_required)))
+        steps.append(note("fewest", gpu=gpu.id, count=fewest, required=gb(required_at(fewest))))
     elif fewest is None:
         steps.append(note("none_fits", gpu=gpu.id, limit=MAX_SEARCH))
 
@@ -202,16 +208,17 @@ def run_check(req: FitRequest, gpu: GpuSpec, conv: Conventions) -> Checked:
     capex_cny, capex_step = cost.capex(gpu, req.count)
     steps.append(capex_step)
     energy_h, energy_step = cost.energy_per_hour(gpu, req.count, conv.energy_price_cny_per_kwh)
-    if req.workload == "inference":
-        serving = _serving(req, gpu, shape, plan, available, seq, fits, conv, steps, assumptions)
-        out["serving"] = serving
+    rate, _ = compute_tflops(gpu, precision)
+    if reps is not None:
+        out["serving"] = srv = serving.serve(reps, gpu, shape, plan, available, seq, fits, precision, rate, conv.mfu,
+                                             conv.prefill_budget_tokens, inter, sequences(req), steps, assumptions)
     if not fits:
         # A speed or a cost a token for a run that cannot happen would read as an answer; say why there is none.
         steps.append(note("no_speed_nofit", count=req.count, gpu=gpu.id,
                           fewest=str(fewest) if fewest is not None else f"> {MAX_SEARCH}"))
-    elif req.workload == "inference":
-        tps = serving.aggregate_decode_tokens_per_s or 0.0
-        pre, pre_step = speed.prefill_seconds(gpu, req.count, shape, seq, sequences(req), conv.mfu)
+    elif reps is not None:
+        tps = srv.aggregate_decode_tokens_per_s or 0.0
+        pre, pre_step = speed.prefill_seconds(gpu, reps.group, shape, seq, reps.sequences, conv.mfu, rate)
         per_m, per_m_step = cost.cost_per_million_tokens(capex_cny, energy_h, tps)
         steps += [pre_step, energy_step, per_m_step]
         out.update(decode_tokens_per_s=tps, prefill_s=pre, cost_per_million_tokens_cny=per_m,
@@ -219,16 +226,12 @@ def run_check(req: FitRequest, gpu: GpuSpec, conv: Conventions) -> Checked:
         figures_used += ["bandwidth_gbs", "bf16_dense_tflops", "tdp_w"]
         assumptions += [note("prefill_assumption", mfu=conv.mfu), note("per_m_assumption")]
     elif req.tokens:
-        gpu_h, wall, t_steps = speed.training_hours(gpu, req.count, shape, req.tokens, conv.mfu)
+        if train is not None:
+            gpu_h, wall, t_steps, t_assume = time_notes(train, shape, gpu, precision, req.tokens, conv.mfu, req.count)
+            assumptions += t_assume
+        else:
+            gpu_h, wall, t_steps = speed.training_hours(gpu, req.count, shape, req.tokens, conv.mfu)
         steps += t_steps
-        if req.workload == "full" and req.count > 1:
-            compute_s, comm_s, dp_note = speed.data_parallel_step(gpu, req.count, shape, stage,
-                                                                  req.batch * seq * req.count, conv.mfu)
-            steps.append(dp_note)
-            if comm_s > compute_s:  # the link, not the tensor cores, sets the pace
-                wall *= comm_s / compute_s
-                gpu_h = wall * req.count
-            assumptions.append(note("dp_assumption"))
         energy = energy_h * wall
         steps.append(note("train_energy", energy_step=energy_step, hours=wall, energy=energy))
         out.update(train_gpu_hours=gpu_h, train_wall_hours=wall, energy_cny=energy, energy_cny_per_hour=energy_h)
@@ -252,7 +255,7 @@ def run_check(req: FitRequest, gpu: GpuSpec, conv: Conventions) -> Checked:
         per_gpu_breakdown=Breakdown(**{k: plan.per_gpu[k] for k in TERMS}),
         checkpointing=ckpt if training else None,
         lora_rank=req.lora_rank if req.workload in ("lora", "qlora") else None,
-        capex_cny=capex_cny, power_w=gpu.tdp_w * req.count, assumptions=[], steps=[],
+        capex_cny=capex_cny, power_w=gpu.tdp_w * req.count, layout=lay, assumptions=[], steps=[],
         citations=_citations(gpu, figures_used, capex_cny is not None),
         **out,  # type: ignore[arg-type]
     )

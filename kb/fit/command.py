@@ -38,14 +38,23 @@ class _OneLineErrors(click.Command):
 
 
 @click.command("fit", cls=_OneLineErrors)
-@click.option("--model", required=True, help="preset (llama-2-7b …) or size (7b, 13B, 6.7e9)")
+@click.option("--model", default="", help="preset (llama-2-7b …) or size (7b, 13B, 6.7e9); or use --config")
+@click.option("--config", "config_path", default=None, help="a Hugging Face config.json instead of --model (offline)")
 @click.option("--workload", required=True, help="inference, full, lora or qlora")
 @click.option("--gpu", required=True, help="a100-40gb, a100-80gb, h100-sxm, rtx-4090, rtx-4080, …")
-@click.option("--count", type=int, default=1, show_default=True, help="GPUs of that kind")
-@click.option("--precision", default=None, help="fp32, bf16, fp16, int8, int4, nf4")
+@click.option("--count", type=int, default=1, show_default=True, help="GPUs of that kind (up to 65,536)")
+@click.option("--precision", default=None,
+              help="fp32, bf16, fp16, fp8, int8, int4, nf4, fp4, mxfp4, nvfp4 (default: the model's release format "
+                   "for inference)")
 @click.option("--seq-len", type=int, default=None, help="tokens of context (default 4096 inference, 2048 training)")
 @click.option("--batch", type=int, default=1, show_default=True, help="sequences at once (training: a GPU)")
-@click.option("--zero", type=int, default=0, show_default=True, help="ZeRO stage 0-3 for full training")
+@click.option("--zero", type=int, default=None, help="pin the ZeRO stage 0-3 for full training (default: searched)")
+@click.option("--tp", type=int, default=None, help="pin tensor parallelism (inside a node)")
+@click.option("--pp", type=int, default=None, help="pin pipeline parallelism (stages)")
+@click.option("--inter-node-gbps", type=float, default=None,
+              help="network between nodes, Gb/s a GPU (default 400: InfiniBand NDR / 400G RoCE)")
+@click.option("--global-batch-tokens", type=int, default=None,
+              help="training tokens an optimizer step (default 4,194,304, raised to fill every data-parallel rank)")
 @click.option("--tokens", type=float, default=None, help="training tokens, for time and cost (e.g. 2e12)")
 @click.option("--vram-gib", type=float, default=None, help="override the card's capacity in GiB")
 @click.option("--checkpointing/--no-checkpointing", default=None, help="activation checkpointing (default on)")
@@ -56,11 +65,14 @@ class _OneLineErrors(click.Command):
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="en", show_default=True,
               help="labels, assumptions and working")
 @click.option("--json", "as_json", is_flag=True, help="print the FitResult as JSON")
-def fit(lang: str, as_json: bool, **options: Any) -> None:
-    """Check whether a model fits a GPU for a workload: memory by term, speed, cost, and the working."""
+def fit(lang: str, as_json: bool, config_path: str | None, **options: Any) -> None:
+    """Check whether a model fits a GPU for a workload: memory by term, layout, speed, cost, and the working."""
+    from kb.fit.config import load_config
     from kb.settings import Settings
 
     try:
+        if config_path:
+            options["config"] = load_config(config_path)
         result = FitEngine.from_settings(Settings()).check(parse_request(**options), language=lang)
     except BadInput as e:
         _fail(str(e))

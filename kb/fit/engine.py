@@ -26,6 +26,7 @@ class _Settings(Protocol):
     mfu: float
     energy_price_cny_per_kwh: float
     usd_cny: float
+    inter_node_gbps: float
 
 
 @dataclass
@@ -44,17 +45,17 @@ class FitEngine:
     """Fit checks over one set of spec records with one set of conventions (MFU, energy price, USD→CNY)."""
 
     def __init__(self, corpus_dir: Path, *, mfu: float = 0.40, energy_price_cny_per_kwh: float = 1.0,
-                 usd_cny: float = 7.2, prefill_budget_tokens: int = 8192) -> None:
+                 usd_cny: float = 7.2, prefill_budget_tokens: int = 8192, inter_node_gbps: float = 400.0) -> None:
         self.corpus_dir = Path(corpus_dir).resolve()
         self.conventions = Conventions(mfu=mfu, energy_price_cny_per_kwh=energy_price_cny_per_kwh,
-                                       prefill_budget_tokens=prefill_budget_tokens)
+                                       prefill_budget_tokens=prefill_budget_tokens, inter_node_gbps=inter_node_gbps)
         self.usd_cny = usd_cny
 
     @classmethod
     def from_settings(cls, settings: _Settings) -> FitEngine:
         """Built from kb's Settings (or anything with corpus_dir, mfu, energy_price_cny_per_kwh, usd_cny)."""
         return cls(settings.corpus_dir, mfu=settings.mfu, energy_price_cny_per_kwh=settings.energy_price_cny_per_kwh,
-                   usd_cny=settings.usd_cny)
+                   usd_cny=settings.usd_cny, inter_node_gbps=getattr(settings, "inter_node_gbps", 400.0))
 
     @property
     def gpus(self) -> dict[str, GpuSpec]:

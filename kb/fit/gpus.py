@@ -15,6 +15,10 @@ GIB = 1024**3
 # The figures the engine needs from every spec record.
 REQUIRED = ("bandwidth_gbs", "bf16_dense_tflops", "tdp_w", "nvlink_gbs", "pcie_gbs")
 OPTIONAL = ("int8_dense_tops", "int8_sparse_tops")  # the vendor-only records quote FP8, not INT8
+MIB = 1024**2
+# Link names a record's intra_node_link may use (cluster.md's table).
+INTRA_LINKS = ("nvlink-3", "nvlink-4", "nvlink-5", "nvlink-export", "infinity-fabric", "roce-scale-up", "pcie-4",
+               "pcie-5")
 
 
 @dataclass(frozen=True)
@@ -39,11 +43,18 @@ class GpuSpec:
     price_section: str | None
     capacity_unit: str = "GiB"  # "GiB" (as the card reports it) or "GB" (a datasheet's decimal figure)
     capacity_value: float = 0.0  # the record's figure in that unit
+    driver_mib: float | None = None  # total memory as nvidia-smi / rocm-smi / hl-smi report it: what checks use
+    fp8_dense_tflops: float | None = None  # None: the record gives none; 0: no FP8 tensor cores
+    fp4_dense_tflops: float | None = None  # Blackwell only
+    gpus_per_node: int = 1  # the largest tensor-parallel group: a node's GPUs on one fast link
+    intra_node_link: str = "pcie-4"
     figures: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def vram_bytes(self) -> int:
-        """Capacity in bytes: an "80GB" A100 holds 80 GiB; a datasheet's "141 GB" is taken as 141e9 bytes."""
+        """Capacity in bytes: what the driver reports (cluster.md), else the record's nominal figure."""
+        if self.driver_mib:
+            return int(self.driver_mib * MIB)
         return int(self.vram_gib * GIB) if self.capacity_unit == "GiB" else int(self.capacity_value * 1e9)
 
     def price_citations(self) -> list[str]:
@@ -73,8 +84,18 @@ def _spec_from_record(path: Path) -> GpuSpec:
         price_cny=value.get("price_cny"),
         price_source=price.get("source") if price else None,
         price_section=str(price["section"]) if price and price.get("section") else None,
+        driver_mib=value.get("vram_driver_mib"), fp8_dense_tflops=value.get("fp8_dense_tflops"),
+        fp4_dense_tflops=value.get("fp4_dense_tflops"), gpus_per_node=int(value.get("gpus_per_node", 1)),
+        intra_node_link=_intra_link(meta, path),
         figures=figures,
     )
+
+
+def _intra_link(meta: dict[str, Any], path: Path) -> str:
+    link = str(meta.get("intra_node_link") or "pcie-4")
+    if link not in INTRA_LINKS:
+        raise CorpusError(f"{path}: intra_node_link {link!r} is not one of {INTRA_LINKS}")
+    return link
 
 
 @lru_cache(maxsize=4)

@@ -22,11 +22,10 @@ import math
 from dataclasses import dataclass, field
 
 from kb.fit.notes import Note, note
+from kb.fit.precision import BITS, QUANTISED, experts_only
 from kb.fit.presets import ModelShape
 
 GIB = 1024**3
-BITS = {"fp32": 32.0, "bf16": 16.0, "fp16": 16.0, "int8": 8.0, "int4": 4.125, "nf4": 4.127}
-QUANTISED = {"int8", "int4", "nf4"}
 CONTEXT_BYTES = GIB  # CUDA context, cuBLAS/cuDNN workspaces, NCCL buffers: about 1 GiB a GPU
 FRAGMENTATION = 0.10  # caching-allocator fragmentation, as a fraction of everything else
 ADAM_BYTES = 16  # mixed-precision Adam: 2 (16-bit weights) + 2 (16-bit grads) + 12 (fp32 master, m, v)
@@ -58,6 +57,11 @@ class MemoryPlan:
 def weight_bytes(shape: ModelShape, precision: str) -> tuple[int, Note]:
     """Bytes of one copy of the weights, and the step that shows how."""
     bits = BITS[precision]
+    if experts_only(precision, shape.release):
+        experts = shape.moe_layers * shape.experts * shape.expert_params
+        n = experts * bits / 8 + (shape.params - experts) * 2
+        return round(n), note("weights_experts", experts=experts, bits=bits, precision=precision,
+                              rest=shape.params - experts, size=gb(n))
     if precision not in QUANTISED:
         n = shape.params * bits / 8
         return round(n), note("weights_plain", params=shape.params, bytes=bits / 8, precision=precision, size=gb(n))

@@ -53,6 +53,12 @@ class ModelShape:
     v_head_dim: int = 0
     window: int = 0  # sliding-window / chunked-attention span, tokens
     windowed_layers: int = 0  # layers whose KV cache the window caps
+    o_bias: bool = False  # gpt-oss: attention_bias puts a bias on q, k, v and o
+    sinks: bool = False  # gpt-oss: one learned attention-sink logit a head and layer
+    expert_bias: bool = False  # gpt-oss: biases on each expert's projections and on the router
+    shared_ffn: int = 0  # Qwen2-MoE: the shared expert's own width (0: expert_ffn)
+    shared_gate: bool = False  # Qwen2-MoE: a sigmoid gate (hidden -> 1) on the shared expert
+    release: str = ""  # the checkpoint's format: "" (16-bit), "fp8" (DeepSeek blocks), "mxfp4-experts" (gpt-oss)
     estimated_from: str | None = None  # the preset a bare size's shape was scaled from
     given_params: int | None = field(default=None)  # a bare size: the user's number, not the shape's
 
@@ -81,21 +87,28 @@ class ModelShape:
             return q + kv + self.heads * self.v_head_dim * h
         q, kv = self.heads * self.head_dim, self.kv_heads * self.head_dim
         n = 2 * h * q + 2 * h * kv
-        if self.qkv_bias:
+        if self.qkv_bias or self.o_bias:
             n += q + 2 * kv
+        if self.o_bias:
+            n += h
+        if self.sinks:
+            n += self.heads
         if self.qk_norm:
             n += 2 * self.head_dim
         return n
 
     @property
     def expert_params(self) -> int:
-        """One expert's three SwiGLU matrices."""
-        return 3 * self.hidden * self.expert_ffn
+        """One expert's three SwiGLU matrices (and gpt-oss's biases on them)."""
+        bias = 2 * self.expert_ffn + self.hidden if self.expert_bias else 0  # gate_up (2·ffn) and down (hidden)
+        return 3 * self.hidden * self.expert_ffn + bias
 
     @property
     def moe_layer_params(self) -> int:
         """One MoE layer's MLP: routed and shared experts and the router."""
-        return (self.experts + self.shared_experts) * self.expert_params + self.hidden * self.experts
+        shared = self.shared_experts * 3 * self.hidden * (self.shared_ffn or self.expert_ffn)
+        router = self.hidden * self.experts + (self.experts if self.expert_bias else 0)
+        return self.experts * self.expert_params + shared + router + (self.hidden if self.shared_gate else 0)
 
     @property
     def embedding_params(self) -> int:
@@ -152,7 +165,7 @@ class ModelShape:
 
 
 def _dense(name: str, layers: int, hidden: int, heads: int, kv: int, ffn: int, vocab: int,
-           **kw: int | bool) -> ModelShape:
+           **kw: int | bool | str) -> ModelShape:
     return ModelShape(name, layers, hidden, heads, kv, ffn, vocab, **kw)  # type: ignore[arg-type]
 
 
@@ -193,9 +206,28 @@ OTHERS = (
     _dense("llama-4-maverick", 48, 5120, 40, 8, 16384, 202048, head_dim=128, experts=128, experts_active=1,
            shared_experts=1, expert_ffn=8192, moe_layers=24, window=8192, windowed_layers=36),
     _dense("deepseek-v3", 61, 7168, 128, 128, 18432, 129280, experts=256, experts_active=8, shared_experts=1,
-           expert_ffn=2048, moe_layers=58, q_lora=1536, kv_lora=512, rope_dim=64, nope_dim=128, v_head_dim=128),
+           expert_ffn=2048, moe_layers=58, q_lora=1536, kv_lora=512, rope_dim=64, nope_dim=128, v_head_dim=128,
+           release="fp8"),
 )
-PRESETS: dict[str, ModelShape] = {p.name: p for p in (*LLAMA, *OTHERS)}
+# Added for issue 16, each from its config.json (gpt-oss: openai/gpt-oss torch/model.py and the HF config; Kimi K2:
+# moonshotai/Kimi-K2-Instruct, the DeepSeek-V3 architecture with 384 experts, 64 heads, 1 dense layer).
+NEWER = (
+    _dense("gpt-oss-20b", 24, 2880, 64, 8, 2880, 201088, head_dim=64, o_bias=True, sinks=True, expert_bias=True,
+           experts=32, experts_active=4, expert_ffn=2880, moe_layers=24, window=128, windowed_layers=12,
+           release="mxfp4-experts"),
+    _dense("gpt-oss-120b", 36, 2880, 64, 8, 2880, 201088, head_dim=64, o_bias=True, sinks=True, expert_bias=True,
+           experts=128, experts_active=4, expert_ffn=2880, moe_layers=36, window=128, windowed_layers=18,
+           release="mxfp4-experts"),
+    _dense("deepseek-r1", 61, 7168, 128, 128, 18432, 129280, experts=256, experts_active=8, shared_experts=1,
+           expert_ffn=2048, moe_layers=58, q_lora=1536, kv_lora=512, rope_dim=64, nope_dim=128, v_head_dim=128,
+           release="fp8"),
+    _dense("kimi-k2", 61, 7168, 64, 64, 18432, 163840, experts=384, experts_active=8, shared_experts=1,
+           expert_ffn=2048, moe_layers=60, q_lora=1536, kv_lora=512, rope_dim=64, nope_dim=128, v_head_dim=128,
+           release="fp8"),
+    _dense("llama-3.3-70b", 80, 8192, 64, 8, 28672, 128256),
+    _dense("qwen3-14b", 40, 5120, 40, 8, 17408, 151936, head_dim=128, qk_norm=True),
+)
+PRESETS: dict[str, ModelShape] = {p.name: p for p in (*LLAMA, *OTHERS, *NEWER)}
 
 _SIZE = re.compile(r"^\s*(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*(b|m|t|billion|million|trillion|亿|万亿|千亿)?\s*$",
                    re.IGNORECASE)
@@ -263,5 +295,12 @@ PRESET_ALIASES: dict[str, tuple[str, ...]] = {
     "llama-4-scout": ("llama 4 scout 17b 16e", "llama4 scout"),
     "llama-4-maverick": ("llama 4 maverick 17b 128e", "llama4 maverick"),
     "mixtral-8x7b": ("mixtral",),
-    "deepseek-v3": ("deepseek v3 671b", "deepseek v3", "deepseek r1"),  # R1: the same shape
+    "deepseek-v3": ("deepseek v3 671b", "deepseek v3"),
+    # issue 16's presets (DeepSeek-R1 is its own preset now: the same shape, but asked for by name)
+    "gpt-oss-20b": ("gpt oss 20b", "gptoss 20b"),
+    "gpt-oss-120b": ("gpt oss 120b", "gptoss 120b"),
+    "deepseek-r1": ("deepseek r1", "deepseek r1 671b"),
+    "kimi-k2": ("kimi k2", "kimi k2 instruct"),
+    "llama-3.3-70b": ("llama 3.3 70b", "llama3.3 70b"),
+    "qwen3-14b": ("qwen 3 14b",),
 }

@@ -6,6 +6,7 @@ from typing import Any
 
 from kb.fit.memory import GIB, TERMS
 from kb.fit.result import FitResult, Selection
+from kb.fit.training import layout_line
 from kb.words.fit import alternative_note, render, serving_note
 from kb.words.labels import FIT_TEXT
 from kb.words.width import align, width
@@ -40,6 +41,8 @@ def render_fit_text(result: FitResult, language: str) -> str:
     out += ["", f"{L['required']}: {_gib(r.per_gpu_required_bytes)}   {L['available']}: "
             f"{_gib(r.per_gpu_available_bytes)}   {L['headroom']}: {r.headroom_bytes / GIB:+,.2f} GiB",
             f"{L['min_gpus']}: {r.min_gpus if r.min_gpus is not None else L['none']}"]
+    if r.layout is not None and r.gpu_count > 1:
+        out.append(f"{L['layout']}: {layout_text(r, language)}")
     if r.serving is not None:
         out.append(render(serving_note(r.serving), language))
     for a in r.alternatives:
@@ -60,6 +63,12 @@ def render_fit_text(result: FitResult, language: str) -> str:
             "", f"{L['steps']}:", *(f"{i}. {s}" for i, s in enumerate(r.steps, 1)),
             "", f"{L['citations']}: {', '.join(r.citations)}"]
     return "\n".join(out)
+
+
+def layout_text(r: FitResult, language: str) -> str:
+    """"8 node(s) × 8 GPUs: TP 8 inside a node over NVLink 4, DP 8 over InfiniBand …, ZeRO-1" (serving: replicas)."""
+    assert r.layout is not None
+    return render(layout_line(r.layout, serving=r.serving is not None), language)
 
 
 def render_selection_text(sel: Selection, language: str) -> str:

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from kb.errors import BadInput
 
 Workload = Literal["inference", "full", "lora", "qlora"]
-Precision = Literal["fp32", "bf16", "fp16", "int8", "int4", "nf4"]
+Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4", "fp4", "mxfp4", "nvfp4"]
 WORKLOADS: tuple[str, ...] = ("inference", "full", "lora", "qlora")
-PRECISIONS: tuple[str, ...] = ("fp32", "bf16", "fp16", "int8", "int4", "nf4")
-MAX_COUNT = 4096  # beyond the largest published training runs' node counts a typo is likelier
+PRECISIONS: tuple[str, ...] = ("fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4", "fp4", "mxfp4", "nvfp4")
+MAX_COUNT = 65536  # 8,192 nodes of 8: past the largest published training clusters (Llama 3: 16,384 H100)
+MAX_TP = 64  # a tensor-parallel group past one NVL72 rack is a typo
+MAX_PP = 256
+DEFAULT_INTER_NODE_GBPS = 400.0  # InfiniBand NDR / 400G RoCE, one NIC a GPU (cluster.md)
 MAX_SEQ = 1_048_576  # 1M tokens: the longest context any released model serves
 MAX_BATCH = 4096
 MAX_CONCURRENCY = 65536  # past any one deployment's concurrent sequences
@@ -20,9 +23,9 @@ MAX_TOKENS = 1e15  # a thousand trillion training tokens: far past any corpus
 
 # Precisions each workload is modelled for, the default first.
 WORKLOAD_PRECISIONS: dict[str, tuple[str, ...]] = {
-    "inference": ("fp16", "bf16", "fp32", "int8", "int4", "nf4"),
-    "full": ("bf16", "fp16"),  # mixed-precision Adam; fp32 accumulate in the tensor cores
-    "lora": ("bf16", "fp16", "fp32", "int8"),
+    "inference": ("fp16", "bf16", "fp32", "fp8", "int8", "int4", "nf4", "fp4", "mxfp4", "nvfp4"),
+    "full": ("bf16", "fp16", "fp8"),  # mixed-precision Adam (fp8: FP8 matmuls, states as bf16's); fp32 accumulate
+    "lora": ("bf16", "fp16", "fp32", "fp8", "int8"),
     "qlora": ("nf4",),
 }
 DEFAULT_SEQ = {"inference": 4096, "full": 2048, "lora": 2048, "qlora": 2048}
@@ -36,7 +39,8 @@ class FitRequest(BaseModel):
         {"model": "70b", "workload": "inference", "gpu": "a100-80gb", "count": 2, "precision": "fp16"},
     ]})
 
-    model: str = Field(min_length=1, max_length=64, description="a preset or a size such as 7b, 13B, 6.7e9",
+    model: str = Field(default="", max_length=64, description="a preset or a size such as 7b, 13B, 6.7e9 "
+                       "(or, with config, the model's name)",
                        examples=["llama-2-7b", "13b"])
     workload: Workload = Field(description="inference, full (mixed-precision Adam), lora or qlora")
     gpu: str = Field(min_length=1, max_length=64, examples=["rtx-4090", "a100-80gb"])
@@ -44,7 +48,18 @@ class FitRequest(BaseModel):
     precision: Precision | None = Field(default=None, description="default: fp16 inference, bf16 full/lora, nf4 qlora")
     seq_len: int | None = Field(default=None, ge=1, le=MAX_SEQ, description="default 4096 inference, 2048 training")
     batch: int = Field(default=1, ge=1, le=MAX_BATCH, description="sequences at once (training: on each GPU)")
-    zero: int = Field(default=0, ge=0, le=3, description="ZeRO stage for full training")
+    zero: int | None = Field(default=None, ge=0, le=3,
+                             description="ZeRO stage for full training (pins it; default: the layout search picks)")
+    tp: int | None = Field(default=None, ge=1, le=MAX_TP, description="pin tensor parallelism (GPUs a layer is split "
+                           "over, inside a node)")
+    pp: int | None = Field(default=None, ge=1, le=MAX_PP, description="pin pipeline parallelism (stages)")
+    inter_node_gbps: float | None = Field(default=None, gt=0, le=12800, allow_inf_nan=False,
+                                          description="network between nodes, Gb/s a GPU (default 400: InfiniBand "
+                                          "NDR / 400G RoCE)")
+    global_batch_tokens: int | None = Field(default=None, ge=1, le=2**31, description="training tokens an optimizer "
+                                            "step (default 4,194,304, raised so every data-parallel rank has work)")
+    config: dict[str, Any] | None = Field(default=None, description="a Hugging Face config.json object instead of "
+                                          "a preset (model then names it)")
     tokens: float | None = Field(default=None, gt=0, le=MAX_TOKENS, allow_inf_nan=False,
                                  description="training tokens, for time and cost")
     vram_gib: float | None = Field(default=None, gt=0, le=4096, allow_inf_nan=False,
@@ -54,6 +69,12 @@ class FitRequest(BaseModel):
     concurrency: int | None = Field(default=None, ge=1, le=MAX_CONCURRENCY,
                                     description="inference: sequences served at once (default: batch)")
     offload: bool = Field(default=False, description="full training: optimizer states offloaded to the host")
+
+    @model_validator(mode="after")
+    def _model_or_config(self) -> FitRequest:
+        if not self.model.strip() and self.config is None:
+            raise ValueError("give a model (a preset or a size) or a config.json")
+        return self
 
 
 ACCEPTED = {
@@ -65,6 +86,11 @@ ACCEPTED = {
     "seq_len": f"a whole number of tokens from 1 to {MAX_SEQ:,}",
     "batch": f"a whole number from 1 to {MAX_BATCH}",
     "zero": "0, 1, 2 or 3",
+    "tp": f"a whole number from 1 to {MAX_TP} that divides the GPUs a node and the attention heads",
+    "pp": f"a whole number from 1 to {MAX_PP}",
+    "inter_node_gbps": "a positive number of Gb/s a GPU, e.g. 400 (InfiniBand NDR), 200, 800",
+    "global_batch_tokens": "a whole number of tokens an optimizer step, e.g. 4194304",
+    "config": "a Hugging Face config.json object (hidden_size, num_hidden_layers, num_attention_heads, …)",
     "tokens": f"a positive number up to {MAX_TOKENS:.0e}",
     "vram_gib": "a positive number of GiB up to 4096",
     "checkpointing": "true or false",
@@ -80,7 +106,7 @@ def parse_request(**fields: Any) -> FitRequest:
         return FitRequest(**fields)
     except ValidationError as e:
         err = e.errors()[0]
-        name = str(err["loc"][0]) if err["loc"] else "request"
+        name = str(err["loc"][0]) if err["loc"] else "model"
         got = fields.get(name)
         accepted = ACCEPTED.get(name, "see `kb fit --help`")
         raise BadInput(f"{name.replace('_', '-')} {got!r} is not accepted; accepted: {accepted}", field=name) from e

@@ -28,10 +28,32 @@ class Serving(BaseModel):
     ttft_s: float | None = Field(default=None, ge=0, description="time to first token of one context_tokens prompt")
     prefill_token_budget: int = Field(ge=1, description="chunked-prefill tokens a step (vLLM max_num_batched_tokens)")
     prefill_tokens: int = Field(ge=1, description="tokens prefilled at once: min(concurrency x context, budget)")
-    tensor_parallel: int = Field(ge=1, description="GPUs one copy of the model is split over")
+    tensor_parallel: int = Field(ge=1, description="GPUs one copy of the model is split over inside a node")
+    pipeline_parallel: int = Field(default=1, ge=1, description="stages (nodes) a copy spans when a node cannot "
+                                   "hold the weights")
+    replicas: int = Field(default=1, ge=1, description="copies of the model serving at once (throughput)")
     link: str | None = Field(default=None, description="nvlink or pcie: what tensor parallelism's all-reduces use")
+    inter_node_link: str | None = Field(default=None, description="the network pipeline stages cross, if any")
     allreduce_s_per_step: float | None = Field(default=None, ge=0, description="all-reduce time a decode step")
     bound: str | None = Field(default=None, description="memory or compute: what limits a decode step")
+
+
+class Layout(BaseModel):
+    """Where the GPUs go: tensor × pipeline × data (ZeRO) × expert parallel, nodes and the links between them."""
+
+    tp: int = Field(ge=1)
+    pp: int = Field(ge=1)
+    dp: int = Field(ge=1, description="data-parallel ranks (inference: replicas)")
+    ep: int = Field(default=1, ge=1)
+    zero_stage: int = Field(ge=0, le=3)
+    nodes: int = Field(ge=1)
+    gpus_per_node: int = Field(ge=1)
+    intra_node_link: str
+    inter_node_link: str | None = Field(description="null on one node")
+    micro_batches: int = Field(ge=0, description="a step's micro-batches a data-parallel rank (0: inference)")
+    bubble_fraction: float = Field(ge=0, le=1)
+    global_batch_tokens: int | None = Field(default=None, ge=1)
+    step_s: float | None = Field(default=None, ge=0, description="one optimizer step, seconds")
 
 
 class Alternative(BaseModel):
@@ -82,6 +104,7 @@ class FitResult(BaseModel):
     kv_bytes_per_token: int = Field(default=0, ge=0, description="16-bit KV bytes a token, full attention")
     serving: Serving | None = Field(default=None, description="inference only")
     alternatives: list[Alternative] = Field(default_factory=list)
+    layout: Layout | None = Field(default=None, description="how the GPUs are arranged (contracts.md)")
     assumptions: list[str]
     steps: list[str]
     citations: list[str]

@@ -100,34 +100,36 @@ class Decode:
 
 
 def decode(gpu: GpuSpec, count: int, shape: ModelShape, weight_bytes: int, kv_bytes_per_seq: int,
-           sequences: int, context: int) -> Decode:
-    """The roofline of one decode step for `sequences` sequences at `context` tokens each."""
+           sequences: int, context: int, tflops: float | None = None) -> Decode:
+    """The roofline of one decode step for `sequences` sequences at `context` tokens each (`tflops`: the
+    format's dense rate, default the 16-bit one)."""
     w = weight_bytes * read_fraction(shape, sequences)
     kv = kv_bytes_per_seq * sequences
     flops = sequences * (2 * shape.active_params + 4 * shape.layers * context * attention_dim(shape))
     return Decode(sequences, (w + kv) / (gpu.bandwidth_gbs * 1e9 * count),
-                  flops / (gpu.bf16_dense_tflops * 1e12 * count),
+                  flops / ((tflops or gpu.bf16_dense_tflops) * 1e12 * count),
                   allreduce_seconds(gpu, count, shape, sequences), w, kv, flops)
 
 
-def decode_note(gpu: GpuSpec, count: int, d: Decode) -> Note:
+def decode_note(gpu: GpuSpec, count: int, d: Decode, tflops: float | None = None) -> Note:
     return note("decode_step", count=count, bandwidth=gpu.bandwidth_gbs, weights=d.weights_read / 1e9,
-                kv=d.kv_read / 1e9, memory_ms=d.memory_s * 1e3, flops=d.flops, tflops=gpu.bf16_dense_tflops,
+                kv=d.kv_read / 1e9, memory_ms=d.memory_s * 1e3, flops=d.flops, tflops=tflops or gpu.bf16_dense_tflops,
                 compute_ms=d.compute_s * 1e3, comm_ms=d.comm_s * 1e3, bound=note(f"bound.{d.bound}"),
                 batch=d.sequences, tps=d.aggregate, per_seq=d.per_sequence)
 
 
 def prefill_seconds(gpu: GpuSpec, count: int, shape: ModelShape, seq_len: int, batch: int,
-                    mfu: float) -> tuple[float, Note]:
+                    mfu: float, tflops: float | None = None) -> tuple[float, Note]:
     """Prefill: 2·N_active·s·b for the matmuls + 2·L·s²·d·b for causal attention, over the dense peak × MFU,
     plus tensor parallelism's all-reduces."""
     d = shape.heads * shape.head_dim
     flops = 2 * shape.active_params * seq_len * batch + 2 * shape.layers * seq_len**2 * d * batch
-    rate = gpu.bf16_dense_tflops * 1e12 * mfu * count
+    peak = tflops or gpu.bf16_dense_tflops
+    rate = peak * 1e12 * mfu * count
     comm = allreduce_seconds(gpu, count, shape, seq_len * batch)
     t = flops / rate + comm
     return t, note("prefill_step", params=shape.active_params, seq=seq_len, batch=batch, layers=shape.layers,
-                   hidden=d, flops=flops, count=count, tflops=gpu.bf16_dense_tflops, mfu=mfu,
+                   hidden=d, flops=flops, count=count, tflops=peak, mfu=mfu,
                    comm_ms=comm * 1e3, seconds=t)
 
 

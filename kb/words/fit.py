@@ -64,6 +64,21 @@ MESSAGES: dict[str, dict[str, str]] = {
               "what the driver shows",
         "zh": "显存容量：按厂商数据表的十进制 GB 计为十进制字节（例如 141 GB = 131.3 GiB），比驱动显示的略保守",
     },
+    "capacity_driver": {
+        "en": "capacity: {mib:,.0f} MiB = {gib:,.2f} GiB, the total the driver reports (cluster.md; the record's "
+              "nominal figure is {nominal}){ecc}",
+        "zh": "显存容量：{mib:,.0f} MiB = {gib:,.2f} GiB，即驱动报告的总容量（标称 {nominal}）{ecc}",
+    },
+    "ecc_on": {"en": "; GDDR ECC on, as shipped, costs about 6.25 % of it",
+               "zh": "；GDDR 的 ECC 按出厂默认开启，约占 6.25 %"},
+    "ecc_off": {"en": "; GDDR ECC off, as shipped (on, about 6.25 % less)",
+                "zh": "；GDDR 的 ECC 按出厂默认关闭（开启后约少 6.25 %）"},
+    "weights_experts": {
+        "en": "weights: {experts:,} expert parameters × {bits:g} bits ({precision}) + {rest:,} others (attention, "
+              "router, embeddings, norms) × 2 B (BF16, as the checkpoint ships them) = {size}",
+        "zh": "权重：{experts:,} 个专家参数 × {bits:g} 位（{precision}）+ 其余 {rest:,} 个参数（注意力、路由、嵌入、"
+              "归一化）× 2 B（BF16，与发布的检查点一致）= {size}",
+    },
     "term_value": {"en": "{term} {gib:,.2f}", "zh": "{term} {gib:,.2f}"},
     "shape_moe": {
         "en": "MoE: {experts} routed experts ({active} a token) + {shared} shared, expert FFN {expert_ffn}, in "
@@ -106,6 +121,112 @@ MESSAGES: dict[str, dict[str, str]] = {
               "优化器更新在 CPU 上进行",
     },
     "link.nvlink": {"en": "NVLink", "zh": "NVLink"},
+    "link.nvlink-3": {"en": "NVLink 3", "zh": "NVLink 3"},
+    "link.nvlink-4": {"en": "NVLink 4", "zh": "NVLink 4"},
+    "link.nvlink-5": {"en": "NVLink 5", "zh": "NVLink 5"},
+    "link.nvlink-export": {"en": "export NVLink (400 GB/s)", "zh": "出口版 NVLink（400 GB/s）"},
+    "link.infinity-fabric": {"en": "Infinity Fabric", "zh": "Infinity Fabric"},
+    "link.roce-scale-up": {"en": "on-chip RoCE", "zh": "片上 RoCE"},
+    "link.pcie-4": {"en": "PCIe 4.0", "zh": "PCIe 4.0"},
+    "link.pcie-5": {"en": "PCIe 5.0", "zh": "PCIe 5.0"},
+    "link.infiniband-ndr": {"en": "InfiniBand NDR / 400G RoCE", "zh": "InfiniBand NDR / 400G RoCE"},
+    "link.infiniband-hdr": {"en": "InfiniBand HDR / 200G RoCE", "zh": "InfiniBand HDR / 200G RoCE"},
+    "link.infiniband-xdr": {"en": "InfiniBand XDR / 800G RoCE", "zh": "InfiniBand XDR / 800G RoCE"},
+    "link.network": {"en": "the network between nodes", "zh": "节点间网络"},
+    "comma": {"en": ", ", "zh": "，"},
+    "layout_line_step": {"en": "layout: {line}", "zh": "并行布局：{line}"},
+    "inter_node_assumption": {
+        "en": "between nodes: {link}, {gbps:g} Gb/s a GPU (one NIC a GPU) = {gbs:g} GB/s each way; there is no "
+              "NVLink between nodes (--inter-node-gbps sets it)",
+        "zh": "节点之间：{link}，每卡 {gbps:g} Gb/s（每卡一块网卡）= 单向 {gbs:g} GB/s；节点之间没有 NVLink"
+              "（可用 --inter-node-gbps 指定）",
+    },
+    "replicas_step": {
+        "en": "serving: {replicas} replica(s) of TP {tp} inside a node over {link} × PP {pp} (stages across nodes "
+              "over {inter}); each replica serves {share:,} sequence(s) at once",
+        "zh": "服务部署：{replicas} 个副本，每个为节点内 TP {tp}（经 {link}）× PP {pp}（跨节点的流水段经 {inter}）；"
+              "每个副本同时服务 {share:,} 条序列",
+    },
+    "replicas_assumption": {
+        "en": "serving as vLLM's distributed-serving docs advise: TP inside a node, PP across nodes only when a node "
+              "cannot hold the weights, more throughput from more replicas; sequences spread evenly over replicas",
+        "zh": "按 vLLM 分布式部署文档的做法：张量并行限于节点内，只有一台放不下权重时才跨节点做流水线并行，"
+              "吞吐靠增加副本；序列在副本间平均分配",
+    },
+    "layout_line": {"en": "{nodes} node(s) × {per_node} GPUs: {parts}",
+                    "zh": "{nodes} 台 × 每台 {per_node} 卡：{parts}"},
+    "layout_tp": {"en": "TP {tp} inside a node over {link}", "zh": "节点内 TP {tp}（经 {link}）"},
+    "layout_pp": {"en": "PP {pp} over {link}", "zh": "PP {pp}（经 {link}）"},
+    "layout_dp": {"en": "DP {dp} over {link}", "zh": "DP {dp}（经 {link}）"},
+    "layout_ep": {"en": "EP {ep}", "zh": "EP {ep}"},
+    "layout_replicas": {"en": "{replicas} replica(s)", "zh": "{replicas} 个副本"},
+    "layout_zero": {"en": "ZeRO-{stage}", "zh": "ZeRO-{stage}"},
+    "layout_states_step": {
+        "en": "layout TP {tp} × PP {pp} × EP {ep}, DP {dp}: each GPU holds 1/(TP·PP) of the weights (routed experts "
+              "1/(PP·EP)), ZeRO-{stage} shards them over the data-parallel ranks = {size} of model states a GPU",
+        "zh": "并行布局 TP {tp} × PP {pp} × EP {ep}，DP {dp}：每卡存 1/(TP·PP) 的权重（路由专家为 1/(PP·EP)），"
+              "ZeRO-{stage} 再在数据并行各卡间切分 = 每卡模型状态 {size}",
+    },
+    "layout_act_step": {
+        "en": "activations a GPU with TP {tp} (sequence parallel) and PP {pp}: the first stage keeps {inflight} "
+              "micro-batch(es) in flight (1F1B) of its layers' share, ÷ TP = {size}",
+        "zh": "TP {tp}（序列并行）、PP {pp} 时每卡激活值：第一段按 1F1B 同时保留 {inflight} 个微批次的本段各层激活，"
+              "÷ TP = {size}",
+    },
+    "layout_assumption": {
+        "en": "layout: rank order TP, DP, PP (Megatron-LM); TP inside a node dividing the heads; PP stages of the "
+              "layers, 1F1B; EP splits the routed experts; ZeRO shards the model states over data-parallel ranks",
+        "zh": "并行布局：卡序为 TP、DP、PP（Megatron-LM 的顺序）；TP 在节点内且整除注意力头数；PP 按层分段、1F1B 调度；"
+              "EP 切分路由专家；ZeRO 在数据并行各卡间切分模型状态",
+    },
+    "layout_time_assumption": {
+        "en": "a step is a global batch of {batch:,} tokens (default 4,194,304, Llama 2/3's, raised so every "
+              "data-parallel rank has PP micro-batches; --global-batch-tokens sets it); recomputation is inside "
+              "MFU; TP all-reduces, PP sends and EP all-to-alls are not overlapped, data-parallel gradient traffic "
+              "is, so a step takes the longer of the two",
+        "zh": "每步为一个全局批次 {batch:,} 个 token（默认 4,194,304，即 Llama 2/3 的批次，必要时加大到每个数据并行"
+              "副本至少有 PP 个微批次；可用 --global-batch-tokens 指定）；重计算包含在 MFU 内；TP all-reduce、"
+              "PP 传递和 EP all-to-all 不与计算重叠，数据并行的梯度通信与计算重叠，一步取两者中较长者",
+    },
+    "layout_step": {
+        "en": "{m:,} micro-batch(es) a data-parallel rank, {batch:,} tokens a step; pipeline bubble "
+              "(PP − 1)/(m + PP − 1) = {bubble:.1%}",
+        "zh": "每个数据并行副本 {m:,} 个微批次，每步 {batch:,} 个 token；流水线气泡 "
+              "(PP − 1)/(m + PP − 1) = {bubble:.1%}",
+    },
+    "layout_time_step": {
+        "en": "a step: compute {compute:,.3f} s ÷ (1 − {bubble:.1%} bubble) + TP all-reduces {tp_s:,.3f} s over "
+              "{tp_link} + PP sends {pp_s:,.3f} s over {pp_link} + EP all-to-all {ep_s:,.3f} s over {ep_link}; "
+              "data-parallel traffic {dp_gb:,.2f} GB a GPU over {dp_link} at {dp_gbs:g} GB/s each way = "
+              "{dp_s:,.3f} s, overlapped ({bound}): {step:,.3f} s a step × {steps:,.0f} steps = {wall:,.1f} hours "
+              "wall-clock = {gpu_hours:,.0f} GPU-hours",
+        "zh": "每步：计算 {compute:,.3f} s ÷（1 − 气泡 {bubble:.1%}）+ TP all-reduce {tp_s:,.3f} s（经 {tp_link}）"
+              "+ PP 传递 {pp_s:,.3f} s（经 {pp_link}）+ EP all-to-all {ep_s:,.3f} s（经 {ep_link}）；"
+              "数据并行通信每卡 {dp_gb:,.2f} GB，经 {dp_link}、单向 {dp_gbs:g} GB/s = {dp_s:,.3f} s，"
+              "与计算重叠（{bound}）："
+              "每步 {step:,.3f} s × {steps:,.0f} 步 = 墙钟时间 {wall:,.1f} 小时 = {gpu_hours:,.0f} GPU 小时",
+    },
+    "no_fp8_cores": {
+        "en": "{gpu} has no FP8 tensor cores: FP8 weights are stored in 8 bits, but the math runs at the 16-bit rate",
+        "zh": "{gpu} 没有 FP8 张量核心：FP8 权重按 8 位存放，但计算按 16 位算力进行",
+    },
+    "no_fp4_cores": {
+        "en": "{gpu} has no FP4 tensor cores (Blackwell has): FP4 weights are stored in 4 bits, the math runs at "
+              "the 16-bit rate",
+        "zh": "{gpu} 没有 FP4 张量核心（Blackwell 才有）：FP4 权重按 4 位存放，计算按 16 位算力进行",
+    },
+    "fp8_rate": {
+        "en": "{precision} matmuls at the card's dense {fmt} rate, {tflops:g} TFLOPS",
+        "zh": "{precision} 矩阵乘按这张卡的稠密 {fmt} 算力 {tflops:g} TFLOPS 计",
+    },
+    "release_precision": {
+        "en": "no --precision: inference uses the model's release format, {precision} ({what})",
+        "zh": "未指定 --precision：推理按模型发布时的格式 {precision} 计（{what}）",
+    },
+    "release.fp8": {"en": "FP8 e4m3 weights in 128×128 blocks with scales; embeddings, head and norms in BF16",
+                    "zh": "FP8 e4m3 权重，128×128 分块带缩放因子；嵌入、输出头和归一化为 BF16"},
+    "release.mxfp4-experts": {"en": "MoE expert weights in MXFP4, attention, router and embeddings in BF16",
+                              "zh": "MoE 专家权重为 MXFP4，注意力、路由和嵌入为 BF16"},
     "link.pcie": {"en": "PCIe", "zh": "PCIe"},
     "bound.memory": {"en": "memory-bound", "zh": "受显存带宽限制"},
     "bound.compute": {"en": "compute-bound", "zh": "受算力限制"},

@@ -15,7 +15,8 @@ TERMINAL = {
 FIT_TEXT = {
     "zh": {"fits": "放得下", "nofit": "放不下", "check": "显存检查", "term": "项目", "total": "合计",
            "per_gpu": "每卡", "required": "每卡需要", "available": "每卡可用", "headroom": "余量",
-           "min_gpus": "最少卡数", "none": "无（单卡放不下每卡都要的部分）", "decode": "解码速度上限",
+           "min_gpus": "最少卡数",
+           "layout": "并行布局", "none": "无（单卡放不下每卡都要的部分）", "decode": "解码速度上限",
            "prefill": "预填充时间", "train": "训练时间", "capex": "显卡投入", "energy": "电费",
            "per_m": "每百万token成本", "assumptions": "假设", "steps": "计算步骤", "citations": "引用",
            "weights": "权重", "gradients": "梯度", "optimizer": "优化器状态", "activations": "激活值",
@@ -27,7 +28,8 @@ FIT_TEXT = {
                                                           "lora": "LoRA 微调", "qlora": "QLoRA 微调"}},
     "en": {"fits": "fits", "nofit": "does not fit", "check": "Fit check", "term": "term", "total": "total",
            "per_gpu": "per GPU", "required": "required per GPU", "available": "available per GPU",
-           "headroom": "headroom", "min_gpus": "fewest GPUs that fit", "none": "none (what every GPU must hold "
+           "headroom": "headroom", "min_gpus": "fewest GPUs that fit",
+           "layout": "layout", "none": "none (what every GPU must hold "
            "is larger than one card)", "decode": "decode upper bound", "prefill": "prefill time",
            "train": "training time", "capex": "cards (capex)", "energy": "energy", "per_m": "cost per million tokens",
            "assumptions": "Assumptions", "steps": "Working", "citations": "Sources", "weights": "weights",

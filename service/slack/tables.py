@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kb.fit.render import layout_text
 from kb.fit.result import FitResult, Selection
 from kb.words.slack import labels
 from kb.words.width import pad, width
@@ -78,7 +79,16 @@ def fit_table(checks: Sequence[FitResult], language: str, budget: int) -> str:
              str(c.min_gpus) if c.min_gpus is not None else t["no_gpus"],
              _speed(c.decode_tokens_per_s, c.train_wall_hours, language), _money(c.capex_cny, language)]
             for i, c in enumerate(checks, 1)]
-    return code_table(header, rows, budget, t["more_rows"])[0]
+    table = code_table(header, rows, budget, t["more_rows"])[0]
+    # The layout line of each multi-GPU check under the table, as far as the budget allows.
+    for i, c in enumerate(checks, 1):
+        if c.layout is None or c.gpu_count <= 1:
+            continue
+        line = "\n" + escape(f"[F{i}] {layout_text(c, language)}")
+        if len(table) + len(line) > budget:
+            break
+        table += line
+    return table
 
 
 def selection_caption(selection: Selection, language: str) -> str:

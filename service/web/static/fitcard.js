@@ -36,6 +36,27 @@ function facts(fc) {
   return el("dl", { class: "facts" }, items.filter(Boolean));
 }
 
+/** Nodes and links of a multi-node check: one box a node (the first 16), its GPUs and the links between. */
+function topology(fc) {
+  const lay = fc.layout;
+  if (!lay || lay.nodes <= 1) return null;
+  const shown = Math.min(lay.nodes, 16);
+  const node = (i) => el("div", { class: "node", title: `${t("node")} ${i + 1}` },
+    el("span", { class: "gpus" }, "▪".repeat(Math.min(lay.gpus_per_node, 8))), el("small", {}, lay.intra_node_link));
+  const boxes = [];
+  for (let i = 0; i < shown; i++) {
+    if (i) boxes.push(el("span", { class: "net", "aria-hidden": "true" }, "—"));
+    boxes.push(node(i));
+  }
+  if (lay.nodes > shown) boxes.push(el("span", { class: "more" }, ` … ${num(lay.nodes, 0)} ${t("nodes")}`));
+  const parts = [`TP ${lay.tp}`, lay.pp > 1 ? `PP ${lay.pp}` : null,
+    fc.serving ? `${lay.dp} ${t("replicas")}` : `DP ${lay.dp}`, lay.ep > 1 ? `EP ${lay.ep}` : null,
+    fc.serving ? null : `ZeRO-${lay.zero_stage}`].filter(Boolean).join(" × ");
+  return el("figure", { class: "topology" }, el("div", { class: "nodes" }, boxes),
+    el("figcaption", {}, `${num(lay.nodes, 0)} ${t("nodes")} × ${lay.gpus_per_node} GPU: ${parts}; `
+      + `${t("between")} ${lay.inter_node_link}`));
+}
+
 function alternatives(fc) {
   const alts = fc.alternatives || [];
   if (!alts.length) return null;
@@ -69,7 +90,7 @@ export function fitCard(fc, index, onTry) {
     el("h3", { id: `${id}-h` }, index ? `${t("fitTitle")(index)}: ${title}` : title),
     el("div", { class: "fit-body" },
       el("figure", { class: "fit-chart" }, chart(fc, id), chartNote(fc), legend(fc)),
-      el("div", { class: "fit-side" }, verdict, facts(fc), alternatives(fc),
+      el("div", { class: "fit-side" }, verdict, facts(fc), topology(fc), alternatives(fc),
         onTry ? el("button", { type: "button", class: "try", on: { click: () => onTry(fc) } }, t("tryThis")) : null)),
     working(fc));
 }

@@ -1,0 +1,39 @@
+"""Number formats: bits a weight, which tensor rate a format computes at on a card, and a model's release format.
+
+- fp8 (e4m3) stores 8 bits; DeepSeek-V3's 128×128 blocks add one fp32 scale a block (32/16,384 bit).
+- mxfp4: 4 bits + one 8-bit scale per 32 values = 4.25; nvfp4: + one 8-bit scale per 16 = 4.5 (OCP MX spec,
+  NVIDIA NVFP4); fp4 alone is taken as mxfp4.
+- A format computes at the card's own dense rate for it (FP8, FP4 on Blackwell); a card without that tensor
+  core stores the format but computes in 16-bit (cluster.md: A100, A800 for FP8; everything before Blackwell
+  for FP4). GeForce records give FP8 with fp32 accumulate, half the FP16-accumulate figure.
+- With no --precision, inference uses the release precision: DeepSeek-V3/R1 and Kimi K2 ship FP8 blocks with
+  BF16 embeddings, head and norms; gpt-oss ships MXFP4 experts with everything else BF16.
+"""
+
+from __future__ import annotations
+
+from kb.fit.gpus import GpuSpec
+
+BITS = {"fp32": 32.0, "bf16": 16.0, "fp16": 16.0, "fp8": 8.0 + 32 / 16384, "int8": 8.0, "int4": 4.125,
+        "nf4": 4.127, "fp4": 4.25, "mxfp4": 4.25, "nvfp4": 4.5}
+QUANTISED = {"fp8", "int8", "int4", "nf4", "fp4", "mxfp4", "nvfp4"}  # blocks' linear layers; the rest stays 16-bit
+FP4 = {"fp4", "mxfp4", "nvfp4"}
+
+
+def compute_tflops(gpu: GpuSpec, precision: str) -> tuple[float, str]:
+    """(dense TFLOPS, the format the math runs in) for matmuls of `precision` weights on `gpu`."""
+    if precision in FP4 and gpu.fp4_dense_tflops:
+        return gpu.fp4_dense_tflops, "fp4"
+    if precision == "fp8" and gpu.fp8_dense_tflops:
+        return gpu.fp8_dense_tflops, "fp8"
+    return gpu.bf16_dense_tflops, "bf16"
+
+
+def experts_only(precision: str, release: str) -> bool:
+    """gpt-oss's checkpoint quantises the MoE experts alone; asking for its own format keeps that split."""
+    return release == "mxfp4-experts" and precision in FP4
+
+
+def release_precision(release: str) -> str | None:
+    """The --precision a model's release format corresponds to (None: a 16-bit release)."""
+    return {"fp8": "fp8", "mxfp4-experts": "mxfp4"}.get(release)

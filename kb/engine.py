@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,6 +27,9 @@ from kb.question import clean_question, clean_top_k
 from kb.search import HybridSearcher
 from kb.sentences import question_terms
 from kb.settings import Settings, get_settings
+
+if TYPE_CHECKING:
+    from kb.documents.live import LiveDocuments
 
 # Called with the seconds spent in retrieval (embedding + search), for metrics.
 RetrievalObserver = Callable[[float], None]
@@ -49,6 +53,7 @@ class Engine:
         self.fit = FitEngine.from_settings(settings)
         self.composer = Composer(index.chunks, self._passage_of, len)
         self.domain = Domain(index.glossary)
+        self.documents: LiveDocuments | None = None  # teams' documents joining the index (kb/documents/live.py)
 
     def _passage_of(self, chunk: Chunk, rank: int, score: float, language: str) -> Passage:
         return to_passage(chunk, rank, score, self._tables, language)
@@ -59,7 +64,25 @@ class Engine:
         """Load (and if needed first build) the index the settings point at."""
         settings = settings or get_settings()
         index, embedder = open_index(settings, build_if_needed=build_if_needed, progress=progress)
-        return cls(index, embedder, settings)
+        engine = cls(index, embedder, settings)
+        from kb.documents.live import attach
+
+        attach(engine)
+        return engine
+
+    def set_index(self, index: LoadedIndex) -> None:
+        """Answer from `index` from now on: the guide joined by teams' documents (kb/documents/live.py).
+
+        Each piece is replaced whole, and `search` reads the searcher it started with, so a question
+        in flight is answered from the old index or the new one, never rows of one over chunks of the other.
+        """
+        tables: dict[str, str] = {}
+        for c in index.chunks:
+            if c.kind == "table":
+                tables.setdefault(c.section, c.id)
+        searcher = HybridSearcher(index, self.searcher.dense_weight)
+        self.index, self._rows, self._tables, self.searcher = index, index.by_id(), tables, searcher
+        self.composer = Composer(index.chunks, self._passage_of, len)
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.cache.get_or_compute(text, lambda: self.embedder.embed_query(text))
@@ -68,11 +91,12 @@ class Engine:
         """The top_k passages for a (validated) question."""
         language = language or detect_language(question)
         started = time.perf_counter()
-        vector = self.embed_query(self.searcher.query_text(question, language))
-        hits = self.searcher.search(vector, question, language, top_k)
+        searcher = self.searcher  # one index for the whole search, even if documents change meanwhile
+        vector = self.embed_query(searcher.query_text(question, language))
+        hits = searcher.search(vector, question, language, top_k)
         if self.observe_retrieval is not None:
             self.observe_retrieval(time.perf_counter() - started)
-        chunks = self.index.chunks
+        chunks = searcher.index.chunks
         return [to_passage(chunks[h.row], rank, h.score, self._tables, language)
                 for rank, h in enumerate(hits, 1)]
 

@@ -47,7 +47,8 @@ class HybridSearcher:
         self.dense_weight = dict(DENSE_WEIGHT if dense_weight is None else dense_weight)
         self.record_prior = RECORD_PRIOR
         self.use_glossary = True  # translate English questions (dense) and expand them (BM25)
-        self._is_record = np.array([c.kind != "guide" for c in index.chunks], dtype=bool)
+        # A team's document is evidence in its own right, like the guide: no record prior.
+        self._is_record = np.array([c.kind not in ("guide", "document") for c in index.chunks], dtype=bool)
 
     def query_text(self, question: str, language: str) -> str:
         """What the embedder sees: English questions are first moved towards the corpus's Chinese."""

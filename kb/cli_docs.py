@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -103,6 +104,40 @@ def _where(location: dict[str, object]) -> str:
         return f"page {location['page']}" + (f" row {location['row']}" if "row" in location else "")
     start, end = location.get("start_line"), location.get("end_line")
     return f"line {start}" if start == end else f"lines {start}-{end}"
+
+
+@docs.command("prices")
+@click.option("--json", "as_json", is_flag=True, help="Print the prices and break-evens as JSON.")
+def prices(as_json: bool) -> None:
+    """Each card's newest team price beside the guide's, and rent-or-buy break-even where both are known."""
+    from kb.documents.pricebook import break_even, newest
+    from kb.documents.prices import PriceKind
+    from kb.fit.gpus import load_gpus
+    from kb.settings import get_settings
+
+    s = get_settings()
+    facts = _library().prices()
+    gpus = load_gpus(s.corpus_dir)
+    rows: list[dict[str, Any]] = []
+    kinds: tuple[PriceKind, ...] = ("buy", "rent_hour", "rent_month")
+    for kind in kinds:
+        for gpu, f in sorted(newest(facts, kind).items()):
+            guide = gpus[gpu].price_cny if kind == "buy" and gpu in gpus else None
+            rows.append({"gpu": gpu, "kind": kind, "quoted": f.quoted, "cny": f.amount_cny, "date": f.date,
+                         "title": f.title, "vendor": f.vendor, "cites": f.chunk_id, "guide_cny": guide})
+    evens = [b for b in (break_even(gpus[g], facts, s.energy_price_cny_per_kwh) for g in sorted(gpus)) if b]
+    if as_json:
+        click.echo(json.dumps({"prices": rows, "break_even": [b.model_dump() for b in evens]}, ensure_ascii=False,
+                              indent=2))
+        return
+    for r in rows:
+        beside = f"; guide (2025): {r['guide_cny']:,.0f} CNY" if r["guide_cny"] else ""
+        click.echo(f"{r['gpu']:<14} {r['kind']:<10} {r['quoted']} = {r['cny']:,.2f} CNY  ({r['title']}, "
+                   f"{r['date']}{beside}) [{r['cites']}]")
+    for b in evens:
+        click.echo(f"{b.gpu}: rent or buy")
+        for step in b.steps:
+            click.echo(f"  {step}")
 
 
 @docs.command("remove")

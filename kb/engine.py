@@ -30,6 +30,7 @@ from kb.settings import Settings, get_settings
 
 if TYPE_CHECKING:
     from kb.documents.live import LiveDocuments
+    from kb.fit.gpus import TeamPrice
 
 # Called with the seconds spent in retrieval (embedding + search), for metrics.
 RetrievalObserver = Callable[[float], None]
@@ -70,8 +71,9 @@ class Engine:
         attach(engine)
         return engine
 
-    def set_index(self, index: LoadedIndex) -> None:
-        """Answer from `index` from now on: the guide joined by teams' documents (kb/documents/live.py).
+    def set_index(self, index: LoadedIndex, prices: dict[str, TeamPrice] | None = None) -> None:
+        """Answer from `index` from now on: the guide joined by teams' documents (kb/documents/live.py),
+        and price the cards at the teams' newest buy prices where they give one.
 
         Each piece is replaced whole, and `search` reads the searcher it started with, so a question
         in flight is answered from the old index or the new one, never rows of one over chunks of the other.
@@ -83,6 +85,7 @@ class Engine:
         searcher = HybridSearcher(index, self.searcher.dense_weight)
         self.index, self._rows, self._tables, self.searcher = index, index.by_id(), tables, searcher
         self.composer = Composer(index.chunks, self._passage_of, len)
+        self.fit = self.fit.with_prices(prices or {})
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.cache.get_or_compute(text, lambda: self.embedder.embed_query(text))

@@ -10,6 +10,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from kb.documents.index import Lexicons, guide_tokens, joined, read_documents
+from kb.documents.pricebook import team_prices
 from kb.documents.prices import PriceFact
 from kb.documents.store import Store
 from kb.index import LoadedIndex
@@ -43,7 +44,7 @@ class LiveDocuments:
             if docs.chunks and self._tokens is None:
                 self._tokens = guide_tokens(self.guide)
             index = joined(self.guide, self._tokens or [], docs, self._lexicons)
-            self.engine.set_index(index)
+            self.engine.set_index(index, team_prices(docs.prices))
             self.prices = docs.prices
             changed = self._stamp is not None or bool(docs.chunks)
             self._stamp, self.generation = stamp, manifest_generation

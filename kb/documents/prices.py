@@ -19,7 +19,8 @@ from kb.documents.records import date_in
 PriceKind = Literal["buy", "rent_hour", "rent_month"]
 
 _MODEL = ("型号", "显卡", "gpu", "model", "card", "产品", "名称", "配置", "item")
-_PRICE = ("单价", "报价", "价格", "售价", "采购价", "price", "quote", "cost", "租金", "时租", "月租", "费用", "rate")
+_PRICE = ("单价", "报价", "价格", "售价", "采购价", "price", "quote", "cost", "租金", "时租", "月租", "费用", "rate",
+          "rent", "hourly", "monthly")
 _TOTAL = ("总价", "合计", "总计", "total", "小计")
 _HOUR = ("时租", "小时", "卡时", "hour", "/h", "hr", "每时")
 _MONTH = ("月租", "每月", "/月", "month", "/mo")
@@ -87,7 +88,7 @@ def row_prices(cells: dict[str, str], *, corpus_dir: Path, usd_cny: float, as_of
     date = date_in(date_cell) or as_of
     out: list[PriceFact] = []
     for header, cell in cells.items():
-        if not _has(header, _PRICE) or _has(header, _TOTAL) or _has(header, _CURRENCY):
+        if not _has(header, _PRICE) or any(_has(header, w) for w in (_TOTAL, _CURRENCY, _DATE, _VENDOR)):
             continue
         amount = read_amount(cell)
         if amount is None:

@@ -16,6 +16,7 @@ from fastapi.security import HTTPBearer
 from kb.engine import Engine
 from kb.settings import Settings, get_settings
 from service import errors
+from service.documents_watch import DocumentWatch
 from service.metrics import Metrics
 from service.middleware import RequestMiddleware
 from service.ratelimit import Limiter, RateLimiter
@@ -40,14 +41,17 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None) -
     metrics = Metrics()
     shared = Shared(settings.redis_url, metrics) if settings.redis_url else None
     state = AppState(settings, metrics, engine, shared)
+    watch = DocumentWatch(state, settings.documents_poll_seconds)
 
     slack: Any = None
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         state.start()
+        watch.start()
         yield
         log.info("shutting down")
+        watch.stop()
         if slack is not None:
             slack.close()  # lets Slack answers in flight finish
         if shared is not None:

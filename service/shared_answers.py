@@ -30,7 +30,9 @@ def answers_version(settings: Settings, engine: Engine) -> str:
     index = getattr(engine, "index", None)
     manifest = getattr(index, "manifest", None)
     parts = {"corpus": getattr(manifest, "corpus_hash", "none"), "embedder": getattr(manifest, "embedder", "none"),
-             "kb": kb_version, **{name: getattr(settings, name) for name in _ANSWER_SETTINGS}}
+             "kb": kb_version, **{name: getattr(settings, name) for name in _ANSWER_SETTINGS},
+             # teams' documents: the store's manifest generation, the same on every replica sharing the store
+             "documents": getattr(getattr(engine, "documents", None), "generation", 0)}
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, File, Form, HTTPException, Path, Request
 from kb.documents.library import Library
 from kb.documents.records import DocumentRecord
 from service.deps import StateDep
+from service.documents_watch import documents_changed
 from service.errors import GUARD_ERRORS, documented, error_response
 from service.security import ApiKeys, bearer_token
 from service.state import AppState
@@ -33,14 +34,6 @@ def require_admin(request: Request, state: StateDep) -> None:
                                  "(KB_ADMIN_KEYS) as Authorization: Bearer <key>")
 
 
-def _changed(state: AppState) -> None:
-    """Answer from the store as it now stands; rendered answers from before may cite what changed."""
-    engine = state.require_engine()
-    if engine.documents is not None:
-        engine.documents.refresh()
-    state.answers.clear()
-
-
 @router.post("/v1/documents", status_code=201, response_model=DocumentRecord, dependencies=[Depends(require_admin)],
              responses=documented(403, 413, 422, *GUARD_ERRORS, 503) | {200: {"description": "Already there: "
                                                                             "the same bytes were added before"}})
@@ -57,7 +50,7 @@ async def add_document(state: StateDep, file: Annotated[UploadFile, File(descrip
     library = _library(state)
     added = await state.run(library.add, data, file.filename or "", title, as_of)
     if not added.existed:
-        await state.run(_changed, state)
+        await state.run(documents_changed, state)
     return Response(added.record.model_dump_json(), status_code=200 if added.existed else 201,
                     media_type="application/json")
 
@@ -85,5 +78,5 @@ async def remove_document(doc_id: DocId, state: StateDep) -> Response:
     if library.store.manifest().get(doc_id) is None:
         raise HTTPException(404, f"no document with id {doc_id!r}; GET /v1/documents lists them")
     await state.run(library.remove, doc_id)
-    await state.run(_changed, state)
+    await state.run(documents_changed, state)
     return Response(status_code=204)

@@ -4,6 +4,11 @@ Plain reciprocal-rank fusion measured below e5 alone on this corpus, because BM2
 questions over Chinese text. So each signal is min-max normalised over the corpus and mixed with a
 weight chosen per language by `kb eval` (see README, "Retrieval quality"). English questions also get
 their glossary translation added to the BM25 query.
+
+Each retriever proposes CANDIDATES chunks (FAISS's nearest, BM25's best); the fusion scores their union,
+normalised over it, with the exact cosine of every candidate. At the guide's size (189 chunks) the union
+is every chunk, so the ranking is the exhaustive one (`kb eval` unchanged); at a million chunks it is a
+few hundred rows, not a million (benchmarks/scale.py).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kb.dense import DenseIndex
 from kb.expand import Expander
 from kb.index import LoadedIndex
 
@@ -25,6 +31,8 @@ DENSE_WEIGHT = {"zh": 0.5, "en": 0.6}
 RECORD_PRIOR = 0.6
 # Expanded (translated) terms count less than the words the user typed.
 EXPANSION_WEIGHT = 0.7
+# Chunks each retriever proposes. Above the guide's 189, so the guide alone is ranked exhaustively.
+CANDIDATES = 256
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,7 @@ class HybridSearcher:
         self.use_glossary = True  # translate English questions (dense) and expand them (BM25)
         # A team's document is evidence in its own right, like the guide: no record prior.
         self._is_record = np.array([c.kind not in ("guide", "document") for c in index.chunks], dtype=bool)
+        self.dense = DenseIndex.build(index.vectors)
 
     def query_text(self, question: str, language: str) -> str:
         """What the embedder sees: English questions are first moved towards the corpus's Chinese."""
@@ -65,22 +74,34 @@ class HybridSearcher:
                 weights.extend([EXPANSION_WEIGHT] * len(extra))
         return lex.scores(terms, weights)
 
+    def candidates(self, query_vector: np.ndarray, lexical: np.ndarray | None) -> np.ndarray:
+        """Rows either retriever ranks in its best CANDIDATES, ascending (every row when there are few)."""
+        n = len(self.index.chunks)
+        if n <= CANDIDATES:
+            return np.arange(n)
+        _, dense_rows = self.dense.search(query_vector, CANDIDATES)
+        rows = [dense_rows]
+        if lexical is not None:
+            rows.append(np.argpartition(-lexical, CANDIDATES)[:CANDIDATES])
+        return np.unique(np.concatenate(rows))
+
     def search(self, query_vector: np.ndarray, question: str, language: str, k: int) -> list[Hit]:
-        dense = self.index.vectors @ query_vector
         w = self.dense_weight.get(language, 0.5)
-        fused = w * _minmax(dense)
-        if w < 1.0:
-            fused = fused + (1.0 - w) * _minmax(self.lexical_scores(question, language))
-        fused = np.where(self._is_record, fused * self.record_prior, fused)
+        lexical = self.lexical_scores(question, language) if w < 1.0 else None
+        rows = self.candidates(query_vector, lexical)
+        fused = w * _minmax(self.index.vectors[rows] @ query_vector)
+        if lexical is not None:
+            fused = fused + (1.0 - w) * _minmax(lexical[rows])
+        fused = np.where(self._is_record[rows], fused * self.record_prior, fused)
         # One passage a subsection or record: its best part. Five parts of one case study would
         # crowd out the other sections a reader needs.
         hits: list[Hit] = []
         seen: set[str] = set()
-        for r in np.argsort(-fused, kind="stable"):
-            group = self.index.chunks[r].group
+        for i in np.argsort(-fused, kind="stable"):
+            group = self.index.chunks[rows[i]].group
             if group not in seen:
                 seen.add(group)
-                hits.append(Hit(int(r), float(fused[r])))
+                hits.append(Hit(int(rows[i]), float(fused[i])))
                 if len(hits) == k:
                     break
         return hits

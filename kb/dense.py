@@ -2,9 +2,10 @@
 
 Ids are the chunks' rows in the loaded index. Vectors are L2-normalised, so inner product is cosine.
 
-FLAT_MAX: an exact flat search over n vectors of 384 floats costs ~n × 0.4 µs on this machine
-(benchmarks/scale.py: 50k vectors ~18 ms, 1M ~400 ms), so above 50,000 vectors an IVF index
-(nlist ≈ 4·√n lists, NPROBE of them searched) keeps a query under a few ms at a recall the benchmark states.
+FLAT_MAX: an exact flat search over n vectors of 384 floats costs ~0.3 µs a vector on one core here
+(benchmarks/scale.py: 50,000 vectors p50 16 ms), so above 50,000 vectors an IVF index (√n lists, NPROBE
+of them searched, trained on 40 vectors a list: k-means cost grows with lists × sample) keeps a query at
+a few ms, with the recall the benchmark states.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ import faiss
 import numpy as np
 
 FLAT_MAX = 50_000
-NPROBE = 32
-TRAIN_SAMPLE = 64  # vectors a list when training the coarse quantizer (FAISS warns below ~39)
+NPROBE = 16
+TRAIN_SAMPLE = 40  # vectors a list when training the coarse quantizer (FAISS warns below 39)
 
 
 class DenseIndex:
@@ -36,7 +37,7 @@ class DenseIndex:
             index: faiss.Index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
             kind = "flat"
         else:
-            nlist = int(4 * math.sqrt(n))
+            nlist = int(math.sqrt(n))
             quantizer = faiss.IndexFlatIP(dim)
             ivf = faiss.IndexIVFFlat(quantizer, dim, nlist, faiss.METRIC_INNER_PRODUCT)
             sample = x[np.random.default_rng(0).choice(n, min(n, nlist * TRAIN_SAMPLE), replace=False)]

@@ -10,7 +10,7 @@ from kb.documents.library import Library
 from kb.documents.records import DocumentRecord
 from service.deps import StateDep
 from service.documents_watch import documents_changed
-from service.errors import GUARD_ERRORS, documented, error_response
+from service.errors import BODY_ERRORS, GUARD_ERRORS, documented, error_response
 from service.security import ApiKeys, bearer_token
 from service.state import AppState
 
@@ -35,7 +35,7 @@ def require_admin(request: Request, state: StateDep) -> None:
 
 
 @router.post("/v1/documents", status_code=201, response_model=DocumentRecord, dependencies=[Depends(require_admin)],
-             responses=documented(403, 413, 422, *GUARD_ERRORS, 503) | {200: {"description": "Already there: "
+             responses=documented(403, *BODY_ERRORS, *GUARD_ERRORS, 503) | {200: {"description": "Already there: "
                                                                             "the same bytes were added before"}})
 async def add_document(state: StateDep, file: Annotated[UploadFile, File(description="The document")],
                        title: Annotated[str | None, Form(max_length=200)] = None,

@@ -98,6 +98,9 @@ def ask(question: str, top_k: int | None, as_json: bool) -> None:
     else:
         engine = Engine.open(s, build_if_needed=False)
     answer = engine.answer(question, top_k)
+    from kb.gaps import gap_log, record_quietly
+
+    record_quietly(gap_log(s), answer.question, answer.coverage, answer.unknown)
     if as_json:
         click.echo(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2))
     else:
@@ -246,8 +249,10 @@ _register_fit()
 
 def _register_docs() -> None:
     from kb.cli_docs import docs
+    from kb.cli_gaps import gaps
 
     cli.add_command(docs)
+    cli.add_command(gaps)
 
 
 _register_docs()

@@ -99,3 +99,15 @@ def test_without_admin_keys_adding_over_http_is_off(settings: Settings, tmp_path
     with LiveServer(create_app(s, Engine.open(s, build_if_needed=False))) as live:
         r = httpx.post(f"{live.url}/v1/documents", files={"file": ("a.csv", b"a,b\n1,2\n")})
         assert r.status_code == 403 and "KB_ADMIN_KEYS" in r.json()["error"]["message"]
+
+
+def test_gaps_over_http_for_admins_only(server: LiveServer) -> None:
+    asked = httpx.post(f"{server.url}/v1/ask", json={"question": "RX 7900 XTX 能跑 Llama-2-13B 推理吗？"},
+                       headers=_auth(USER), timeout=60).json()
+    assert asked["unknown"]
+    assert httpx.get(f"{server.url}/v1/gaps", headers=_auth(USER)).status_code == 403
+    gaps = httpx.get(f"{server.url}/v1/gaps", params={"since": "1d"}, headers=_auth(ADMIN))
+    assert gaps.status_code == 200
+    assert any("7900" in n["name"] for n in gaps.json()["unknown_names"])
+    bad = httpx.get(f"{server.url}/v1/gaps", params={"since": "soon"}, headers=_auth(ADMIN))
+    assert bad.status_code == 422 and bad.json()["error"]["field"] == "since"

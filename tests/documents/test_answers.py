@@ -52,3 +52,20 @@ def test_removed_and_superseded_documents_are_no_longer_answered(docs_engine) ->
     assert engine.documents.refresh()  # type: ignore[union-attr]
     assert not [p for p in engine.search(question, 10) if p.kind == "document"]
     assert old.id not in {c.section for c in engine.index.chunks}
+
+
+def test_a_price_sheet_reaches_the_answers_selection_and_leaves_with_it(docs_engine) -> None:  # type: ignore[no-untyped-def]
+    engine, library = docs_engine
+    question = "50万预算买什么卡做推理？"
+    before = engine.answer(question)
+    assert before.selection is not None and "h200" not in [r.gpu for r in before.selection.rows]
+    record = library.add(files.xlsx_bytes(), "报价.xlsx").record
+    engine.documents.refresh()  # type: ignore[union-attr]
+    assert engine.fit.gpu("h200").price_cny == 230000
+    after = engine.answer(question)
+    assert after.selection is not None
+    h200 = next(r for r in after.selection.rows if r.gpu == "h200")
+    assert (h200.gpu_count, h200.capex_cny) == (2, 460000)
+    library.remove(record.id)
+    engine.documents.refresh()  # type: ignore[union-attr]
+    assert engine.fit.gpu("h200").price_cny is None

@@ -53,3 +53,17 @@ def test_bad_input_is_exit_2_and_one_line(tmp_path: Path, make, args: list[str],
     assert done.returncode == 2, done.stderr
     assert message in done.stderr and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert not (tmp_path / "sources" / "manifest.json").exists()
+
+
+def test_prices_lists_the_newest_team_price_beside_the_guides_and_the_break_even(tmp_path: Path) -> None:
+    sources = tmp_path / "sources"
+    sheet = tmp_path / "报价.xlsx"
+    sheet.write_bytes(files.xlsx_bytes())
+    assert kb("add", str(sheet), sources=sources).returncode == 0
+    shown = kb("prices", sources=sources)
+    assert shown.returncode == 0, shown.stderr
+    assert "rtx-4090       buy        ¥12,999 = 12,999.00 CNY" in shown.stdout
+    assert "guide (2025): 19,000 CNY" in shown.stdout
+    assert "盈亏平衡：180,000 ÷ (16.50 − 0.70) = 11,392 卡时" in shown.stdout
+    data = json.loads(kb("prices", "--json", sources=sources).stdout)
+    assert {b["gpu"] for b in data["break_even"]} == {"h100-sxm", "rtx-4090"}

@@ -5,7 +5,8 @@ Ids are the chunks' rows in the loaded index. Vectors are L2-normalised, so inne
 FLAT_MAX: an exact flat search over n vectors of 384 floats costs ~0.3 µs a vector on one core here
 (benchmarks/scale.py: 50,000 vectors p50 16 ms), so above 50,000 vectors an IVF index (√n lists, NPROBE
 of them searched, trained on 40 vectors a list: k-means cost grows with lists × sample) keeps a query at
-a few ms, with the recall the benchmark states.
+a few ms. Measured at 1M synthetic vectors: p50 9.3 ms, recall@10 against exact 0.55 at NPROBE 16 (a
+higher NPROBE buys recall linearly in time; README, "Search at scale").
 """
 
 from __future__ import annotations

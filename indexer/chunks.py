@@ -51,6 +51,9 @@ class Chunk:
     group: str = ""  # the subsection or record the chunk is a part of (its first part's id)
     text_en: str = ""  # the same lines of the corpus's English rendering (corpus/en/), "" where none
     heading_en: str = ""
+    # A team document's chunk: its place in the original ({"page": n}, {"sheet", "row"}, {"start_line",
+    # "end_line"}); empty for the corpus, whose path and lines say it (indexer/documents/).
+    location: dict[str, Any] = field(default_factory=dict)
 
     def shown_text(self, language: str) -> str:
         """The text a reader of `language` sees: the English rendering where one exists."""

@@ -73,7 +73,8 @@ class _Commands(click.Group):
     """kb's commands, with the heavy ones imported only when they run: `kb fit` pulls in the fit engine
     (~0.3 s of imports), which `kb index` with nothing to do, `kb --version` and `kb ask` must not pay for."""
 
-    LAZY: ClassVar[dict[str, str]] = {"fit": "kb.fit.command:fit"}
+    LAZY: ClassVar[dict[str, str]] = {"fit": "kb.fit.command:fit", "docs": "kb.cli_docs:docs",
+                                      "gaps": "kb.cli_gaps:gaps"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.LAZY})
@@ -127,6 +128,9 @@ def ask(question: str, top_k: int | None, after: tuple[str, ...], as_json: bool)
     for earlier in after:
         clean_question(earlier, s.max_question_chars)
     answer = _engine(s).answer(question, top_k, history=list(after) or None)
+    from kb.gaps import gap_log, record_quietly
+
+    record_quietly(gap_log(s), answer.question, answer.coverage, answer.unknown)
     if as_json:
         click.echo(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2))
     else:

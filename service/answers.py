@@ -27,3 +27,8 @@ class AnswerCache(LruCache[AnswerKey, bytes]):
             self._data.move_to_end(key)
             while len(self._data) > self.maxsize:
                 self._data.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget every answer: a document was added or removed, so any of them may now read differently."""
+        with self._lock:
+            self._data.clear()

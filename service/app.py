@@ -16,10 +16,11 @@ from fastapi.security import HTTPBearer
 from kb.engine import Engine
 from kb.settings import Settings, get_settings
 from service import errors
+from service.documents_watch import DocumentWatch
 from service.metrics import Metrics
 from service.middleware import RequestMiddleware
 from service.ratelimit import Limiter, RateLimiter
-from service.routes import ask, fit, gpus, health, passages, web
+from service.routes import ask, documents, fit, gaps, gpus, health, passages, web
 from service.security import ApiKeys
 from service.shared import Shared
 from service.shared_limits import SharedRateLimiter
@@ -27,6 +28,7 @@ from service.state import AppState
 from service.web.headers import SecurityHeaders
 
 log = logging.getLogger("kb.service")
+UPLOAD_OVERHEAD_BYTES = 64 * 1024  # multipart boundaries and the title/as_of fields around a document
 DESCRIPTION = """Cited answers and computed fit checks for choosing GPUs for LLM training and inference,
 from one Chinese guide. Ask in Chinese or English. 用中文或英文提问：选购GPU、显存是否够用、训练与推理成本。
 
@@ -39,14 +41,17 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None) -
     metrics = Metrics()
     shared = Shared(settings.redis_url, metrics) if settings.redis_url else None
     state = AppState(settings, metrics, engine, shared)
+    watch = DocumentWatch(state, settings.documents_poll_seconds)
 
     slack: Any = None
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         state.start()
+        watch.start()
         yield
         log.info("shutting down")
+        watch.stop()
         if slack is not None:
             slack.close()  # lets Slack answers in flight finish
         if shared is not None:
@@ -59,11 +64,12 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None) -
     app.state.kb = state
     errors.install(app)
 
-    keys = ApiKeys(settings.api_keys)
+    # Admin keys (KB_ADMIN_KEYS) may do everything an API key may, so they pass the /v1 guard too.
+    keys = ApiKeys([*settings.api_keys, *settings.admin_keys] if settings.api_keys else [])
     # HTTPBearer(auto_error=False) only documents the scheme in OpenAPI; RequestMiddleware enforces it,
     # before the body is read, so malformed requests without a key get 401 too.
     documented_auth = [Security(HTTPBearer(auto_error=False))] if keys.enabled else []
-    routers = [ask.router, fit.router, passages.router, gpus.router]
+    routers = [ask.router, fit.router, passages.router, gpus.router, documents.router, gaps.router]
     for router in routers:
         app.include_router(router, dependencies=documented_auth)
     app.include_router(health.router)
@@ -77,6 +83,7 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None) -
         SharedRateLimiter(settings.rate_limit_per_minute, shared)
     app.add_middleware(RequestMiddleware, metrics=metrics, keys=keys, limiter=limiter,
                        max_body_bytes=settings.max_body_bytes, body_timeout=settings.body_timeout_seconds,
+                       upload_max_bytes=int(settings.max_document_mb * 2**20) + UPLOAD_OVERHEAD_BYTES,
                        routes=[route for router in routers for route in router.routes])
     app.add_middleware(SecurityHeaders)
     if settings.cors_origins:  # outermost, so that 401/429 answers carry CORS headers too

@@ -28,6 +28,8 @@ GUARDED = "/v1/"
 # Slack's interactive payloads carry the whole message they came from (blocks and all), far over the API's
 # limit; bolt verifies their signature after the body is read, so they get a cap of their own.
 SLACK_PREFIX, SLACK_MAX_BODY_BYTES = "/slack/", 1 << 20
+# POST /v1/documents carries a whole document (up to KB_MAX_DOCUMENT_MB): its own cap, never the API's.
+UPLOAD = ("POST", "/v1/documents")
 CLOSE = {"Connection": "close"}  # uvicorn closes the connection after a response that says so
 
 
@@ -42,8 +44,10 @@ class RequestMiddleware:
     """Outermost of kb's layers (CORS, when configured, wraps it)."""
 
     def __init__(self, app: ASGIApp, *, metrics: Metrics, keys: ApiKeys, limiter: Limiter,
-                 max_body_bytes: int, routes: list[BaseRoute], body_timeout: float = 10.0) -> None:
+                 max_body_bytes: int, routes: list[BaseRoute], body_timeout: float = 10.0,
+                 upload_max_bytes: int = 0) -> None:
         self.app, self.metrics, self.keys, self.limiter = app, metrics, keys, limiter
+        self.upload_max_bytes = max(upload_max_bytes, max_body_bytes)
         self.max_body_bytes, self.routes, self.body_timeout = max_body_bytes, routes, body_timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -71,6 +75,7 @@ class RequestMiddleware:
                 await rejection(scope, receive, send_with_id)
                 return
             limit = max(self.max_body_bytes, SLACK_MAX_BODY_BYTES) if scope["path"].startswith(SLACK_PREFIX) \
+                else self.upload_max_bytes if (scope["method"], scope["path"].rstrip("/")) == UPLOAD \
                 else self.max_body_bytes
             try:
                 async with asyncio.timeout(self.body_timeout):

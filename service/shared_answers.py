@@ -25,8 +25,11 @@ _ANSWER_SETTINGS = ("default_top_k", "max_top_k", "max_question_chars", "energy_
 def answers_version(settings: Settings, engine: Engine) -> str:
     """A short hash of everything besides the question that decides an answer."""
     manifest = engine.index.manifest
+    documents = engine.documents.generation if engine.documents is not None else 0
     parts = {"corpus": manifest.corpus_hash, "embedder": manifest.embedder, "build": build_id(),
-             **{name: getattr(settings, name) for name in _ANSWER_SETTINGS}}
+             **{name: getattr(settings, name) for name in _ANSWER_SETTINGS},
+             # teams' documents: the store's manifest generation, the same on every replica sharing the store
+             "documents": documents}
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 

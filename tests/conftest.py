@@ -29,6 +29,7 @@ PROCESS_MODULES = {
     "test_edge.py", "test_metrics_workers.py", "test_replicas.py", "test_service_live.py",
     "test_service_schemathesis.py", "test_trusted_proxies.py", "test_web_page.py", "test_wheel_install.py",
     "test_tls_edge.py", "test_st_backend.py",  # (the last loads torch and a sentence-transformers model)
+    "test_documents_api.py", "test_documents_replicas.py", "test_cli_docs.py",  # uvicorn, kb serve, kb docs
 }
 # Fixtures that mean "the real corpus's index", "a live server" or "torch and a sentence-transformers model".
 SLOW_FIXTURES = {"index_dir", "live", "st_engine"}
@@ -37,6 +38,8 @@ SLOW_FIXTURES = {"index_dir", "live", "st_engine"}
 # Single tests of the kinds above in modules that are otherwise quick, and tests that start nothing but take
 # over 10 s of CPU (measured with --durations on the shared 2-core VM).
 SLOW_TESTS = {
+    "test_kill_9_during_add_leaves_the_store_as_it_was_or_the_document_whole",  # kb docs add processes, killed
+    "test_kb_gaps_cli",  # two kb processes
     "test_ask_builds_the_index_on_first_use",  # test_cli.py: kb ask embedding the whole real corpus, 156 s
     "test_no_nan_or_negative_anywhere",  # test_fit_engine.py's grid: 85 s
 }
@@ -67,6 +70,7 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Temp
         if key.startswith("KB_"):
             monkeypatch.delenv(key)
     monkeypatch.setenv("KB_INDEX_DIR", str(tmp_path_factory.getbasetemp() / "default-index"))
+    monkeypatch.setenv("KB_SOURCES_DIR", str(tmp_path_factory.getbasetemp() / "default-sources"))
     from kb.settings import get_settings
 
     get_settings.cache_clear()
@@ -86,7 +90,7 @@ def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def settings(index_dir: Path) -> Settings:
     """Settings for the real corpus and its session index."""
-    return Settings(corpus_dir=CORPUS, index_dir=index_dir)
+    return Settings(corpus_dir=CORPUS, index_dir=index_dir, sources_dir=index_dir.parent / "no-sources")
 
 
 @pytest.fixture(scope="session")

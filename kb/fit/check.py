@@ -244,7 +244,7 @@ def run_check(req: FitRequest, gpu: GpuSpec, conv: Conventions) -> Checked:
     if capex_cny is not None:
         assumptions.append(note("capex_assumption",
                                 a100=note("capex_a100") if gpu.id.startswith("a100") else "",
-                                vendor="" if gpu.price_source == "doc" else note("capex_vendor")))
+                                vendor="" if gpu.price_source in ("doc", "team") else note("capex_vendor")))
 
     result = FitResult(
         gpu=gpu.id, gpu_count=req.count, model=shape.name, model_params=shape.params,

@@ -13,9 +13,21 @@ def capex(gpu: GpuSpec, count: int) -> tuple[float | None, Note]:
     if gpu.price_cny is None:
         return None, note("capex_none_step", gpu=gpu.id)
     total = gpu.price_cny * count
-    where = (note("price_doc", section=gpu.price_section) if gpu.price_source == "doc"
+    where = (team_where(gpu) if gpu.team_price is not None
+             else note("price_doc", section=gpu.price_section) if gpu.price_source == "doc"
              else note("price_vendor"))
     return total, note("capex_step", count=count, price=gpu.price_cny, where=where, total=total)
+
+
+def team_where(gpu: GpuSpec) -> Note:
+    """A team's price with its date, and the guide's (2025) beside it when the record has one."""
+    team = gpu.team_price
+    assert team is not None
+    if team.guide_price_cny is None:
+        return note("price_team_no_guide", title=team.title, quoted=team.quoted, date=team.date)
+    guide = (note("price_doc", section=team.guide_section) if team.guide_source == "doc" else note("price_vendor"))
+    return note("price_team", title=team.title, quoted=team.quoted, date=team.date, guide=team.guide_price_cny,
+                guide_where=guide)
 
 
 def energy_per_hour(gpu: GpuSpec, count: int, price_kwh: float) -> tuple[float, Note]:

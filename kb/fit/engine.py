@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from kb.fit.alternatives import alternatives
 from kb.fit.check import Checked, Conventions, run_check
-from kb.fit.gpus import GpuSpec, get_gpu, gpu_records, load_gpus
+from kb.fit.gpus import GpuSpec, TeamPrice, get_gpu, gpu_records, load_gpus, with_team_prices
 from kb.fit.notes import Note
 from kb.fit.request import FitRequest
 from kb.fit.result import FitResult, Selection
@@ -45,8 +45,10 @@ class FitEngine:
     """Fit checks over one set of spec records with one set of conventions (MFU, energy price, USD→CNY)."""
 
     def __init__(self, corpus_dir: Path, *, mfu: float = 0.40, energy_price_cny_per_kwh: float = 1.0,
-                 usd_cny: float = 7.2, prefill_budget_tokens: int = 8192, inter_node_gbps: float = 400.0) -> None:
+                 usd_cny: float = 7.2, prefill_budget_tokens: int = 8192, inter_node_gbps: float = 400.0,
+                 prices: dict[str, TeamPrice] | None = None) -> None:
         self.corpus_dir = Path(corpus_dir).resolve()
+        self.prices = dict(prices or {})  # teams' newest buy prices by GPU id (kb/documents/pricebook.py)
         self.conventions = Conventions(mfu=mfu, energy_price_cny_per_kwh=energy_price_cny_per_kwh,
                                        prefill_budget_tokens=prefill_budget_tokens, inter_node_gbps=inter_node_gbps)
         self.usd_cny = usd_cny
@@ -55,17 +57,26 @@ class FitEngine:
     def from_settings(cls, settings: _Settings) -> FitEngine:
         """Built from kb's Settings (or anything with corpus_dir, mfu, energy_price_cny_per_kwh, usd_cny)."""
         return cls(settings.corpus_dir, mfu=settings.mfu, energy_price_cny_per_kwh=settings.energy_price_cny_per_kwh,
-                   usd_cny=settings.usd_cny, inter_node_gbps=getattr(settings, "inter_node_gbps", 400.0))
+                   usd_cny=settings.usd_cny, inter_node_gbps=settings.inter_node_gbps)
 
     @property
     def gpus(self) -> dict[str, GpuSpec]:
         """The spec records, read on first use (so a corpus without specs/ can still be indexed and searched;
         a fit check on it is a CorpusError that names the folder)."""
-        return load_gpus(self.corpus_dir)
+        gpus = load_gpus(self.corpus_dir)
+        return with_team_prices(gpus, self.prices) if self.prices else gpus
+
+    def with_prices(self, prices: dict[str, TeamPrice]) -> FitEngine:
+        """The same conventions over teams' prices (a new engine: one in use is never changed under a check)."""
+        c = self.conventions
+        return FitEngine(self.corpus_dir, mfu=c.mfu, energy_price_cny_per_kwh=c.energy_price_cny_per_kwh,
+                         usd_cny=self.usd_cny, prefill_budget_tokens=c.prefill_budget_tokens,
+                         inter_node_gbps=c.inter_node_gbps, prices=prices)
 
     # -- one check --------------------------------------------------------------------------------
     def gpu(self, gpu_id: str) -> GpuSpec:
-        return get_gpu(gpu_id, self.corpus_dir)
+        spec = get_gpu(gpu_id, self.corpus_dir)
+        return self.gpus[spec.id] if self.prices else spec
 
     def checked(self, request: FitRequest) -> Checked:
         """The numbers and the Notes, unrendered (for selection and alternatives)."""

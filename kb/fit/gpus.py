@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,20 @@ MIB = 1024**2
 # Link names a record's intra_node_link may use (cluster.md's table).
 INTRA_LINKS = ("nvlink-3", "nvlink-4", "nvlink-5", "nvlink-export", "infinity-fabric", "roce-scale-up", "pcie-4",
                "pcie-5")
+
+
+@dataclass(frozen=True)
+class TeamPrice:
+    """A card's newest buy price from a team's document (kb/documents/prices.py), with its row to cite."""
+
+    amount_cny: float
+    quoted: str  # as the document writes it: "¥230,000", "$7,800"
+    date: str  # YYYY-MM-DD
+    title: str  # the document's title
+    chunk_id: str  # the row's passage id
+    guide_price_cny: float | None = None  # what the spec record says, shown beside it
+    guide_source: str | None = None  # "doc" or "vendor"
+    guide_section: str | None = None
 
 
 @dataclass(frozen=True)
@@ -49,6 +63,7 @@ class GpuSpec:
     gpus_per_node: int = 1  # the largest tensor-parallel group: a node's GPUs on one fast link
     intra_node_link: str = "pcie-4"
     figures: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
+    team_price: TeamPrice | None = field(default=None, compare=False)  # set by with_team_prices
 
     @property
     def vram_bytes(self) -> int:
@@ -59,6 +74,8 @@ class GpuSpec:
 
     def price_citations(self) -> list[str]:
         """Passage ids behind the price: the spec record, and the guide section when the document states it."""
+        if self.team_price is not None:
+            return [self.record_id, self.team_price.chunk_id]
         if self.price_source == "doc" and self.price_section:
             return [self.record_id, f"guide-{self.price_section}"]
         return [self.record_id]
@@ -109,6 +126,22 @@ def _load(specs_dir: Path) -> dict[str, GpuSpec]:
 def load_gpus(corpus_dir: Path) -> dict[str, GpuSpec]:
     """GPU id -> figures, from corpus/specs/*.md (read once a process)."""
     return _load(Path(corpus_dir).resolve() / "specs")
+
+
+def with_team_prices(gpus: dict[str, GpuSpec], prices: dict[str, TeamPrice]) -> dict[str, GpuSpec]:
+    """The specs with a team's newest buy price in place of the record's (which stays beside it, dated).
+
+    A card the guide gives no price gets one this way, so it can be ranked in budget selections.
+    """
+    out = dict(gpus)
+    for gpu_id, team in prices.items():
+        spec = gpus.get(gpu_id)
+        if spec is None:
+            continue
+        team = replace(team, guide_price_cny=spec.price_cny, guide_source=spec.price_source,
+                       guide_section=spec.price_section)
+        out[gpu_id] = replace(spec, price_cny=team.amount_cny, price_source="team", team_price=team)
+    return out
 
 
 def get_gpu(gpu_id: str, corpus_dir: Path) -> GpuSpec:

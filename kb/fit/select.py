@@ -31,6 +31,14 @@ class _Row:
     request: object = None  # the FitRequest behind `base`
 
 
+def _team_prices(engine: FitEngine) -> list[Note]:
+    """One line a card priced from a team's document, its date and the guide's price beside it."""
+    from kb.fit.cost import team_where
+
+    return [note("selection_team_price", gpu=g.id, where=team_where(g)) for g in engine.gpus.values()
+            if g.team_price is not None]
+
+
 def _counts(gpu: GpuSpec, need: int, budget: float | None, max_gpus: int | None) -> list[int]:
     counts = DATACENTER_COUNTS if gpu.datacenter else GEFORCE_COUNTS
     price = gpu.price_cny or 0.0
@@ -114,7 +122,8 @@ def select(engine: FitEngine, model: str, workload: str, *, budget_cny: float | 
             seen.append(r.request)
             checks.append(engine.check(r.request, lang))  # type: ignore[arg-type]
     guidance = ["guide-11.1" if workload != "inference" else "guide-11.2", "guide-11.3", "guide-11.4"]
-    assumptions: list[Note] = [note("selection_rows"), note("selection_counts"), note("selection_capex")]
+    assumptions: list[Note] = [note("selection_rows"), note("selection_counts"), note("selection_capex"),
+                               *_team_prices(engine)]
     if workload == "inference":
         assumptions.append(note("selection_time_inference"))
     else:
@@ -154,7 +163,7 @@ def budget_options(engine: FitEngine, budget_cny: float, *, max_gpus: int | None
     out = [SelectionRow(gpu=g.id, gpu_count=c, capex_cny=c * (g.price_cny or 0), per_gpu_available_bytes=g.vram_bytes,
                         rank_by_time=by_memory.index((g, c)) + 1, rank_by_cost=by_cost.index((g, c)) + 1)
            for g, c in by_memory]
-    assumptions = [note("selection_no_model", cap=max(GEFORCE_COUNTS)), note("selection_capex")]
+    assumptions = [note("selection_no_model", cap=max(GEFORCE_COUNTS)), note("selection_capex"), *_team_prices(engine)]
     if not out:
         assumptions.append(note("selection_nothing"))
     return Selection(workload=workload, model="", budget_cny=budget_cny, max_gpus=max_gpus, rows=out,

@@ -551,6 +551,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "price_doc": {"en": "document §{section}", "zh": "文档 §{section}"},
     "price_vendor": {"en": "vendor launch price", "zh": "厂商首发价"},
+    # A team's document (kb/documents/): its quote and date, the guide's price and its date beside it.
+    "price_team": {"en": "{title}, quoted {quoted} on {date}; the guide's: {guide:,.0f} CNY, {guide_where}, 2025",
+                   "zh": "《{title}》{date} 报价 {quoted}；指南的价格：{guide:,.0f} CNY，{guide_where}，2025 年"},
+    "price_team_no_guide": {"en": "{title}, quoted {quoted} on {date}; the guide gives no price for this card",
+                            "zh": "《{title}》{date} 报价 {quoted}；指南没有这张卡的价格"},
     "energy_step": {
         "en": "energy: {count} × {tdp:g} W TDP × {price:g} CNY/kWh = {cny:,.2f} CNY an hour",
         "zh": "电费：{count} × {tdp:g} W TDP × {price:g} CNY/kWh = 每小时 {cny:,.2f} CNY",
@@ -590,6 +595,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "GeForce cards: at most 8, one PCIe node; A100: up to 8 a node on NVLink, then whole nodes up to 64",
         "zh": "GeForce 显卡：最多 8 张，即一台 PCIe 服务器；A100：每台最多 8 张、经 NVLink 互联，再按整台扩展到 64 张",
     },
+    "selection_team_price": {"en": "{gpu} priced from a team's document: {where}",
+                             "zh": "{gpu} 的价格取自团队文档：{where}"},
     "selection_capex": {
         "en": "capex: cards only (no server, network or cooling); A100 15万 (§3.4, the document does not say 40GB or "
               "80GB) and RTX 4090 1.9万 (§4.3) from the document, other RTX 40 cards at NVIDIA China launch prices",

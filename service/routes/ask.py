@@ -1,9 +1,11 @@
 """POST /v1/ask: a question in, the cited Answer out."""
 
+import json
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Response
 
+from kb.gaps import gap_log, record_quietly
 from kb.models import Answer
 from service.deps import StateDep
 from service.errors import BODY_ERRORS, GUARD_ERRORS, documented
@@ -18,4 +20,8 @@ async def ask(request: Annotated[AskRequest, Body(openapi_examples=ASK)], state:
     """Answer a GPU question (Chinese or English) with cited passages and computed fit checks."""
     history = [turn.question for turn in request.history] if request.history else None
     body = await state.answer_json(request.question, request.top_k, history, request.state)
+    if b'"coverage":"answered"' not in body or b'"unknown":[]' not in body:  # kb fell short: kb gaps
+        answer = json.loads(body)
+        await state.run(record_quietly, gap_log(state.settings), answer["question"], answer["coverage"],
+                        answer["unknown"])
     return Response(body, media_type="application/json")

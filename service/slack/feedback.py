@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
 import os
+import sqlite3
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from kb.gaps import GapLog
 
 try:  # an advisory lock keeps lines whole across worker processes; threads share the lock below
     import fcntl
@@ -25,10 +29,11 @@ def hash_user(user_id: str, salt: bytes) -> str:
 class FeedbackLog:
     """Appends vote records to path; each record is one write of one line, under a thread and a file lock."""
 
-    def __init__(self, path: Path, salt: bytes) -> None:
+    def __init__(self, path: Path, salt: bytes, gaps: GapLog | None = None) -> None:
         self.path = path
         self._salt = salt
         self._lock = threading.Lock()
+        self.gaps = gaps  # a 👎 is also a question kb answered wrongly: `kb gaps` lists it (no user id)
 
     def record(self, *, vote: str, question: str, language: str, passages: list[str], user_id: str,
                team_id: str | None = None, message: str | None = None) -> dict[str, Any]:
@@ -50,4 +55,7 @@ class FeedbackLog:
                     line = line[os.write(fd, line):]
             finally:
                 os.close(fd)  # closing releases the flock
+        if vote == "down" and self.gaps is not None:
+            with contextlib.suppress(OSError, sqlite3.Error):
+                self.gaps.thumbs_down(question)
         return rec

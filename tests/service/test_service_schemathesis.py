@@ -23,8 +23,10 @@ from schemathesis.specs.openapi.checks import (
 
 from tests.support.servers import LiveServer
 
-WITH_INPUT = [("POST", "/v1/ask"), ("POST", "/v1/fit"), ("GET", "/v1/passages/{passage_id}")]
-OPERATIONS = [*WITH_INPUT, ("GET", "/v1/gpus"), ("GET", "/healthz"), ("GET", "/readyz")]
+WITH_INPUT = [("POST", "/v1/ask"), ("POST", "/v1/fit"), ("GET", "/v1/passages/{passage_id}"),
+              ("POST", "/v1/documents"), ("GET", "/v1/documents/{doc_id}"), ("DELETE", "/v1/documents/{doc_id}"),
+              ("GET", "/v1/gaps")]
+OPERATIONS = [*WITH_INPUT, ("GET", "/v1/gpus"), ("GET", "/v1/documents"), ("GET", "/healthz"), ("GET", "/readyz")]
 # Valid data for every operation; invalid data where there is an input to get wrong.
 CASES = [(m, p, GenerationMode.POSITIVE) for m, p in OPERATIONS] + \
     [(m, p, GenerationMode.NEGATIVE) for m, p in WITH_INPUT]

@@ -37,8 +37,17 @@ export function answerText(text, doc) {
   return parts;
 }
 
+// A team document's place: its page, sheet and row, or lines; with its file and the date it holds for.
+function documentWhere(s) {
+  const place = s.sheet ? `${s.sheet} ${t("row")} ${s.row}`
+    : s.page ? `${t("page")} ${s.page}${s.row ? ` ${t("row")} ${s.row}` : ""}`
+      : `${t("lines")} ${s.start_line}–${s.end_line}`;
+  return `《${s.title}》 ${s.file} ${place} · ${t("asOf")} ${s.as_of}`;
+}
+
 function passageItem(p, n, language) {
-  const src = p.source ? `${p.source.path} ${t("lines")} ${p.source.start_line}–${p.source.end_line}` : "";
+  const src = !p.source ? "" : p.source.document ? documentWhere(p.source)
+    : `${p.source.path} ${t("lines")} ${p.source.start_line}–${p.source.end_line}`;
   const hasOriginal = p.original && p.original !== p.text;
   const body = hasOriginal
     ? el("div", { class: "two" },

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from kb.errors import BadInput
 
@@ -39,8 +39,10 @@ class FitRequest(BaseModel):
         {"model": "70b", "workload": "inference", "gpu": "a100-80gb", "count": 2, "precision": "fp16"},
     ]})
 
-    model: str = Field(default="", max_length=64, description="a preset or a size such as 7b, 13B, 6.7e9 "
-                       "(or, with config, the model's name)",
+    config: dict[str, Any] | None = Field(default=None, description="a Hugging Face config.json object instead of "
+                                          "a preset (model then names it)")  # before model: model's check reads it
+    model: str = Field(default="", max_length=64, validate_default=True,
+                       description="a preset or a size such as 7b, 13B, 6.7e9 (or, with config, the model's name)",
                        examples=["llama-2-7b", "13b"])
     workload: Workload = Field(description="inference, full (mixed-precision Adam), lora or qlora")
     gpu: str = Field(min_length=1, max_length=64, examples=["rtx-4090", "a100-80gb"])
@@ -58,8 +60,6 @@ class FitRequest(BaseModel):
                                           "NDR / 400G RoCE)")
     global_batch_tokens: int | None = Field(default=None, ge=1, le=2**31, description="training tokens an optimizer "
                                             "step (default 4,194,304, raised so every data-parallel rank has work)")
-    config: dict[str, Any] | None = Field(default=None, description="a Hugging Face config.json object instead of "
-                                          "a preset (model then names it)")
     tokens: float | None = Field(default=None, gt=0, le=MAX_TOKENS, allow_inf_nan=False,
                                  description="training tokens, for time and cost")
     vram_gib: float | None = Field(default=None, gt=0, le=4096, allow_inf_nan=False,
@@ -70,11 +70,12 @@ class FitRequest(BaseModel):
                                     description="inference: sequences served at once (default: batch)")
     offload: bool = Field(default=False, description="full training: optimizer states offloaded to the host")
 
-    @model_validator(mode="after")
-    def _model_or_config(self) -> FitRequest:
-        if not self.model.strip() and self.config is None:
+    @field_validator("model")
+    @classmethod
+    def _model_or_config(cls, v: str, info: ValidationInfo) -> str:
+        if not v.strip() and info.data.get("config") is None:
             raise ValueError("give a model (a preset or a size) or a config.json")
-        return self
+        return v
 
 
 ACCEPTED = {

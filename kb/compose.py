@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from indexer.chunks import Chunk
 from kb.facts import Corrections, budget_rule, case_facts, spec_facts
@@ -22,6 +23,7 @@ from kb.verify import object_figures, text_figures, unsupported
 from kb.words.answer import end, gib, gpu_name, rate, t, whole, workload_phrase
 from kb.words.labels import note
 
+GUIDE_YEAR = 2025  # the guide's own date, said beside a team's dated price (README: "the guide is from 2025")
 MAX_CHECKS = 3  # verdicts stated; the rest are in fit_checks
 SUPPORT = {"case": 2}  # passage sentences after a direct answer (one, unless named here)
 REASONS = 4  # sentences, at most two a passage, when the guide's own words are the answer
@@ -33,6 +35,15 @@ class Sentence:
     markers: list[str]
     exempt: tuple[str, ...] = ()  # names from the question kb has no record for (their digits are not figures)
     derived: tuple[float, ...] = ()  # figures computed here from what the markers cite (a ratio of two records)
+
+
+@dataclass
+class TeamPrices:
+    """What teams' documents say of one card's price: the newest buy quote and, with a rent rate, the
+    break-even (kb/documents/pricebook.py), each with the rows to cite."""
+
+    buy: Any = None  # kb.fit.gpus.TeamPrice
+    break_even: Any = None  # kb.documents.pricebook.BreakEven
 
 
 @dataclass
@@ -70,8 +81,11 @@ class Composer:
 
     def __init__(self, chunks: list[Chunk], to_passage: Callable[[Chunk, int, float, str], Passage],
                  top_k_of: Callable[[list[Passage]], int],
-                 figure: Callable[[str, str], tuple[float, str] | None] = lambda gpu, attr: None) -> None:
+                 figure: Callable[[str, str], tuple[float, str] | None] = lambda gpu, attr: None,
+                 prices: Callable[[str, str], TeamPrices] = lambda gpu, language: TeamPrices()) -> None:
         self._figure = figure  # a GPU record's figure for a spec attribute (value, unit), for comparisons
+        self._prices = prices  # a card's team price and rent-or-buy break-even (kb/documents), if any
+        self._by_id = {c.id: c for c in chunks}
         self._groups: dict[str, list[Chunk]] = {}
         for c in chunks:
             self._groups.setdefault(c.group, []).append(c)
@@ -148,6 +162,13 @@ class Composer:
                                       parts=("，" if lang == "zh" else ", ").join(f"{k} {v} GiB" for k, v in parts)),
                                     m))
         return out
+
+    def _measured(self, f: Facts) -> list[Sentence]:
+        """A team's own measurement among the best passages, as its document says it, before kb's estimate."""
+        docs = [(i, p) for i, p in enumerate(f.passages[:3], 1) if p.kind == "document"]
+        found = best_sentences(docs, f.terms, f.language, 1, True, 1) if docs else []
+        return [Sentence(t("measured", f.language, text=text.rstrip("。.")), [f"@{f.passages[i - 1].id}"])
+                for i, text in found if re.search(r"\d", text)]
 
     def _alternatives(self, c: FitResult, m: list[str], lang: str) -> list[Sentence]:
         alts = [a for a in c.alternatives if a.fits]
@@ -252,6 +273,8 @@ class Composer:
             for chunk, sentence in found:
                 out.append(Sentence(sentence, [self._cite(f, chunk, top_k)]))
             price = self._figure(gpu, "price")
+            if "price" in f.intent.attributes or f.asked == "rent_or_buy":
+                out = self._team_price(f, gpu, top_k) + out
             if "price" in f.intent.attributes and parts and price is None:
                 out.append(Sentence(t("no_price", f.language, gpu=gpu_name(gpu)), [self._cite(f, parts[0], top_k)]))
             elif "price" in f.intent.attributes and price and f.counts.get(gpu, 1) > 1:
@@ -260,6 +283,43 @@ class Composer:
                                        [self._cite(f, parts[0], top_k)], exempt=(gpu_name(gpu),),
                                        derived=(n * price[0], price[0])))
         return self._ratio(f, top_k) + out
+
+    def _team_price(self, f: Facts, gpu: str, top_k: int) -> list[Sentence]:
+        """A team's newest quote for the card, dated, with the guide's beside it; and rent or buy."""
+        found = self._prices(gpu, f.language)
+        out: list[Sentence] = []
+        lang, name = f.language, gpu_name(gpu)
+        if found.buy is not None and found.buy.chunk_id in self._by_id:
+            p = found.buy
+            marks = [self._cite(f, self._by_id[p.chunk_id], top_k)]
+            group = self._groups.get(f"spec-{gpu}", [])
+            if p.guide_price_cny is not None and group:  # the record's part that states the guide's price
+                part = next((c for c in group if p.guide_price_cny in self._chunk_figures[c.id]), group[0])
+                marks.append(self._cite(f, part, top_k))
+                out.append(Sentence(t("team_price_guide", lang, gpu=name, quoted=p.quoted, title=p.title, date=p.date,
+                                      guide=whole(p.guide_price_cny)), marks, exempt=(name, p.date, p.title),
+                                    derived=(GUIDE_YEAR,)))
+            else:
+                out.append(Sentence(t("team_price", lang, gpu=name, quoted=p.quoted, title=p.title, date=p.date),
+                                    marks, exempt=(name, p.date, p.title)))
+        b = found.break_even if f.asked == "rent_or_buy" else None
+        if b is not None and b.buy.chunk_id in self._by_id and b.rent.chunk_id in self._by_id:
+            marks = [self._cite(f, self._by_id[c], top_k) for c in dict.fromkeys((b.buy.chunk_id, b.rent.chunk_id))]
+            if self._groups.get(f"spec-{gpu}"):
+                marks.append(self._cite(f, self._groups[f"spec-{gpu}"][0], top_k))
+            values = {"gpu": name, "buy": b.buy.quoted, "rent": f"{b.rent_cny_per_hour:,.2f}",
+                      "energy": f"{b.energy_cny_per_hour:,.2f}"}
+            exempt = (name, b.buy.date, b.rent.date)
+            if b.card_hours is None:
+                out.append(Sentence(t("rent_always", lang, **values), marks, exempt=exempt,
+                                    derived=(round(b.rent_cny_per_hour, 2), round(b.energy_cny_per_hour, 2))))
+            else:
+                hours, days = b.card_hours, b.days_round_the_clock or 0.0
+                out.append(Sentence(t("break_even", lang, hours=whole(hours), days=whole(days),
+                                      months=f"{days / 30.4:,.1f}", **values), marks, exempt=exempt,
+                                    derived=(round(hours), round(days), round(days / 30.4, 1),
+                                             round(b.rent_cny_per_hour, 2), round(b.energy_cny_per_hour, 2))))
+        return out
 
     def _ratio(self, f: Facts, top_k: int) -> list[Sentence]:
         """Two cards' figure for the asked attribute as a ratio, first: "how much more bandwidth"."""
@@ -336,6 +396,8 @@ class Composer:
             direct = self._spec(f, top_k)
         elif kind == "case":
             direct = self._case(f, top_k)
+        if kind in ("fit", "speed"):
+            direct = self._measured(f) + direct
         if kind != "selection" and f.budget_cny is not None:
             direct = self._budget_rule(f, f.budget_cny, top_k) + direct
         prefer = ("tradeoff", "case") if kind in ("why", "case") else ("guide",)

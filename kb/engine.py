@@ -17,7 +17,7 @@ from indexer.build import Progress
 from indexer.chunks import Chunk
 from indexer.embedder import Embedder
 from kb.cache import LruCache
-from kb.compose import Composer, Facts
+from kb.compose import Composer, Facts, TeamPrices
 from kb.errors import BadInput, KbError
 from kb.fit.engine import FitEngine
 from kb.followup import Turn, is_reset, merge, slot_values
@@ -59,7 +59,7 @@ class Engine:
                 self._tables.setdefault(c.section, c.id)
         self.observe_retrieval = on_retrieval
         self.fit = FitEngine.from_settings(settings)
-        self.composer = Composer(index.chunks, self._passage_of, len, self._figure)
+        self.composer = Composer(index.chunks, self._passage_of, len, self._figure, self._team_prices)
         self.domain = Domain(index.glossary)
         self.documents: LiveDocuments | None = None  # teams' documents joining the index (kb/documents/live.py)
 
@@ -75,6 +75,19 @@ class Engine:
                  "vram": (spec.capacity_value or spec.vram_gib, spec.capacity_unit),
                  "int8": (spec.int8_dense_tops, "TOPS") if spec.int8_dense_tops else None}.get(attribute)
         return value if value and value[0] else None
+
+    def _team_prices(self, gpu: str, language: str) -> TeamPrices:
+        """What teams' documents say of a card's price (its newest buy quote, and rent or buy)."""
+        if self.documents is None or not self.documents.prices:
+            return TeamPrices()
+        from kb.documents.pricebook import break_even
+
+        try:
+            spec = self.fit.gpu(gpu)
+        except KbError:
+            return TeamPrices()
+        return TeamPrices(spec.team_price, break_even(spec, self.documents.prices,
+                                                      self.settings.energy_price_cny_per_kwh, language))
 
     def _passage_of(self, chunk: Chunk, rank: int, score: float, language: str) -> Passage:
         return to_passage(chunk, rank, score, self._tables, language)
@@ -116,7 +129,7 @@ class Engine:
                 tables.setdefault(c.section, c.id)
         searcher = HybridSearcher(index, self.searcher.config)
         self.index, self._rows, self._tables, self.searcher = index, index.by_id(), tables, searcher
-        self.composer = Composer(index.chunks, self._passage_of, len, self._figure)
+        self.composer = Composer(index.chunks, self._passage_of, len, self._figure, self._team_prices)
         self.fit = self.fit.with_prices(prices or {})
 
     def embed_query(self, text: str) -> np.ndarray:

@@ -136,6 +136,8 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
     q = normalise(question)
     speed, cost = bool(_SPEED.search(q)), bool(_COST.search(q))
     attrs = [name for name, p in SPEC_ATTRIBUTES.items() if p.search(q)]
+    if asked == "rent_or_buy" and names_gpu and not has_checks:
+        return Intent("spec", attributes=["price"])
     if asked == "comparison" and attrs and not has_checks and not off_domain(q):
         return Intent("spec", attributes=attrs)
     if names_gpu == 1 and not attrs and not names_model and not has_checks and not has_selection \

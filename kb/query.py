@@ -15,7 +15,7 @@ from kb.fit.notes import Note
 
 # What a question asks for (contracts: "what is asked"); None when nothing specific.
 ASKED = ("figure", "price", "comparison", "verdict", "count", "concurrency", "kv", "memory", "speed", "time",
-         "cost", "pick", "reason", "case")
+         "cost", "pick", "reason", "case", "rent_or_buy")
 
 
 @dataclass

@@ -279,6 +279,8 @@ _ASKED: tuple[tuple[str, str], ...] = (
                r"how much (?:v?ram|memory|gpu memory)|"
                r"(?:v?ram|memory) (?:do(?:es)? (?:i|it|we) need|needed|required|requirement|usage|footprint)|"
                r"vram for|memory for"),
+    ("rent_or_buy", r"租还是买|买还是租|租.{0,6}买|买.{0,6}租|rent or buy|buy or rent|rent.{0,20}\bbuy\b|"
+                    r"\bbuy\b.{0,20}\brent|break[\s-]?even|盈亏平衡|回本"),
     ("time", r"多久|多长时间|几天|多少天|how long|how many (?:days|hours)|训练时间|time to train"),
     ("cost", r"电费|成本|per million|每百万|cost (?:to|of|per)|花多少"),
     ("speed", r"tokens?\s*/\s*s|tok/s|每秒|多快|速度|how fast|throughput|吞吐"),
@@ -290,10 +292,8 @@ def _asked(text: str, q: Query) -> str | None:
     if q.attributes and len(q.gpus) + len(q.unknown_gpus) >= 2 and not q.model:
         return "comparison"
     for name, pattern in _ASKED:
-        if re.search(pattern, text) and (q.model or name in ("speed", "cost")):
+        if re.search(pattern, text) and (q.model or name in ("speed", "cost", "rent_or_buy")):
             return name
-    if q.attributes and len(q.gpus) + len(q.unknown_gpus) >= 2 and not q.model:
-        return "comparison"
     if "price" in q.attributes and not q.model:
         return "price"
     if q.attributes and not q.model:

@@ -150,6 +150,26 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "metric.power": {"en": "power", "zh": "功耗"},
     "metric.nvlink": {"en": "NVLink bandwidth", "zh": "NVLink 带宽"}, "metric.price": {"en": "price", "zh": "价格"},
     "metric.int8": {"en": "INT8 throughput", "zh": "INT8 算力"},
+    "measured": {"en": "Your team's document says: {text}", "zh": "团队文档的实测：{text}"},
+    "team_price": {
+        "en": "{gpu}: {quoted} in \"{title}\" (as of {date}); the guide gives no price",
+        "zh": "{gpu}：{quoted}（“{title}”，截至 {date}）；指南没有给出价格",
+    },
+    "team_price_guide": {
+        "en": "{gpu}: {quoted} in \"{title}\" (as of {date}); the guide's 2025 price is {guide} CNY",
+        "zh": "{gpu}：{quoted}（“{title}”，截至 {date}）；指南 2025 年的价格是 {guide} 元",
+    },
+    "break_even": {
+        "en": "Buying one {gpu} at {buy} beats renting at {rent} CNY a card-hour (less {energy} CNY a card-hour of "
+              "energy when owned) after {hours} card-hours: {days} days round the clock, about {months} months",
+        "zh": "按 {buy} 买一张 {gpu}，与每卡时 {rent} 元的租金相比（自有还要付每卡时 {energy} 元电费），{hours} 卡时后"
+              "开始划算：全天满载约 {days} 天，约 {months} 个月",
+    },
+    "rent_always": {
+        "en": "Renting a {gpu} at {rent} CNY a card-hour is never dearer than owning's energy alone ({energy} CNY a "
+              "card-hour): renting is always cheaper",
+        "zh": "每卡时 {rent} 元的租金不高于自有的电费（每卡时 {energy} 元）：租 {gpu} 总是更便宜",
+    },
     "no_price": {
         "en": "There is no price for the {gpu} in the guide or in a vendor list kb holds, so kb quotes none",
         "zh": "指南和 kb 收录的厂商资料都没有 {gpu} 的价格，所以 kb 不给报价",

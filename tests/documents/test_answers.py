@@ -30,6 +30,8 @@ def test_a_measured_figure_is_answered_from_its_sentence_with_the_citation(docs_
     answer = engine.answer("我们在 L40S 上测的 Llama-2-13B 解码速度是多少 token/s？")
     doc = next(p for p in answer.passages if p.kind == "document")
     assert "58 token/s" in doc.text
+    first = answer.answer.split("。")[0]
+    assert first.startswith("团队文档的实测：") and "58 token/s" in first  # the team's figure before kb's estimate
     assert isinstance(doc.source, DocumentSource)
     assert (doc.source.document, doc.source.file, doc.source.as_of) == (record.id, "l40s-bench.docx", "2026-10-20")
     lines = (library.store.folder(record.id) / "text.txt").read_text(encoding="utf-8").split("\n")
@@ -69,3 +71,22 @@ def test_a_price_sheet_reaches_the_answers_selection_and_leaves_with_it(docs_eng
     library.remove(record.id)
     engine.documents.refresh()  # type: ignore[union-attr]
     assert engine.fit.gpu("h200").price_cny is None
+
+
+def test_a_team_quote_is_the_price_answer_dated_and_rent_or_buy_gets_the_break_even(docs_engine) -> None:  # type: ignore[no-untyped-def]
+    engine, library = docs_engine
+    before = engine.answer("H200 多少钱一张？")
+    assert "没有 H200 的价格" in before.answer
+    library.add(files.xlsx_bytes(), "报价.xlsx", as_of="2026-11-03")
+    engine.documents.refresh()  # type: ignore[union-attr]
+    price = engine.answer("H200 多少钱一张？")
+    assert price.answer.startswith("H200：¥230,000（“报价”，截至 2026-11-03）；指南没有给出价格 [")
+    cited = [p for p in price.passages if p.kind == "document"]
+    assert cited and "230,000" in cited[0].text
+    guide_too = engine.answer("RTX 4090 price?")
+    assert "RTX 4090: ¥12,999 in \"报价\" (as of 2026-11-03); the guide's 2025 price is 19,000 CNY" in guide_too.answer
+    # H100 SXM: 180,000 to buy, 16.5 a card-hour to rent, 0.7 a card-hour of energy: 180000 / 15.8 = 11,392
+    # card-hours, 475 days round the clock (tests/documents/test_prices.py checks the arithmetic by hand).
+    for question in ("Should we rent H100s or buy them?", "H100 租还是买划算？"):
+        a = engine.answer(question)
+        assert "11,392" in a.answer and "475" in a.answer, a.answer

@@ -15,6 +15,7 @@ from typing import Any
 
 from indexer.chunks import Chunk
 from kb.facts import Corrections, budget_rule, case_facts, spec_facts
+from kb.fit.render import layout_text
 from kb.fit.result import FitResult, Selection
 from kb.intent import Intent
 from kb.models import Passage
@@ -126,6 +127,7 @@ class Composer:
             key = ("fit_count" if f.intent.how_many and c.min_gpus == c.gpu_count else "fit_yes") if c.fits \
                 else "fit_no"
             out.append(Sentence(t(key, lang, **values), m))
+            out += self._layout(c, m, lang)
             active = c.active_params
             if active and active < c.model_params and not moe_said:
                 moe_said = True
@@ -162,6 +164,14 @@ class Composer:
                                       parts=("，" if lang == "zh" else ", ").join(f"{k} {v} GiB" for k, v in parts)),
                                     m))
         return out
+
+    @staticmethod
+    def _layout(c: FitResult, m: list[str], lang: str) -> list[Sentence]:
+        """The parallel layout, where there is one to say: nodes, TP inside a node, PP/DP between, replicas."""
+        lay = c.layout
+        if not c.fits or lay is None or (lay.nodes <= 1 and lay.tp <= 1 and lay.pp <= 1 and lay.dp <= 1):
+            return []
+        return [Sentence(t("layout", lang, line=layout_text(c, lang)), m)]
 
     def _measured(self, f: Facts) -> list[Sentence]:
         """A team's own measurement among the best passages, as its document says it, before kb's estimate."""
@@ -212,6 +222,7 @@ class Composer:
             elif c.train_gpu_hours is not None and c.train_wall_hours is not None:
                 out.append(Sentence(t("train_time", lang, days=f"{c.train_wall_hours / 24:,.1f}",
                                       gpu_hours=whole(c.train_gpu_hours), mfu=f"{f.mfu * 100:.0f}", **base), m))
+                out += self._layout(c, m, lang)
             elif c.workload != "inference":
                 out.append(Sentence(t("train_needs_tokens", lang), m))
             if f.intent.wants_cost:

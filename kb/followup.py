@@ -137,7 +137,8 @@ def merge(prior: Query, new: Query, text: str) -> Turn:
     if new.workloads and new.workloads != prior.workloads:
         merged.workloads = list(new.workloads)
         _workload_change(prior, merged)
-    for name in ("precision", "seq_len", "concurrency", "batch", "budget_cny", "tokens", "zero", "max_gpus"):
+    for name in ("precision", "seq_len", "concurrency", "batch", "budget_cny", "tokens", "zero", "tp", "pp",
+                 "max_gpus"):
         if getattr(new, name) is not None:
             setattr(merged, name, getattr(new, name))
     if new.asked and new.asked not in ("figure", "comparison", "price"):

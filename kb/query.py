@@ -30,6 +30,8 @@ class Query:
     batch: int | None = None
     tokens: float | None = None
     zero: int | None = None
+    tp: int | None = None  # tensor-parallel size the question pins ("TP 8", "张量并行 8")
+    pp: int | None = None  # pipeline-parallel size it pins
     budget_cny: float | None = None
     max_gpus: int | None = None
     how_many: bool = False
@@ -62,8 +64,8 @@ class Query:
 
 
 # The slots a state carries, with their JSON names (contracts.md); "gpus" is a list of {"id", "count"}.
-_STATE_SCALARS = ("model", "precision", "seq_len", "batch", "tokens", "zero", "budget_cny", "max_gpus",
-                  "concurrency", "count", "asked")
+_STATE_SCALARS = ("model", "precision", "seq_len", "batch", "tokens", "zero", "tp", "pp", "budget_cny",
+                  "max_gpus", "concurrency", "count", "asked")
 _STATE_FLAGS = ("how_many", "wants_selection", "latency", "speed")
 
 

@@ -258,6 +258,10 @@ def _words(t: _Text, q: Query) -> None:
             break
     if m := re.search(r"zero[\s-]*(?:stage)?[\s-]*([0-3])(?!\d)", t.s):
         q.zero = int(m.group(1))
+    for name, word in (("tp", r"tp|tensor[\s-]*parallel(?:ism)?|张量并行"),
+                       ("pp", r"pp|pipeline[\s-]*parallel(?:ism)?|流水线并行")):
+        if m := re.search(rf"(?<![a-z])(?:{word})\s*(?:size|=|:|为|是)?\s*(\d{{1,3}})(?!\d)", t.s):
+            setattr(q, name, int(m.group(1)))
     q.how_many = t.has(r"how many|几张|几块|几个|多少张|多少块|多少卡|几卡|需要多少(?:张|块|卡|个gpu|gpu)|"
                        r"minimum number|fewest")
     q.latency = t.has(r"latency|延迟|首字|ttft|time to first|prefill|响应时间")

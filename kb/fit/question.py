@@ -54,16 +54,15 @@ def _one(engine: FitEngine, q: Query, gpu: str, count: int | None, workload: str
          notes: list[Note]) -> FitResult | None:
     notes = list(notes)
     workload, precision = _workload_and_precision(q, workload, notes)
-    zero = q.zero or 0
-    if workload == "full" and q.zero is None and (q.how_many or (count or 1) > 1):
-        zero = 3
-        notes.append(note("zero3_assumed"))
+    # An unsaid ZeRO stage (and TP/PP) is the layout search's to choose (kb/fit/layout.py); said, it is pinned.
     if count is None and not q.how_many:
         notes.append(note("one_card"))
     try:
         req = parse_request(model=q.model or "", workload=workload, gpu=gpu, count=count or 1, precision=precision,
-                            seq_len=q.seq_len, batch=q.batch or 1, zero=zero, tokens=q.tokens,
-                            concurrency=q.concurrency if workload == "inference" else None)
+                            seq_len=q.seq_len, batch=q.batch or 1, zero=q.zero, tokens=q.tokens,
+                            concurrency=q.concurrency if workload == "inference" else None,
+                            tp=q.tp if workload != "inference" else None,
+                            pp=q.pp if workload != "inference" else None)
         checked = engine.checked(req)
         r = checked.result
         if q.how_many and count is None and r.min_gpus and r.min_gpus != req.count:

@@ -150,6 +150,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "metric.power": {"en": "power", "zh": "功耗"},
     "metric.nvlink": {"en": "NVLink bandwidth", "zh": "NVLink 带宽"}, "metric.price": {"en": "price", "zh": "价格"},
     "metric.int8": {"en": "INT8 throughput", "zh": "INT8 算力"},
+    "layout": {"en": "Layout: {line}", "zh": "并行布局：{line}"},
     "measured": {"en": "Your team's document says: {text}", "zh": "团队文档的实测：{text}"},
     "team_price": {
         "en": "{gpu}: {quoted} in \"{title}\" (as of {date}); the guide gives no price",

@@ -191,7 +191,7 @@ class Engine:
     def _turn(self, prior: Query | None, text: str) -> Turn:
         reset, rest = is_reset(text)
         new = self.fit.read(rest or text, detect_language(text))
-        return Turn(new) if prior is None or reset else merge(prior, new, text)
+        return Turn(new) if prior is None or reset else merge(prior, new, text, tuple(self.fit.gpus))
 
     def _answer(self, text: str, query: Query, k: int, language: str) -> Answer:
         """A standalone question's answer, from its Query."""

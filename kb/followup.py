@@ -25,6 +25,8 @@ _OPENER = re.compile(
     r"不对|不是|错了|我是说|我说的是|no\b|nope|i meant|actually|sorry|wait)"
     r"|(?:呢|如何|怎么样|行吗|可以吗)\s*[？?。!！]*\s*$|\binstead\b|\bthe same\b", re.IGNORECASE)
 _DOUBLE = r"(?:翻倍|翻一倍|加倍|double[ds]?|twice|2x|×\s*2)"
+_TIMES = re.compile(r"(?:改成|变成|扩大|增加到|乘以)?\s*(\d+)\s*(?:倍|x\b|times)|[x×]\s*(\d+)\b", re.IGNORECASE)
+_TOKENS = r"(?:tokens?|数据量|训练数据)"
 _HALF = r"(?:减半|一半|halve[ds]?|half)"
 _CONTEXT = r"(?:上下文|context|序列|seq|ctx)"
 _USERS = r"(?:并发|用户|users?|concurrency|requests?|sequences?)"
@@ -35,6 +37,15 @@ _ONE_LESS = re.compile(rf"(?:少|减)\s*(?:一|1)\s*(?:张|块)\s*{_CARDS}?|one 
 _SHORT_ZH, _SHORT_EN = 14, 6  # characters / words: shorter turns are read as follow-ups when they hold slots
 
 # Slot names as `carried` / `changed` report them (contracts.md).
+_SIZE_ONLY = re.compile(r"\b(\d{2,3})\s*g(?:i?b)?\b", re.IGNORECASE)
+
+
+def _sibling(gpu: str, size: str, ids: tuple[str, ...]) -> str | None:
+    """The record of the same card with another memory size (a100-80gb → a100-40gb), if there is one."""
+    base = re.sub(r"-\d+gb$", "", gpu)
+    return next((i for i in ids if re.fullmatch(rf"{re.escape(base)}-{size}gb", i)), None)
+
+
 SLOTS = ("model", "gpu", "gpu_count", "workload", "precision", "seq_len", "concurrency", "batch", "budget_cny",
          "tokens", "zero", "attributes")
 
@@ -87,6 +98,13 @@ def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None
         if re.search(rf"{_CARDS}.{{0,6}}{word}|{word}.{{0,12}}{_CARDS}|卡数.{{0,4}}{word}", s) and merged.gpus:
             merged.gpus = [(g, max(1, int((c or 1) * scale))) for g, c in merged.gpus]
             changed.add("gpu_count")
+        if re.search(rf"{_TOKENS}.{{0,6}}{word}|{word}.{{0,12}}{_TOKENS}", s) and prior.tokens:
+            merged.tokens = prior.tokens * scale
+            changed.add("tokens")
+    times = _TIMES.search(s)
+    if times and re.search(_CONTEXT, s) and not re.search(f"{_DOUBLE}|{_HALF}", s):
+        merged.seq_len = (prior.seq_len or DEFAULT_SEQ.get(workload, 4096)) * int(times.group(1) or times.group(2))
+        changed.add("seq_len")
     step = 1 if _ONE_MORE.search(s) else -1 if _ONE_LESS.search(s) else 0
     if step and merged.gpus:
         merged.gpus = [(g, max(1, (c or 1) + step)) for g, c in merged.gpus]
@@ -106,8 +124,9 @@ def _workload_change(prior: Query, merged: Query) -> None:
         merged.seq_len = None
 
 
-def merge(prior: Query, new: Query, text: str) -> Turn:
-    """`new` read against `prior`: a follow-up inherits what it does not say, else it stands alone."""
+def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = ()) -> Turn:
+    """`new` read against `prior`: a follow-up inherits what it does not say, else it stands alone.
+    `registry_ids` are the GPU records, for a correction that names only a size ("the 40GB one")."""
     reset, _ = is_reset(text)
     opener = bool(_OPENER.search(text))
     # A question with its own subject: a model on a card or a workload, or a figure of a named card asked
@@ -115,7 +134,7 @@ def merge(prior: Query, new: Query, text: str) -> Turn:
     own_subject = not opener and ((new.model is not None and (bool(new.gpus) or bool(new.workloads)))
                                   or (bool(new.gpus) and bool(new.attributes) and not prior.attributes))
     relative = bool(re.search(f"{_DOUBLE}|{_HALF}", text, re.IGNORECASE)) or bool(_ONE_MORE.search(text)) \
-        or bool(_ONE_LESS.search(text))
+        or bool(_ONE_LESS.search(text)) or bool(_TIMES.search(text))
     fit_slots = bool(new.gpus or new.model or new.count or new.workloads or new.precision or new.seq_len
                      or new.concurrency or new.budget_cny or new.tokens)
     carries = fit_slots or (bool(new.attributes) and bool(prior.attributes))
@@ -134,6 +153,11 @@ def merge(prior: Query, new: Query, text: str) -> Turn:
         merged.gpus = [(g, c if c is not None else carry) for g, c in new.gpus]
     elif new.count is not None and not relative:
         merged.gpus = [(g, new.count) for g, _ in prior.gpus]
+    elif prior.gpus and (size := _SIZE_ONLY.search(text)):  # "no, I meant the 40GB one": the sibling record
+        merged.gpus = [(_sibling(g, size.group(1), registry_ids) or g, c) for g, c in prior.gpus]
+        new_values["gpu"] = slot_values(merged)["gpu"]
+    if (new.count is not None or any(c is not None for _, c in new.gpus)) and not new.how_many:
+        merged.how_many = False
     if new.workloads and new.workloads != prior.workloads:
         merged.workloads = list(new.workloads)
         _workload_change(prior, merged)

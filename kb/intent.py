@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 # A question is inside the guide when it names a strong term, or two weak ones ("train" alone may be a railway).
 _STRONG = re.compile(
     r"gpu|显卡|算力|显存|训练|推理|微调|大模型|参数量|部署|加速卡|cuda|剪枝|蒸馏|稀疏|梯度|混合精度|offload|卸载|groq|cxl|"
+    r"tf32|fp8|fp4|mxfp4|nvfp4|"
     r"内存墙|distill|prun(?:e|ing)|sparsity|checkpoint|backprop|gradient|tensor core|量化|集群|数据中心|功耗|带宽|"
     r"llm|人工智能|深度学习|机器学习|a100|h100|h200|b200|l40s|rtx|gtx|geforce|radeon|\brx\s?\d|arc\s?a\d|quadro|"
     r"\btpu|trainium|cerebras|blackwell|hopper|\bada\b|ampere|mi300|gaudi|jetson|vram|hbm|gddr|tflops|\btops\b|"
@@ -60,7 +61,7 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
         "power": r"功耗|功率|power|tdp|watt|瓦|耗电",
         "nvlink": r"nvlink|nvswitch|互连|interconnect",
         "pcie": r"pcie",
-        "price": r"价格|多少钱|price|cost|贵|cheap|便宜|售价|报价|花",
+        "price": r"价格|价位|多少钱|price|cost|贵|cheap|便宜|售价|报价|花|how much (?:is|are|for|would)",
         "memory_type": r"hbm|gddr|显存类型|memory type",
     }.items()
 }

@@ -104,6 +104,9 @@ def _context(t: _Text, q: Query) -> None:
 
 def _batch(t: _Text, q: Query) -> None:
     # "16 个 8k 并发", "32 concurrent 4k requests": a count of sequences, each of a context length.
+    for m in t.take(rf"({NUM})\s*(?:个|路)?\s*(?:并发|concurrent)\s*(?:的|at|of)?\s*({NUM})\s*k(?![a-z])"):
+        q.concurrency = int(float(m.group(1).replace(",", "")))
+        q.seq_len = int(float(m.group(2).replace(",", "")) * 1024)
     for m in t.take(rf"({NUM})\s*(?:个|路|条|x)?\s*({NUM})\s*k\s*(?:tokens?\s*)?(?:的|context\s*)?\s*"
                     rf"(?:并发|concurrent|sequences?|requests?|会话|请求|对话|chats?|users?|用户)"
                     rf"|({NUM})\s*(?:concurrent\s*)?(?:users?|requests?|sequences?|chats?)\s*(?:at|of|with|@|x|\*)\s*({NUM})\s*k"
@@ -131,6 +134,10 @@ _NOT_A_NAME = {"a", "an", "the", "run", "running", "runs", "for", "of", "with", 
                "parameters", "vs", "than", "what", "x", "s", "gpu", "gpus", "card", "cards"}
 
 
+_QUANTITY_BEFORE = re.compile(r"(?:并发|用户|上下文|预算|token|tokens|users?|concurrency|context|budget|[¥$])"
+                              r"\s*[:=为是]?\s*$")
+
+
 def _names(t: _Text, q: Query, registry: Registry) -> list[tuple[str, int, int]]:
     """GPU and model names from the one registry; returns the known GPUs with their spans, for counts."""
     gpus: list[tuple[str, int, int]] = []
@@ -141,6 +148,8 @@ def _names(t: _Text, q: Query, registry: Registry) -> list[tuple[str, int, int]]
             if f.default_of:
                 q.notes.append(note("default_of", name=written, gpu=f.id))
         elif f.kind == "gpu":
+            if written.isdigit() and _QUANTITY_BEFORE.search(t.s[max(0, f.start - 12): f.start]):
+                continue  # "并发 2050", "budget 3090": a number of users or yuan
             q.unknown_gpus.append(written)
         elif f.id:
             q.model = q.model or f.id
@@ -267,16 +276,17 @@ def _words(t: _Text, q: Query) -> None:
     q.latency = t.has(r"latency|延迟|首字|ttft|time to first|prefill|响应时间")
     q.speed = t.has(r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|each) second|每秒|多快|速度|speed|how fast")
     if t.has(r"选哪|哪种|哪款|哪个|哪张|哪一|which (?:gpu|card)|what (?:gpu|card)|买什么|选什么|推荐|"
-             r"should i (?:buy|get)|"
+             r"怎么配|如何配|配什么|should i (?:buy|get)|"
              r"best gpu|recommend"):
         q.wants_selection = True
 
 
 _ASKED: tuple[tuple[str, str], ...] = (
-    ("kv", r"kv\s*[-_]?\s*cache|kv\s*缓存|键值缓存|(?<![a-z])kv(?![a-z]).{0,12}(?:多大|多少|size|per token|每\s*token)|"
+    ("kv", r"kv\s*[-_]?\s*cache|kv\s*bytes|kv\s*缓存|键值缓存|"
+           r"(?<![a-z])kv(?![a-z]).{0,12}(?:多大|多少|size|per token|每\s*token)|"
            r"total kv|kv total|(?<![a-z])kv(?![a-z]).{0,4}(?:总|total)"),
     ("concurrency", r"多少(?:个|路)?(?:并发|用户|会话|请求)|并发(?:多少|几)|撑多少|能?(?:支持|扛|带)多少|"
-                    r"how many (?:concurrent|users|requests|sequences|chats|sessions|streams)|"
+                    r"how many .{0,24}(?:concurrent|users|requests|sequences|chats|sessions|streams)|"
                     r"max(?:imum)? concurren|max concurrent|"
                     r"(?:concurrent|simultaneous) (?:chats|users|requests|sequences)"),
     ("memory", r"(?:多少|多大|几个?g|几g)\s*(?:的)?\s*显存|显存(?:需求|占用|要多少|需要多少|多少)|"

@@ -25,7 +25,7 @@ def turn(*questions: str):  # type: ignore[no-untyped-def]
     prior = None
     for q in questions:
         new = ENGINE.read(q, "zh" if any("\u4e00" <= c <= "\u9fff" for c in q) else "en")
-        t = merge(prior, new, q) if prior is not None else None
+        t = merge(prior, new, q, tuple(ENGINE.gpus)) if prior is not None else None
         prior = t.query if t else new
         last = t
     return last
@@ -45,6 +45,11 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["Can I train a 13B model on 4 A100 40GB?", "same, but with 8 cards"], "gpus", [("a100-40gb", 8)]),
     (["72B 模型 int8 推理要几张 4090？", "不对，我说的是 32B"], "model", "32b"),
     (["H100 跑 qwen2.5 72b int8", "不是int8，是fp16"], "precision", "fp16"),
+    (["l4 跑 llama3 8b，并发 16，2k 上下文", "上下文改成4倍"], "seq_len", 8192),
+    (["train a 7b model on 16 a100 80gb on 1T tokens, how long?", "what if we double the tokens"], "tokens", 2e12),
+    (["Can I QLoRA 70b on an a100 80gb?", "no, I meant the 40GB one"], "gpus", [("a100-40gb", 1)]),
+    (["qwen2.5 72b int4 on 4090s, how many?", "with 4 of them"], "how_many", False),
+    (["H100 跑 qwen2.5 72b，并发 4100", "用户减半"], "concurrency", 2050),
     (["llama3 70b int4 能在一张4090上跑吗", "换成 a100 40g 呢", "两张呢"], "gpus", [("a100-40gb", 2)]),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:

@@ -95,6 +95,8 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("H100 跑 llama3 70b，不是int8，是fp16", {"precision": "fp16"}),
     ("4090x2 微调 65B QLoRA", {"gpus": [("rtx-4090", 2)], "workloads": ["qlora"]}),
     ("can I serve it on fp8?", {"precision": "fp8"}),
+    ("8卡h100 部署 llama3 70b bf16, 64 并发 8k 够吗", {"concurrency": 64, "seq_len": 8192, "gpus": [("h100-sxm", 8)]}),
+    ("qwen2.5-72b 推理（并发 2050）", {"concurrency": 2050, "unknown_gpus": []}),
 ])
 def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str, object]) -> None:
     q = read(question)

@@ -291,9 +291,14 @@ class Composer:
             elif "price" in f.intent.attributes and price and f.counts.get(gpu, 1) > 1:
                 n = f.counts[gpu]  # "8 张 4090 多少钱": the cards' price times the count, from the record's price
                 out.insert(0, Sentence(t("capex", f.language, count=n, gpu=gpu_name(gpu), capex=whole(n * price[0])),
-                                       [self._cite(f, parts[0], top_k)], exempt=(gpu_name(gpu),),
+                                       [self._cite(f, self._part_with(gpu, price[0]), top_k)], exempt=(gpu_name(gpu),),
                                        derived=(n * price[0], price[0])))
         return self._ratio(f, top_k) + out
+
+    def _part_with(self, gpu: str, value: float) -> Chunk:
+        """The part of a card's spec record that states `value` (a long record is split into parts)."""
+        group = self._groups[f"spec-{gpu}"]
+        return next((c for c in group if value in self._chunk_figures[c.id]), group[0])
 
     def _team_price(self, f: Facts, gpu: str, top_k: int) -> list[Sentence]:
         """A team's newest quote for the card, dated, with the guide's beside it; and rent or buy."""
@@ -303,10 +308,8 @@ class Composer:
         if found.buy is not None and found.buy.chunk_id in self._by_id:
             p = found.buy
             marks = [self._cite(f, self._by_id[p.chunk_id], top_k)]
-            group = self._groups.get(f"spec-{gpu}", [])
-            if p.guide_price_cny is not None and group:  # the record's part that states the guide's price
-                part = next((c for c in group if p.guide_price_cny in self._chunk_figures[c.id]), group[0])
-                marks.append(self._cite(f, part, top_k))
+            if p.guide_price_cny is not None and self._groups.get(f"spec-{gpu}"):
+                marks.append(self._cite(f, self._part_with(gpu, p.guide_price_cny), top_k))
                 out.append(Sentence(t("team_price_guide", lang, gpu=name, quoted=p.quoted, title=p.title, date=p.date,
                                       guide=whole(p.guide_price_cny)), marks, exempt=(name, p.date, p.title),
                                     derived=(GUIDE_YEAR,)))
@@ -337,13 +340,15 @@ class Composer:
         gpus = [g for g in f.gpus if g != "a100-40gb" or len(f.gpus) == 2][:2]
         if len(gpus) != 2:
             return []
+        if f.asked != "comparison":  # "A100 的显存带宽" names one card, even when the record is two
+            return []
         for attr in f.intent.attributes:
             a, b = self._figure(gpus[0], attr), self._figure(gpus[1], attr)
             if a is None or b is None or not a[0] or not b[0] or a[1] != b[1] or a[0] == b[0]:
                 continue
             (hi, (vh, unit)), (lo, (vl, _)) = sorted(((gpus[0], a), (gpus[1], b)), key=lambda x: -x[1][0])
             ratio = vh / vl
-            markers = [self._cite(f, self._groups[f"spec-{g}"][0], top_k) for g in (hi, lo)
+            markers = [self._cite(f, self._part_with(g, v), top_k) for g, v in ((hi, vh), (lo, vl))
                        if self._groups.get(f"spec-{g}")]
             text = t("ratio", f.language, a=gpu_name(hi), b=gpu_name(lo), metric=t(f"metric.{attr}", f.language),
                      ratio=f"{ratio:.2f}", va=f"{vh:g}", vb=f"{vl:g}", unit=unit, diff=f"{vh - vl:g}")
@@ -465,7 +470,7 @@ class Composer:
         return cache[marker]
 
 
-_COMPUTED = {"fit", "speed", "cost", "selection"}
+_COMPUTED = {"fit", "speed", "cost", "selection", "spec"}  # answers from records and checks
 _FRAMING = {"1", "12", "13"}  # chapters: introduction, outlook, conclusion
 _FRAMING_ASKED = re.compile(r"未来|趋势|展望|前景|总结|结论|总的来说|引言|概述|为什么.{0,6}(?:重要|关键)|"
                             r"future|trend|outlook|conclu|summar|overview|introduc|why does .{0,20}matter|"

@@ -36,7 +36,19 @@ def answers(engine: Engine) -> list[Answer]:
     return [engine.answer(q) for q in questions()]
 
 
-def cited_figures(answer: Answer, markers: list[str]) -> set[float]:
+def cited_figures(answer: Answer, markers: list[str], sentence: str = "") -> set[float]:
+    """What a sentence's markers cite, and the ratios and differences of two cited figures (a comparison
+    states them: 'MI300X 的显存带宽是 H100 SXM 的 1.58 倍（5300 对 3350 GB/s，多 1950 GB/s）')."""
+    cited = _cited(answer, markers)
+    counts = {int(n) for n in re.findall(r"(?<![\d.,])(\d{1,5})\s*(?:张|×|x)", sentence)}
+    cited |= {a * n for a in cited for n in counts}  # "8 张 RTX 4090 仅显卡约 152,000 元": 8 × the record's price
+    if len(markers) < 2:
+        return cited
+    derived = {round(a / b, 2) for a in cited for b in cited if b} | {round(a - b, 6) for a in cited for b in cited}
+    return cited | derived
+
+
+def _cited(answer: Answer, markers: list[str]) -> set[float]:
     out: set[float] = set()
     for m in markers:
         if m == "S":
@@ -56,7 +68,7 @@ def test_every_number_in_every_answer_is_in_what_it_cites(answers: list[Answer])
     for a in answers:
         for sentence in _SENTENCE[a.language].split(a.answer):
             markers = re.findall(r"\[(\d+|F\d+|S)\]", sentence)
-            missing = unsupported(sentence, cited_figures(a, markers), a.unknown) if markers else []
+            missing = unsupported(sentence, cited_figures(a, markers, sentence), a.unknown) if markers else []
             if not markers:
                 digits = re.findall(r"\d+", MARKER.sub("", sentence))
                 missing = [d for d in digits if not any(d in name for name in [*a.unknown, "A100", "RTX 40"])]

@@ -139,7 +139,7 @@ def test_an_unexpected_exception_is_a_json_500_without_a_traceback(
         settings: Settings, engine: Engine, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     app = create_app(settings.model_copy(update={"answer_cache_size": 0}), engine)
 
-    def broken(question: str, top_k: int | None = None) -> None:
+    def broken(question: str, top_k: int | None = None, *conversation: object) -> None:
         raise RuntimeError("boom: internal detail")
 
     monkeypatch.setattr(app.state.kb.engine, "answer", broken)  # the app's own engine over the shared index

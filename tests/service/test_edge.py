@@ -188,7 +188,9 @@ def test_connections_over_the_per_address_cap_are_closed_unanswered(front: Front
     with Edge([f"127.0.0.1:{front.kb.port}"], tmp_path, EdgeSettings(maxconn_per_ip=3)) as edge:
         held = [socket.create_connection(("127.0.0.1", edge.port)) for _ in range(3)]
         try:
-            time.sleep(0.2)
+            for s in held:  # a started request line: haproxy has surely accepted (and counted) each one
+                s.sendall(b"GET /healthz")
+            time.sleep(1.0)  # on a loaded machine haproxy may take a moment to accept and count them
             try:
                 got, _, closed = exchange(edge.port, b"GET /healthz HTTP/1.1\r\nHost: kb\r\n\r\n", wait=5)
             except (ConnectionResetError, BrokenPipeError):

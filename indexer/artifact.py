@@ -144,11 +144,12 @@ def clean_stale(out: Path) -> None:
             p.unlink(missing_ok=True)
         elif p.is_dir() and ".building-" in p.name:
             pid = p.name.split(".building-")[1].split("-")[0]
-            if not _alive(int(pid)):
+            if not process_alive(int(pid)):
                 shutil.rmtree(p, ignore_errors=True)
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether a process with this id still runs (a half-built folder of a live build is left alone)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

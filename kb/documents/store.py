@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from indexer.artifact import process_alive
 from kb.documents.records import DocumentRecord
 
 MANIFEST = "manifest.json"
@@ -140,7 +141,7 @@ class Store:
         for p in self.docs.iterdir():
             if p.name.startswith(".tmp-"):
                 pid = p.name.rsplit("-", 1)[-1]
-                if pid.isdigit() and int(pid) != os.getpid() and _alive(int(pid)):
+                if pid.isdigit() and int(pid) != os.getpid() and process_alive(int(pid)):
                     continue
                 shutil.rmtree(p, ignore_errors=True)
             elif p.is_dir() and p.name not in listed:
@@ -165,13 +166,3 @@ class Store:
             os.fsync(fd)
         finally:
             os.close(fd)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.documents import files
+from tests.support import document_files as files
 
 
 def best(f, n: int = 3) -> float:  # type: ignore[no-untyped-def]

@@ -2,7 +2,7 @@
 
     python -m benchmarks.fit_accuracy          # a table: what, published, kb, kb / published, tolerance, holds
 
-Each case states its tolerance and why; tests/test_fit_measured.py holds every case to it.
+Each case states its tolerance and why; tests/kb/fit/test_fit_measured.py holds every case to it.
 Kinds: "upper" (a roofline bound: kb ≥ published and within `factor`), "lower" (kb's FLOPs-only time must
 not exceed the published hours and stays within `factor` below), "near" (|kb / published − 1| ≤ tol).
 """

@@ -2,7 +2,7 @@
 
 A Chinese file's chunk covers lines [start, end]; its English text is the same lines of the rendering
 (for a record, counted from the first line after its front matter, since the rendering has none). The
-rendering is corpus data, written and reviewed like the Chinese (tests/test_corpus_english.py holds it to
+rendering is corpus data, written and reviewed like the Chinese (tests/corpus/test_corpus_english.py holds it to
 the Chinese line by line), so English answers never depend on a run-time translation.
 """
 

@@ -18,7 +18,7 @@ from kb.engine import Engine  # noqa: E402
 from kb.settings import get_settings  # noqa: E402
 from service.app import create_app  # noqa: E402
 from service.web.browser import launch  # noqa: E402
-from tests.png import read_rows, write_rows  # noqa: E402
+from tests.support.png import read_rows, write_rows  # noqa: E402
 from tests.support.servers import LiveServer  # noqa: E402
 
 QUESTION = "能用一张4090 QLoRA微调13B模型吗？"

@@ -18,11 +18,7 @@ import pytest
 
 from kb.engine import Engine
 from kb.settings import Settings
-
-REPO = Path(__file__).resolve().parent.parent
-CORPUS = REPO / "corpus"
-SHARED = REPO.parent / "shared"
-
+from tests.support.paths import CORPUS, REPO, SHARED  # noqa: F401 (REPO and SHARED: for the tests importing them from here)
 
 # Modules whose every test starts a process (the fixtures below catch the rest).
 PROCESS_MODULES = {

@@ -1,6 +1,6 @@
 """Checking a record's numbers against the guide (records are parsed by indexer.chunks.split_front_matter).
 
-The honesty rule (corpus/README.md, enforced by tests/test_corpus_records.py): a `doc` figure's quote
+The honesty rule (corpus/README.md, enforced by tests/corpus/test_corpus_records.py): a `doc` figure's quote
 is verbatim in its section, and every number in a record's title and body is in the cited sections'
 text or among the record's figures (value, quote, or a vendor/derived figure's note). The table
 generator runs `unsupported_numbers` on what it writes, by the same reading of "a number", so a

@@ -1,7 +1,7 @@
 """A model shape from a Hugging Face config.json, read offline: any dense, GQA, sliding-window, MoE or MLA model.
 
 The fields are transformers' own names (LlamaConfig, MistralConfig, Qwen2/3(-MoE)Config, MixtralConfig,
-GptOssConfig, DeepseekV3Config, Gemma2Config …); tests/test_fit_config.py holds the counts to transformers'
+GptOssConfig, DeepseekV3Config, Gemma2Config …); tests/kb/fit/test_fit_config.py holds the counts to transformers'
 classes built on the meta device. A field that is missing or of the wrong kind is BadInput naming it.
 """
 

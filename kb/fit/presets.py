@@ -1,7 +1,7 @@
 """Model shapes: the published presets (dense, MoE, MLA, sliding-window), and a shape estimated for a bare size.
 
 Parameter counts follow from the shapes (embeddings + LM head unless tied + attention + MLP or experts +
-norms), so a preset's count is exact and tests/test_fit_shapes.py holds it to transformers' own model
+norms), so a preset's count is exact and tests/kb/fit/test_fit_shapes.py holds it to transformers' own model
 classes built on the meta device. Every shape is its model's published config.json (sources in
 ../shared/reference/models.md). Checked against public copies of the configs: Mixtral 8x7B (module tree:
 8 experts of 14336, 32/8 heads), Llama 3.1 8B (untied, 128256 vocab), Llama 4 Scout (16 experts of 8192 +

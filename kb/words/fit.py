@@ -3,7 +3,7 @@
 The arithmetic (kb.fit) computes numbers once and returns Notes (a key and its values); `render` picks
 the template for the language and formats the same values into it. So a Chinese check carries the same
 numbers, formatted the same way, as the English one, and adding a sentence means adding one entry here
-with both templates (tests/test_fit_language.py checks that both name the same placeholders).
+with both templates (tests/kb/fit/test_fit_language.py checks that both name the same placeholders).
 
 Conventions for the Chinese: spaces between Chinese and Latin letters or digits, full-width
 punctuation, and ids, units, formulas and paper names left as they are (rtx-4090, GiB, 34·s·b·h,

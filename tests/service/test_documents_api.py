@@ -12,7 +12,7 @@ from pydantic import SecretStr
 from kb.engine import Engine
 from kb.settings import Settings
 from service.app import create_app
-from tests.documents import files
+from tests.support import document_files as files
 from tests.support.servers import LiveServer
 
 ADMIN, USER = "admin-key-0123456789", "user-key-0123456789"

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from served import Served
 
 from kb.settings import Settings
-from tests.documents import files
+from tests.support import document_files as files
+from tests.support.served import Served
 
 ADMIN = "admin-key-for-replicas-0001"
 QUESTION = {"question": "我们实测 L40S 上 Llama-2-13B 解码多少 token/s？"}

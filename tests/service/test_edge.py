@@ -15,10 +15,10 @@ from typing import Any
 
 import httpx
 import pytest
-from served import Served
 
 from kb.settings import Settings
 from tests.support.edge import Edge, EdgeSettings
+from tests.support.served import Served
 
 DEADLINE_S = 2.0
 MB = 1 << 20

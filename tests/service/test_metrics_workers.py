@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 import httpx
-from served import Served, metric_in
 
 from kb.settings import Settings
+from tests.support.served import Served, metric_in
 
 
 def test_metrics_count_every_workers_requests(settings: Settings) -> None:

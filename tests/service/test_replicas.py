@@ -14,10 +14,10 @@ from typing import Any
 
 import httpx
 import pytest
-from fake_slack import BOT_USER, FakeSlack, event_body, signed_headers
-from served import Served, metric
 
 from kb.settings import Settings
+from tests.support.fake_slack import BOT_USER, FakeSlack, event_body, signed_headers
+from tests.support.served import Served, metric
 from tests.support.servers import RedisServer
 
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"

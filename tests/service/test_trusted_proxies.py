@@ -9,9 +9,9 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from served import Served
 
 from kb.settings import Settings
+from tests.support.served import Served
 
 PROXY, SPOOFER = "127.0.0.2", "127.0.0.3"
 LIMIT = 3

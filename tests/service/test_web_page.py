@@ -19,8 +19,8 @@ from kb.engine import Engine
 from kb.settings import Settings
 from service.app import create_app
 from service.web.browser import launch
-from tests.png import colour_census
 from tests.service.test_service_live import _env, _free_port, _serve, _stop, _wait_ready
+from tests.support.png import colour_census
 from tests.support.servers import LiveServer
 
 pytestmark = pytest.mark.slow  # a browser and a `kb serve` process: ~40 s of the suite

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from fake_slack import FakeSlack
+
+from tests.support.fake_slack import FakeSlack
 
 
 @pytest.fixture

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import re
 
-from fake_slack import block_problems, sample_answer, sample_fit
-
 from service.slack.blocks import BUTTON_VALUE, answer_blocks, answer_text, feedback_value
 from service.slack.tables import code_table, fit_table, width
 from service.slack.text import clip, escape, question_from_slack
+from tests.support.fake_slack import block_problems, sample_answer, sample_fit
 
 
 def _texts(blocks: list[dict]) -> str:

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_slack import BOT_USER, FakeEngine, FakeSlack, block_problems, event_body
 from pydantic import SecretStr
 from slack_sdk.socket_mode.request import SocketModeRequest
 from slack_sdk.socket_mode.response import SocketModeResponse
@@ -16,6 +15,7 @@ from kb.errors import KbError
 from kb.settings import Settings
 from service.slack import build_slack, slack_status
 from service.slack.socket_mode import run_socket_mode, socket_mode_handler
+from tests.support.fake_slack import BOT_USER, FakeEngine, FakeSlack, block_problems, event_body
 
 BOT, SIGN, APP = "xoxb-1-secret-bot", "signing-secret-value", "xapp-1-secret-app"
 

@@ -9,7 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_slack import (
+from fastapi.testclient import TestClient
+from pydantic import SecretStr
+
+from kb.errors import IndexUnavailable
+from kb.settings import Settings
+from service.app import create_app
+from tests.support.fake_slack import (
     BOT_ID,
     BOT_USER,
     FakeEngine,
@@ -20,12 +26,6 @@ from fake_slack import (
     signed_headers,
     slash_command_body,
 )
-from fastapi.testclient import TestClient
-from pydantic import SecretStr
-
-from kb.errors import IndexUnavailable
-from kb.settings import Settings
-from service.app import create_app
 
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 ZH = "能用一张4090 QLoRA微调13B模型吗？"

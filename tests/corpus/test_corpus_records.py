@@ -1,0 +1,549 @@
+"""The corpus records are honest about where their figures come from.
+
+Every record under ``corpus/`` (all ``*.md`` except ``guide.md``, ``glossary.md``
+and READMEs) starts with YAML front matter (corpus/README.md). This module checks:
+
+- the front matter: ``id`` unique across the corpus, ``kind`` one of spec / case /
+  tradeoff / table (and matching its folder), ``section`` (and ``sections``) real
+  section ids of guide.md, a ``title``;
+- figures: a ``source: doc`` figure's ``quote`` is verbatim text of the section it
+  names (one the record cites), and its ``value`` is a number of that quote, allowing
+  万 (×10⁴) and TB/s→GB/s (×10³); a ``derived`` figure shows its arithmetic
+  (``note`` or ``ref``);
+- numbers: every number in a record's title and body appears in the text of the
+  sections it cites, or in one of its figures (value or quote), or in the note/ref of
+  one of its vendor or derived figures (a doc figure's note does not count). A number
+  the document does not state must be declared as a figure, so a reader can tell the
+  document's words from ours;
+- references: every ``§N.M`` the text mentions is a real section the record cites.
+
+Numbers are compared by value: ``1.9万`` matches ``19,000``, ``1.55 TB/s`` matches
+``1550``. Digits glued to a letter are names, not numbers (A100, FP16, H100, x16,
+GDDR6X); ``§9.1``-style section references, URLs and the term "2:4" (structured
+sparsity) are not figures and are skipped.
+
+The glossary (corpus/glossary.md) is checked here too: one ``| English | 中文 |``
+table, at least 150 concepts, every Chinese term found in the guide or a record, so
+that translating an English question yields words the Chinese index contains.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tests.support.paths import REPO
+
+CORPUS = REPO / "corpus"
+GUIDE_PATH = CORPUS / "guide.md"
+GLOSSARY_PATH = CORPUS / "glossary.md"
+NOT_RECORDS = {"guide.md", "glossary.md", "README.md"}
+
+KINDS = {"spec", "case", "tradeoff", "table"}
+FOLDER_KIND = {"specs": "spec", "cases": "case", "tradeoffs": "tradeoff", "tables": "table"}
+SOURCES = {"doc", "vendor", "derived"}
+
+
+# --------------------------------------------------------------------------- guide
+
+
+@dataclass
+class Guide:
+    """guide.md split into sections: a chapter's text includes its subsections."""
+
+    sections: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, text: str) -> Guide:
+        chapters: dict[str, list[str]] = {}
+        subsections: dict[str, list[str]] = {}
+        chapter: str | None = None
+        sub: str | None = None
+        for line in text.splitlines():
+            if m := re.match(r"^## (\d+) ", line):
+                chapter, sub = m.group(1), None
+                chapters[chapter] = []
+            elif m := re.match(r"^### (\d+\.\d+) ", line):
+                sub = m.group(1)
+                subsections[sub] = []
+            if chapter is not None:
+                chapters[chapter].append(line)
+            if sub is not None:
+                subsections[sub].append(line)
+        merged = {k: "\n".join(v) for k, v in chapters.items()}
+        merged.update({k: "\n".join(v) for k, v in subsections.items()})
+        return cls(merged)
+
+
+@pytest.fixture(scope="module")
+def guide() -> Guide:
+    return Guide.parse(GUIDE_PATH.read_text(encoding="utf-8"))
+
+
+# --------------------------------------------------------------------------- numbers
+
+# A number: 16,384 (thousands separators) or 19.5 or 8. Not when glued to a letter or
+# a digit/dot before it (A100, FP16, x16, v5 are names; the 5 in 19.5 is not separate).
+NUM_RE = re.compile(r"(?<![A-Za-z0-9.])(\d{1,3}(?:,\d{3})+(?![\d.])|\d+(?:\.\d+)?)")
+# Multipliers that may follow a number: the same quantity written another way.
+SCALES = [
+    (re.compile(r"\s*万"), 1e4),
+    (re.compile(r"\s*亿"), 1e8),
+    (re.compile(r"\s*千"), 1e3),
+    (re.compile(r"\s*TB"), 1e3),  # TB/s -> GB/s, TB -> GB
+]
+FRACTION_RE = re.compile(r"(?<![A-Za-z0-9.])(\d+)\s*/\s*(\d+)(?![\d.])")
+# Not figures: URLs, section references (§9.1) and the name of NVIDIA's 2:4 structured sparsity.
+SKIP_RE = re.compile(r"https?://\S+|§\s*\d+(?:\.\d+)?|(?<![\d.])2:4(?![\d.])")
+SECTION_REF_RE = re.compile(r"§\s*(\d+(?:\.\d+)?)")
+
+
+def _key(x: float) -> float:
+    return round(x, 6)
+
+
+@dataclass(frozen=True)
+class Num:
+    text: str  # as written, with its multiplier: "1.9万"
+    values: frozenset[float]  # the plain number and, with a multiplier, the scaled one
+
+
+def extract_numbers(text: str) -> list[Num]:
+    """Every number in text, each with the values it may stand for."""
+    text = SKIP_RE.sub(" ", text)
+    out = []
+    for m in NUM_RE.finditer(text):
+        raw = float(m.group(1).replace(",", ""))
+        values = {_key(raw)}
+        written = m.group(1)
+        for pattern, factor in SCALES:
+            if s := pattern.match(text, m.end()):
+                values.add(_key(raw * factor))
+                written += s.group(0).strip()
+                break
+        out.append(Num(written, frozenset(values)))
+    return out
+
+
+def number_values(text: str) -> set[float]:
+    """All values the numbers of a text may stand for, fractions (1/8) included."""
+    values: set[float] = set()
+    for n in extract_numbers(text):
+        values |= n.values
+    for m in FRACTION_RE.finditer(SKIP_RE.sub(" ", text)):
+        if float(m.group(2)):
+            values.add(_key(float(m.group(1)) / float(m.group(2))))
+    return values
+
+
+def _as_numbers(value: Any) -> list[float] | None:
+    """A figure value as a list of numbers, or None when it is not numeric."""
+    items = value if isinstance(value, list) else [value]
+    if all(isinstance(v, int | float) and not isinstance(v, bool) for v in items) and items:
+        return [float(v) for v in items]
+    return None
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass
+class Record:
+    name: str  # path relative to corpus/, for messages
+    meta: dict[str, Any]
+    body: str
+
+
+def parse_record(text: str, name: str) -> Record:
+    """Front matter between the first two '---' lines (yaml.safe_load), then the body."""
+    lines = text.splitlines()
+    if not lines or lines[0].strip() != "---":
+        raise ValueError(f"{name}: does not start with a '---' front-matter line")
+    try:
+        end = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
+    except StopIteration:
+        raise ValueError(f"{name}: front matter has no closing '---' line") from None
+    meta = yaml.safe_load("\n".join(lines[1:end])) or {}
+    if not isinstance(meta, dict):
+        raise ValueError(f"{name}: front matter is not a mapping")
+    return Record(name, meta, "\n".join(lines[end + 1 :]))
+
+
+def record_paths() -> list[Path]:
+    # corpus/en/ renders the records in English: tests/corpus/test_corpus_english.py holds it to them.
+    return sorted(p for p in CORPUS.rglob("*.md")
+                  if p.name not in NOT_RECORDS and p.relative_to(CORPUS).parts[0] != "en")
+
+
+def load_records() -> list[Record]:
+    return [parse_record(p.read_text(encoding="utf-8"), str(p.relative_to(CORPUS))) for p in record_paths()]
+
+
+def cited_sections(meta: dict[str, Any]) -> list[str]:
+    section = meta.get("section")
+    extra = meta.get("sections") or []
+    ids = [section] if section is not None else []
+    return ids + [s for s in extra if s not in ids] if isinstance(extra, list) else ids
+
+
+def check_record(rec: Record, guide: Guide) -> list[str]:
+    """Everything wrong with one record, as readable lines (empty when honest)."""
+    meta, name = rec.meta, rec.name
+    problems: list[str] = []
+
+    def bad(msg: str) -> None:
+        problems.append(f"{name}: {msg}")
+
+    # --- front matter
+    for key in ("id", "kind", "section", "title"):
+        if not meta.get(key):
+            bad(f"missing required key {key!r}")
+    if meta.get("id") is not None and not isinstance(meta["id"], str):
+        bad("id must be a string")
+    kind = meta.get("kind")
+    if kind is not None and kind not in KINDS:
+        bad(f"kind {kind!r} is not one of {sorted(KINDS)}")
+    folder = Path(name).parts[0] if len(Path(name).parts) > 1 else None
+    if folder in FOLDER_KIND and kind in KINDS and kind != FOLDER_KIND[folder]:
+        bad(f"kind {kind!r} in folder {folder}/ (expected {FOLDER_KIND[folder]!r})")
+    if meta.get("title") is not None and not isinstance(meta["title"], str):
+        bad("title must be a string")
+
+    sections = meta.get("sections")
+    if sections is not None:
+        if not isinstance(sections, list):
+            bad("sections must be a list of section ids")
+        elif sections and sections[0] != meta.get("section"):
+            bad(f"sections must start with section ({meta.get('section')!r}), got {sections[0]!r}")
+    cited = cited_sections(meta)
+    for sid in cited:
+        if not isinstance(sid, str):
+            bad(f'section id {sid!r} must be a quoted string (e.g. "4.2"), not {type(sid).__name__}')
+        elif sid not in guide.sections:
+            bad(f"section {sid!r} is not a section of guide.md")
+    valid_cited = [s for s in cited if isinstance(s, str) and s in guide.sections]
+
+    # --- figures
+    allowed: set[float] = set()
+    for sid in valid_cited:
+        allowed |= number_values(guide.sections[sid])
+    figures = meta.get("figures") or {}
+    if not isinstance(figures, dict):
+        bad("figures must be a mapping of name -> figure")
+        figures = {}
+    for fname, fig in figures.items():
+        where = f"figure {fname!r}"
+        if not isinstance(fig, dict):
+            bad(f"{where} is not a mapping")
+            continue
+        source = fig.get("source")
+        if source not in SOURCES:
+            bad(f"{where}: source {source!r} is not one of {sorted(SOURCES)}")
+        if "value" not in fig:
+            bad(f"{where}: no value")
+        value = fig.get("value")
+        numbers = _as_numbers(value)
+        if numbers:
+            allowed |= {_key(v) for v in numbers}
+        quote = fig.get("quote")
+        if quote is not None:
+            allowed |= number_values(str(quote))
+        if source == "doc":
+            fsec = fig.get("section")
+            if not isinstance(fsec, str) or fsec not in guide.sections:
+                bad(f"{where}: doc figure section {fsec!r} is not a section of guide.md")
+                continue
+            if fsec not in valid_cited:
+                bad(f"{where}: doc figure from §{fsec}, which the record does not cite (add it to sections)")
+            if not isinstance(quote, str) or not quote.strip():
+                bad(f"{where}: doc figure needs a verbatim quote")
+                continue
+            if quote not in guide.sections[fsec]:
+                bad(f"{where}: quote {quote!r} is not verbatim text of §{fsec}")
+            if numbers is not None:
+                in_quote = number_values(quote)
+                scaled = {_key(q * f) for q in in_quote for f in (1, 1e3, 1e4)}
+                for v in numbers:
+                    if _key(v) not in scaled:
+                        bad(f"{where}: value {v:g} is not a number of its quote {quote!r} (×1, ×10³, ×10⁴)")
+            elif isinstance(value, str) and value not in quote:
+                bad(f"{where}: value {value!r} does not appear in its quote {quote!r}")
+        elif source in ("vendor", "derived"):
+            provenance = " ".join(str(fig.get(k) or "") for k in ("note", "ref")).strip()
+            if source == "derived" and not provenance:
+                bad(f"{where}: a derived figure must say how it is computed (note or ref)")
+            allowed |= number_values(provenance)
+
+    # --- numbers in the title and body
+    text = f"{meta.get('title') or ''}\n{rec.body}"
+    for ref in sorted(set(SECTION_REF_RE.findall(text)), key=str):
+        if ref not in guide.sections:
+            bad(f"§{ref} is not a section of guide.md")
+        elif ref not in valid_cited:
+            bad(f"the text refers to §{ref}, which the record does not cite (add it to sections)")
+    unsupported = sorted({n.text for n in extract_numbers(text) if not (n.values & allowed)})
+    if unsupported:
+        bad(f"numbers not in the cited sections {valid_cited} nor in the record's figures: " + ", ".join(unsupported))
+    return problems
+
+
+# --------------------------------------------------------------------------- the real corpus
+
+RECORDS = record_paths()
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=[str(p.relative_to(CORPUS)) for p in RECORDS])
+def test_record_is_honest(path: Path, guide: Guide) -> None:
+    rec = parse_record(path.read_text(encoding="utf-8"), str(path.relative_to(CORPUS)))
+    problems = check_record(rec, guide)
+    assert not problems, "\n".join(problems)
+
+
+def test_record_ids_are_unique() -> None:
+    seen: dict[str, str] = {}
+    dupes = []
+    for rec in load_records():
+        rid = rec.meta.get("id")
+        if rid in seen:
+            dupes.append(f"{rid!r} in {seen[rid]} and {rec.name}")
+        seen.setdefault(rid, rec.name)
+    assert not dupes, "duplicate record ids: " + "; ".join(dupes)
+
+
+CASE_SECTIONS = {"6.4": 3, "7.4": 3, "9.1": 2, "9.2": 2, "9.3": 2}
+TRADEOFF_SECTIONS = {"3.3", "3.4", "4.3", "4.4", "6.1", "7.2", "11.1", "11.2", "11.3", "11.4"}
+
+
+def _records_of(kind: str) -> list[Record]:
+    return [r for r in load_records() if r.meta.get("kind") == kind]
+
+
+def test_every_case_study_has_a_record() -> None:
+    counts: dict[str, int] = {}
+    for rec in _records_of("case"):
+        counts[rec.meta["section"]] = counts.get(rec.meta["section"], 0) + 1
+    assert counts == CASE_SECTIONS
+
+
+def test_case_records_are_structured() -> None:
+    # 谁 (who), 硬件 (hardware), 工作负载 (workload), 结果 (outcome): the fields a
+    # question about a case asks for, as headings a reader can scan.
+    missing = [
+        f"{rec.name}: no {part} heading"
+        for rec in _records_of("case")
+        for part in ("谁", "硬件", "工作负载", "结果")
+        if not re.search(rf"^#+ .*{part}", rec.body, re.MULTILINE)
+    ]
+    assert not missing, "\n".join(missing)
+
+
+def test_every_selection_rule_section_has_a_tradeoff() -> None:
+    covered = {rec.meta["section"] for rec in _records_of("tradeoff")}
+    assert covered >= TRADEOFF_SECTIONS, f"missing: {sorted(TRADEOFF_SECTIONS - covered)}"
+
+
+# --------------------------------------------------------------------------- the checker itself
+
+GOOD = """---
+id: test-rtx-price
+kind: tradeoff
+section: "4.3"
+sections: ["4.3", "3.4", "11.3"]
+title: RTX 4090 价格
+figures:
+  price_cny:
+    value: 19000
+    unit: CNY
+    source: doc
+    section: "4.3"
+    quote: "价格约为1.9万元人民币"
+  a100_price_cny:
+    value: 150000
+    source: doc
+    section: "3.4"
+    quote: "单卡价格高达15万元人民币左右"
+  fp16_dense:
+    value: 165.2
+    source: vendor
+    note: "NVIDIA Ada whitepaper, dense FP16 with fp32 accumulate"
+  cards_alone:
+    value: 152000
+    source: derived
+    note: "8 × 1.9万 = 15.2万"
+---
+RTX 4090 价格约为1.9万元 (about 19,000 CNY)，仅为A100的约1/8；A100 约15万元 (150,000 CNY)。
+
+注 (Note)：训练时应按 165.2 TFLOPS 计；8卡仅显卡约15.2万元。见 §11.3。
+"""
+
+
+def _fake(text: str) -> Record:
+    return parse_record(text, "tradeoffs/fake.md")
+
+
+def test_checker_accepts_an_honest_record(guide: Guide) -> None:
+    assert check_record(_fake(GOOD), guide) == []
+
+
+def test_checker_flags_a_wrong_quote(guide: Guide) -> None:
+    text = GOOD.replace('quote: "价格约为1.9万元人民币"', 'quote: "价格约为1.8万元人民币"')
+    problems = check_record(_fake(text), guide)
+    assert any("is not verbatim text of §4.3" in p for p in problems), problems
+
+
+def test_checker_flags_a_quote_from_another_section(guide: Guide) -> None:
+    # verbatim in §3.4, but attributed to §4.3
+    text = GOOD.replace('quote: "价格约为1.9万元人民币"', 'quote: "单卡价格高达15万元人民币左右"')
+    problems = check_record(_fake(text), guide)
+    assert any("is not verbatim text of §4.3" in p for p in problems), problems
+
+
+def test_checker_flags_a_value_not_in_its_quote(guide: Guide) -> None:
+    text = GOOD.replace("value: 19000", "value: 20000")
+    problems = check_record(_fake(text), guide)
+    assert any("value 20000 is not a number of its quote" in p for p in problems), problems
+
+
+def test_checker_flags_a_number_not_in_the_section(guide: Guide) -> None:
+    text = GOOD.replace("(about 19,000 CNY)", "(about 19,000 CNY; 2.3万 on sale)")
+    problems = check_record(_fake(text), guide)
+    assert any("numbers not in the cited sections" in p and "2.3万" in p for p in problems), problems
+
+
+def test_checker_flags_a_fabricated_figure_in_the_title(guide: Guide) -> None:
+    text = GOOD.replace("title: RTX 4090 价格", "title: RTX 4090 价格 1.7万")
+    problems = check_record(_fake(text), guide)
+    assert any("1.7万" in p for p in problems), problems
+
+
+def test_checker_flags_an_unknown_section(guide: Guide) -> None:
+    text = GOOD.replace('section: "4.3"\nsections: ["4.3",', 'section: "4.7"\nsections: ["4.7",')
+    problems = check_record(_fake(text), guide)
+    assert any("section '4.7' is not a section of guide.md" in p for p in problems), problems
+
+
+def test_checker_flags_a_section_reference_it_does_not_cite(guide: Guide) -> None:
+    text = GOOD.replace("见 §11.3", "见 §11.3、§14.2").replace('"3.4", "11.3"]', '"3.4"]')
+    problems = check_record(_fake(text), guide)
+    assert any("§14.2 is not a section" in p for p in problems), problems
+    assert any("refers to §11.3, which the record does not cite" in p for p in problems), problems
+
+
+def test_checker_flags_a_doc_figure_from_an_uncited_section(guide: Guide) -> None:
+    text = GOOD.replace('sections: ["4.3", "3.4", "11.3"]', 'sections: ["4.3", "11.3"]')
+    problems = check_record(_fake(text), guide)
+    assert any("which the record does not cite" in p for p in problems), problems
+
+
+def test_checker_flags_a_derived_figure_without_its_arithmetic(guide: Guide) -> None:
+    text = GOOD.replace('    note: "8 × 1.9万 = 15.2万"\n', "")
+    problems = check_record(_fake(text), guide)
+    assert any("derived figure must say how it is computed" in p for p in problems), problems
+
+
+def test_checker_ignores_numbers_in_a_doc_figures_note(guide: Guide) -> None:
+    # A vendor number hidden in a doc figure's note is not declared: it must be flagged.
+    text = GOOD.replace(
+        '    quote: "价格约为1.9万元人民币"\n',
+        '    quote: "价格约为1.9万元人民币"\n    note: "street price 1.6万"\n',
+    ).replace("A100 约15万元", "A100 约15万元，现价1.6万")
+    problems = check_record(_fake(text), guide)
+    assert any("1.6万" in p for p in problems), problems
+
+
+def test_checker_flags_bad_front_matter(guide: Guide) -> None:
+    text = GOOD.replace("kind: tradeoff", "kind: rumour").replace("id: test-rtx-price\n", "")
+    problems = check_record(_fake(text), guide)
+    assert any("kind 'rumour'" in p for p in problems), problems
+    assert any("missing required key 'id'" in p for p in problems), problems
+    unquoted = GOOD.replace('section: "4.3"\nsections: ["4.3", "3.4", "11.3"]', "section: 4.3")
+    assert any("quoted string" in p for p in check_record(_fake(unquoted), guide))
+    with pytest.raises(ValueError, match="front-matter"):
+        parse_record("id: x\n", "tradeoffs/none.md")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("价格约为1.9万元", [("1.9万", {1.9, 19000})]),
+        ("总成本约45万元", [("45万", {45, 450000})]),
+        ("成本降低了70%以上", [("70", {70})]),
+        ("性能约为2.5-3倍", [("2.5", {2.5}), ("3", {3})]),
+        ("8卡RTX 4090", [("8", {8}), ("4090", {4090})]),
+        ("在2025年", [("2025", {2025})]),
+        ("16,384个H100 GPU", [("16,384", {16384})]),
+        ("A100的FP16、x16、GDDR6X、HBM2e", []),
+        ("1.55 TB/s (40GB)", [("1.55TB", {1.55, 1550}), ("40", {40})]),
+        ("见 §9.1 和 https://example.com/a/123", []),
+        ("2:4结构化稀疏，2:5", [("2", {2}), ("5", {5})]),
+    ],
+)
+def test_number_extraction(text: str, expected: list[tuple[str, set[float]]]) -> None:
+    got = [(n.text, set(n.values)) for n in extract_numbers(text)]
+    assert got == [(t, {_key(v) for v in vs}) for t, vs in expected]
+
+
+def test_fractions_count_as_their_ratio() -> None:
+    assert _key(1 / 8) in number_values("仅为A100的约1/8")
+    assert {1.0, 8.0} <= number_values("仅为A100的约1/8")
+
+
+# --------------------------------------------------------------------------- glossary
+
+ROW_RE = re.compile(r"^\|(.+)\|\s*$")
+
+
+def parse_glossary(text: str) -> list[tuple[list[str], list[str]]]:
+    """Rows of the one `| English | 中文 |` table: (English synonyms, Chinese synonyms)."""
+    lines = text.splitlines()
+    headers = [i for i, line in enumerate(lines) if re.match(r"^\|\s*English\s*\|\s*中文\s*\|\s*$", line)]
+    assert len(headers) == 1, "glossary.md must hold exactly one '| English | 中文 |' table"
+    start = headers[0]
+    assert re.match(r"^\|\s*:?-{3,}:?\s*\|\s*:?-{3,}:?\s*\|\s*$", lines[start + 1]), "no separator row"
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.strip():
+            break
+        m = ROW_RE.match(line)
+        assert m, f"not a table row: {line!r}"
+        cells = [c.strip() for c in m.group(1).split("|")]
+        assert len(cells) == 2, f"a row has two cells: {line!r}"
+        en, zh = ([s.strip() for s in c.split(" / ")] for c in cells)
+        assert all(en) and all(zh), f"empty term in {line!r}"
+        rows.append((en, zh))
+    assert not any(ROW_RE.match(line) for line in lines[start + 2 + len(rows) :]), "a second table"
+    return rows
+
+
+def _all_text() -> str:
+    parts: Iterable[str] = (
+        GUIDE_PATH.read_text(encoding="utf-8"),
+        *(p.read_text(encoding="utf-8") for p in record_paths()),
+    )
+    return "\n".join(parts)
+
+
+def test_glossary_has_150_concepts() -> None:
+    rows = parse_glossary(GLOSSARY_PATH.read_text(encoding="utf-8"))
+    assert len(rows) >= 150, f"{len(rows)} rows"
+    english = [e.lower() for en, _ in rows for e in en]
+    dupes = sorted({e for e in english if english.count(e) > 1})
+    assert not dupes, f"English terms on more than one row: {dupes}"
+
+
+def test_glossary_chinese_terms_are_in_the_corpus() -> None:
+    rows = parse_glossary(GLOSSARY_PATH.read_text(encoding="utf-8"))
+    text = _all_text()
+    missing = [zh for _, zhs in rows for zh in zhs if zh not in text]
+    assert not missing, f"Chinese terms found neither in guide.md nor in any record: {missing}"
+
+
+def test_glossary_parser_rejects_a_malformed_row() -> None:
+    with pytest.raises(AssertionError):
+        parse_glossary("intro\n\n| English | 中文 |\n| --- | --- |\n| VRAM | 显存 | extra |\n")

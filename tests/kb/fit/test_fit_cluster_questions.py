@@ -1,0 +1,48 @@
+"""Questions reach cluster-scale checks in both languages: nodes of GPUs, pinned TP/PP/ZeRO, FP8, serving replicas."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.engine import Engine
+from tests.support.fit_engine_helpers import fit_checks_for_question
+
+
+@pytest.mark.parametrize(("question", "gpu", "count", "workload"), [
+    ("8 台 8 卡 H100 训练 70B 要多久（2T token）", "h100-sxm", 64, "full"),
+    ("How long to train a 70B model on 8 nodes of 8 H100s on 2T tokens?", "h100-sxm", 64, "full"),
+    ("16台8卡A100 预训练 llama 65b 1.4T token 多久", "a100-80gb", 128, "full"),
+])
+def test_nodes_of_gpus_are_one_cluster_with_a_multi_node_layout(question: str, gpu: str, count: int,
+                                                                  workload: str) -> None:
+    (check, *_), _ = fit_checks_for_question(question)
+    assert (check.gpu, check.gpu_count, check.workload) == (gpu, count, workload)
+    assert check.layout is not None and check.layout.nodes == count // 8
+    assert check.layout.inter_node_link and check.layout.tp <= 8 and check.train_wall_hours
+
+
+def test_pinned_parallel_sizes_and_zero_reach_the_layout() -> None:
+    (check, *_), _ = fit_checks_for_question("How long to train Llama 3 8B on 64 H100 on 1T tokens, TP 2 and ZeRO-1?")
+    assert check.layout is not None and (check.layout.tp, check.zero_stage) == (2, 1)
+    (check, *_), _ = fit_checks_for_question("64 张 H100 训练 llama 3 70b，张量并行 8，流水线并行 2，1T token 要多久")
+    assert check.layout is not None and (check.layout.tp, check.layout.pp) == (8, 2)
+
+
+@pytest.mark.parametrize("question", ["Llama 3 70B fp8 推理一张 H100 够吗", "Can one H100 serve Llama 3 70B in FP8?"])
+def test_fp8_is_its_own_precision(question: str) -> None:
+    (check, *_), _ = fit_checks_for_question(question)
+    assert (check.gpu, check.precision, check.fits) == ("h100-sxm", "fp8", True)
+
+
+def test_release_precision_and_serving_replicas_from_questions() -> None:
+    (check, *_), _ = fit_checks_for_question("How many H200s for DeepSeek-V3?")
+    assert (check.precision, check.gpu_count) == ("fp8", 8)
+    (check, *_), _ = fit_checks_for_question("Serve Qwen2.5-32B to 4000 users on 64 H100s")
+    assert check.serving is not None and check.serving.tensor_parallel <= 8 and check.serving.replicas >= 2
+
+
+def test_answers_say_the_layout(engine: Engine) -> None:
+    zh = engine.answer("8 台 8 卡 H100 训练 70B 要多久（2T token）")
+    assert "并行布局：8 台 × 每台 8 卡" in zh.answer and "InfiniBand" in zh.answer
+    en = engine.answer("Serve Qwen2.5-32B to 4000 users on 64 H100s")
+    assert "Layout: 8 node(s) × 8 GPUs: TP 8 inside a node over NVLink 4, 8 replica(s)" in en.answer

@@ -1,0 +1,202 @@
+"""Generated suites: the kinds of question people ask, over every record and preset, each answer stating the
+asked quantity first and nothing of the guide's framing chapters.
+
+Built from the records and presets themselves (no hand-picked question), so a new card or model is covered
+the day it is added.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from indexer.chunks import split_front_matter
+from kb.engine import Engine
+from kb.fit.presets import PRESETS
+from kb.words.answer import gpu_name
+from tests.support.fit_engine_helpers import ENGINE
+from tests.support.paths import REPO
+
+ROOT = REPO
+RECORDS = ENGINE.gpu_records()
+
+# A record figure → how people ask for it (zh, en), three phrasings each.
+FIGURES: dict[str, tuple[str, str]] = {
+    "vram_gib": ("显存", "VRAM"), "vram_gb": ("显存", "VRAM"), "bandwidth_gbs": ("显存带宽", "memory bandwidth"),
+    "bf16_dense_tflops": ("BF16 算力", "BF16 TFLOPS"), "tdp_w": ("功耗", "power draw"),
+    "nvlink_gbs": ("NVLink 带宽", "NVLink bandwidth"), "pcie_gbs": ("PCIe 带宽", "PCIe bandwidth"),
+    "int8_dense_tops": ("INT8 算力", "INT8 TOPS"), "price_cny": ("价格", "price"),
+    "fp32_tflops": ("FP32 算力", "FP32 TFLOPS"), "tf32_tflops": ("TF32 算力", "TF32 TFLOPS"),
+}
+PHRASINGS = {
+    "zh": ("{name} 的{attr}是多少？", "{short}{attr}多少", "请问一下 {short} {attr}"),
+    "en": ("What is the {attr} of the {name}?", "{short} {attr}?", "how much {attr} does a {short} have"),
+}
+
+
+def short(record: dict[str, Any]) -> str:
+    return gpu_name(record["id"]).replace("RTX ", "").replace(" SXM", "")
+
+
+def figure_cases() -> list[tuple[str, str, str, float]]:
+    cases = []
+    for r in RECORDS:
+        for key, (zh, en) in FIGURES.items():
+            if key not in r["figures"]:
+                continue
+            value = float(r["figures"][key]["value"])
+            for lang, attr in (("zh", zh), ("en", en)):
+                for p in PHRASINGS[lang]:
+                    cases.append((p.format(name=r["name"], short=short(r), attr=attr), r["id"], key, value))
+    return cases
+
+
+def _stated(value: float, text: str) -> bool:
+    plain = f"{value:g}"
+    with_commas = f"{value:,.0f}" if value == int(value) else f"{value:,}"
+    return any(re.search(rf"(?<![\d.,]){re.escape(v)}(?![\d])", text) for v in {plain, with_commas})
+
+
+@pytest.fixture(scope="module")
+def ask(engine: Engine) -> Any:
+    cache: dict[tuple[str, tuple[str, ...]], Any] = {}
+
+    def run(question: str, history: tuple[str, ...] = ()) -> Any:
+        if (question, history) not in cache:
+            cache[(question, history)] = engine.answer(question, history=list(history) or None)
+        return cache[(question, history)]
+    return run
+
+
+@pytest.mark.slow
+def test_every_figure_of_every_record_is_stated_when_asked(ask: Any) -> None:
+    cases = figure_cases()
+    assert len(cases) >= 17 * 6 * 6
+    misses = []
+    for question, gid, key, value in cases:
+        a = ask(question)
+        if value == 0 and key == "nvlink_gbs":
+            ok = re.search(r"没有 NVLink|no NVLink", a.answer) is not None
+        else:
+            ok = _stated(value, a.answer)
+        if not ok:
+            misses.append(f"{question!r} ({gid} {key}={value:g}): {a.answer[:160]}")
+    assert not misses, f"{len(misses)} of {len(cases)}:\n" + "\n".join(misses[:25])
+
+
+WORKLOADS = ("inference", "full", "lora", "qlora")
+WORKLOAD_WORDS = {"zh": {"inference": "推理", "full": "全参数训练", "lora": "LoRA 微调", "qlora": "QLoRA 微调"},
+                  "en": {"inference": "run inference of", "full": "fully train", "lora": "LoRA fine-tune",
+                         "qlora": "QLoRA fine-tune"}}
+FIT_GPUS = ("rtx-4090", "a100-80gb", "h100-sxm", "l40s")
+
+
+@pytest.mark.slow
+def test_every_preset_on_four_cards_and_four_workloads_gets_its_verdict_and_a_way_that_works(ask: Any) -> None:
+    problems = []
+    n = 0
+    for i, preset in enumerate(PRESETS):
+        lang = "zh" if i % 2 else "en"
+        for gpu in FIT_GPUS:
+            for workload in WORKLOADS:
+                w = WORKLOAD_WORDS[lang][workload]
+                q = (f"一张 {gpu_name(gpu)} 能{w} {preset} 吗？" if lang == "zh"
+                     else f"Can I {w} {preset} on one {gpu_name(gpu)}?")
+                a = ask(q)
+                n += 1
+                checks = [c for c in a.fit_checks if c.gpu == gpu and c.workload == workload and c.model == preset]
+                if not checks:
+                    problems.append(f"{q}: no check of {preset} {workload} on {gpu}")
+                    continue
+                c = checks[0]
+                yes = ("能：", "Yes:", "需要", "You need")
+                no = ("不能：", "No:")
+                said = a.answer.split("[F1]")[0]
+                if not any(w in said for w in (yes if c.fits else no)):
+                    problems.append(f"{q}: verdict fits={c.fits} not first: {a.answer[:120]}")
+                works = not c.fits and any(alt.fits for alt in c.alternatives)
+                if works and not re.search(r"放得下|fits? on|fits \(|instead fits|it fits", a.answer):
+                    problems.append(f"{q}: no working alternative said: {a.answer[:200]}")
+    assert n >= len(PRESETS) * 16
+    assert not problems, f"{len(problems)} of {n}:\n" + "\n".join(problems[:25])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("How big is the KV cache per token for Qwen2.5-32B?", r"262,144 bytes"),
+    ("Qwen2.5-32B 每个 token 的 KV cache 多大", r"262,144 字节"),
+    ("kv cache per token for llama 2 13b", r"819,200 bytes"),
+    ("deepseek v3 kv cache 每token多少", r"70,272 字节"),
+    ("How many concurrent chats can an A100 80GB handle with Llama 3 8B at 8k context?",
+     r"8,192-token context, one A100 80GB can hold about \d+ concurrent sequences"),
+    ("一张 L40S 跑 llama3 8b，2k 上下文能撑多少并发", r"2,048 token 上下文下，1 张 L40S 约可同时容纳 \d+ 路序列"),
+    ("Qwen2.5-72B 用 FP16 推理需要多少显存？", r"总共约需 [\d.]+ GiB：权重"),
+    ("How much VRAM does llama 3 70b need in int4?", r"needs about [\d.]+ GiB in all: weights"),
+    ("B200 多少钱一张？", r"没有 B200 的价格"),
+    ("what does an H200 cost?", r"no price for the H200"),
+    ("MI300X 和 H100 带宽差多少？", r"MI300X 的显存带宽是 H100 SXM 的 1\.58 倍"),
+    ("rtx 4090 vs rtx 4080 memory bandwidth", r"RTX 4090's memory bandwidth is 1\.41× the RTX 4080's"),
+    ("8张4090光显卡要多少钱", r"152,000"),
+])
+def test_the_asked_quantity_comes_first(ask: Any, question: str, pattern: str) -> None:
+    a = ask(question)
+    first = a.answer.split("。")[0] if a.language == "zh" else a.answer.split(". ")[0]
+    assert re.search(pattern, first), a.answer
+
+
+# Questions outside the guide: other fields of ML, other trades, small talk.
+OFF_DOMAIN = [
+    "How do I train a YOLO object detector on my own dataset?", "YOLOv8 目标检测用什么显卡训练",
+    "stable diffusion 出图用什么采样器好", "Which sampler is best for Stable Diffusion XL?",
+    "今天股市怎么样", "What's the weather in Beijing tomorrow?", "给我一个红烧肉的菜谱", "best recipe for pancakes",
+    "ResNet-50 图像分类训练要多久", "How long to train ResNet on ImageNet?", "以太坊挖矿用什么显卡",
+    "Best GPU for crypto mining?", "4090 玩游戏帧数多少", "What FPS does a 4070 get in Cyberpunk?",
+    "怎么学好英语", "How do I fix a flat bicycle tyre?", "Python 的 GIL 是什么", "What is the capital of France?",
+    "推荐一部好看的电影", "Write me a poem about the sea", "语音识别模型怎么部署",
+    "How do I do video editing on a laptop?",
+    "Blender 渲染农场怎么搭", "强化学习入门看什么书", "足球世界杯谁赢了", "How do I make sourdough bread?",
+    "What's a good name for a cat?", "图像分割用什么模型", "怎么减肥", "How tall is Mount Everest?",
+]
+GUIDE = (ROOT / "corpus" / "guide.md").read_text(encoding="utf-8")
+
+
+def _framing_sentences() -> list[str]:
+    """Sentences of the guide's chapters 1 (introduction), 12 (outlook) and 13 (conclusion), in both renderings."""
+    out = []
+    for path in (ROOT / "corpus" / "guide.md", ROOT / "corpus" / "en" / "guide.md"):
+        chapter = ""
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if m := re.match(r"^#+\s+(\d+)(?:\.\d+)?\b", line):
+                chapter = m.group(1)
+            elif chapter in ("1", "12", "13") and len(line.strip()) > 30 and not line.startswith("#"):
+                out += [s.strip() for s in re.split(r"(?<=[。.！？])", line) if len(s.strip()) > 20]
+    return out
+
+
+@pytest.mark.slow
+def test_off_domain_questions_are_not_covered_with_no_figures(ask: Any) -> None:
+    assert len(OFF_DOMAIN) >= 30
+    for q in OFF_DOMAIN:
+        a = ask(q)
+        assert a.coverage == "not_covered" and not a.fit_checks and a.selection is None, (q, a.answer)
+        assert not re.search(r"\d", re.sub(r"A100|RTX 40|\[\d+\]", "", a.answer)), (q, a.answer)
+
+
+@pytest.mark.slow
+def test_computed_answers_quote_nothing_of_the_framing_chapters(ask: Any) -> None:
+    framing = [s.rstrip("。.") for s in _framing_sentences()]
+    assert framing, "chapters 1, 12 and 13 not found"
+    questions = [*OFF_DOMAIN, *(c[0] for c in figure_cases()[::7]),
+                 *(f"Can I run {p} on one RTX 4090?" for p in PRESETS), *(f"{p} 用 H100 推理要几张" for p in PRESETS)]
+    for q in questions:
+        a = ask(q)
+        for s in framing:
+            assert s not in a.answer, (q, s)
+
+
+def test_records_have_aliases() -> None:
+    for path in sorted((ROOT / "corpus" / "specs").glob("*.md")):
+        meta, _ = split_front_matter(path.read_text(encoding="utf-8"), str(path))
+        assert meta.get("aliases"), f"{path.name} has no aliases: questions could not name it"

@@ -1,0 +1,154 @@
+"""Follow-ups: a turn read against the conversation's Query, in the core, over the CLI and in `kb chat`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kb.answer_eval import load_answer_cases, report, run_answers
+from kb.engine import Engine
+from kb.errors import BadInput
+from kb.followup import merge
+from kb.words.conversation import resolved_question
+from tests.kb.test_cli import kb
+from tests.support.fit_engine_helpers import ENGINE
+from tests.support.paths import REPO
+
+ROOT = REPO
+
+
+def turn(*questions: str):  # type: ignore[no-untyped-def]
+    """The last question read against the ones before it, as the Engine folds a history."""
+    prior = None
+    for q in questions:
+        new = ENGINE.read(q, "zh" if any("\u4e00" <= c <= "\u9fff" for c in q) else "en")
+        t = merge(prior, new, q, tuple(ENGINE.gpus)) if prior is not None else None
+        prior = t.query if t else new
+        last = t
+    return last
+
+
+def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
+    t = turn("两张 A100 80G 能跑 Llama-3-70B 推理吗？", "换成 L40S 呢")
+    assert t.followup and t.query.gpus == [("l40s", 2)] and t.query.model == "llama-3-70b"
+    assert t.changed == ["gpu"] and set(t.carried) >= {"model", "gpu_count", "workload"}
+
+
+@pytest.mark.parametrize(("turns", "field", "value"), [
+    (["Qwen2.5-14B 在 A100 40GB 上推理够吗？", "上下文翻倍呢"], "seq_len", 8192),
+    (["qwen2.5 7b on an l4 at 8k context", "half the context"], "seq_len", 4096),
+    (["llama 3 8b on an rtx 4090, 16 concurrent users", "double the users"], "concurrency", 32),
+    (["3 张 4090 跑 70b int4", "多加一张卡呢"], "gpus", [("rtx-4090", 4)]),
+    (["Can I train a 13B model on 4 A100 40GB?", "same, but with 8 cards"], "gpus", [("a100-40gb", 8)]),
+    (["72B 模型 int8 推理要几张 4090？", "不对，我说的是 32B"], "model", "32b"),
+    (["H100 跑 qwen2.5 72b int8", "不是int8，是fp16"], "precision", "fp16"),
+    (["l4 跑 llama3 8b，并发 16，2k 上下文", "上下文改成4倍"], "seq_len", 8192),
+    (["train a 7b model on 16 a100 80gb on 1T tokens, how long?", "what if we double the tokens"], "tokens", 2e12),
+    (["Can I QLoRA 70b on an a100 80gb?", "no, I meant the 40GB one"], "gpus", [("a100-40gb", 1)]),
+    (["qwen2.5 72b int4 on 4090s, how many?", "with 4 of them"], "how_many", False),
+    (["H100 跑 qwen2.5 72b，并发 4100", "用户减半"], "concurrency", 2050),
+    (["llama3 70b int4 能在一张4090上跑吗", "换成 a100 40g 呢", "两张呢"], "gpus", [("a100-40gb", 2)]),
+])
+def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
+    assert getattr(turn(*turns).query, field) == value
+
+
+def test_a_new_workload_drops_what_only_the_old_one_had() -> None:
+    t = turn("4090 服务 llama3 8b，并发 16", "那 LoRA 微调呢")
+    assert t.query.workloads == ["lora"] and t.query.concurrency is None and "concurrency" in t.changed
+    t = turn("How long to train llama 3 8b on 64 H100 on 1T tokens?", "and for inference?")
+    assert t.query.workloads == ["inference"] and t.query.tokens is None
+
+
+@pytest.mark.parametrize("turns", [
+    ["VRAM for Llama 3 70B at INT4?", "What's the difference between NVLink and PCIe?"],
+    ["两张 A100 80G 能跑 Llama-3-70B 推理吗？", "新问题：4090 能跑 Qwen2.5-7B 吗"],
+    ["Can Llama 3 70B run on one H100?", "new question: can a 4090 run mistral 7b?"],
+    ["4 张 4090 能跑 70B 吗", "Can two H100 serve Mixtral 8x7B?"],  # its own subject
+])
+def test_topic_switches_resets_and_own_subjects_stand_alone(turns: list[str]) -> None:
+    t = turn(*turns)
+    assert not t.followup and t.carried == [] and t.changed == []
+
+
+@pytest.mark.parametrize("turns", [
+    ["两张 A100 80G 能跑 Llama-3-70B 推理吗？", "那训练呢"],
+    ["How fast is Mistral 7B on an RTX 4090?", "and on an H100?"],
+    ["4090 推理 Qwen2.5-7B 每秒多少 token？", "并发 16 个用户呢？"],
+    ["Can I run llama 3 8b on an L4 with 8k context?", "and 4 of them?"],
+    ["Qwen2.5-72B 用 FP16 推理需要多少显存？", "换成 int4 呢？"],
+])
+def test_the_resolved_question_reads_back_as_the_merged_query(turns: list[str]) -> None:
+    t = turn(*turns)
+    lang = "zh" if any("\u4e00" <= c <= "\u9fff" for c in turns[-1]) else "en"
+    again = ENGINE.read(resolved_question(t.query, lang), lang)
+    assert (again.workloads or ["inference"]) == (t.query.workloads or ["inference"])
+    for name in ("gpus", "model", "precision", "seq_len", "concurrency", "tokens", "speed", "asked"):
+        assert getattr(again, name) == getattr(t.query, name), (name, resolved_question(t.query, lang))
+
+
+def test_the_engine_answers_a_follow_up_with_what_it_carried(engine: Engine) -> None:
+    a = engine.answer("what about with two cards?", history=["Can Llama 3 70B run inference on one H100?"])
+    assert a.answer.startswith("From earlier: model llama-3-70b · GPU H100 SXM · workload inference; "
+                               "changed: GPU count 1→2.")
+    assert a.resolved_question == "Can inference of llama-3-70b run on 2 × H100 SXM?"
+    assert a.carried == ["model", "gpu", "workload"] and a.changed == ["gpu_count"]
+    assert (a.fit_checks[0].gpu, a.fit_checks[0].gpu_count) == ("h100-sxm", 2)
+    again = engine.answer("换成 A100 80GB 呢", state=a.state)  # the state passed back, in another language
+    assert again.answer.startswith("沿用上文：") and again.fit_checks[0].gpu == "a100-80gb"
+    assert again.fit_checks[0].gpu_count == 2 and again.changed == ["gpu"]
+    fresh = engine.answer("Can Llama 3 70B run inference on one H100?")
+    assert fresh.carried == [] and fresh.resolved_question == fresh.question and fresh.state["intent"] == "fit"
+
+
+def test_history_and_state_are_checked(engine: Engine) -> None:
+    with pytest.raises(BadInput) as e:
+        engine.answer("and on an H100?", history=["q"] * 11)
+    assert e.value.field == "history"
+    with pytest.raises(BadInput) as e:
+        engine.answer("and on an H100?", history=["   "])
+    assert e.value.field == "question"
+    with pytest.raises(BadInput) as e:
+        engine.answer("and on an H100?", state={"gpus": "h100"})
+    assert e.value.field == "state"
+
+
+@pytest.mark.slow
+def test_follow_up_sets_hold_the_bar(engine: Engine) -> None:
+    """The shared follow-ups and kb's own dev half: at least 90 % each (the test half is run once, at the end)."""
+    for path in (ROOT.parent / "shared/eval/dev_followups.jsonl", ROOT / "tests/eval/followups_dev.jsonl"):
+        if not path.is_file():
+            continue
+        result = report(run_answers(load_answer_cases(path), engine.answer))
+        failures = "\n".join(f"{f['q']}: {f['why']}" for f in result["failures"])
+        assert result["all"]["pass"] >= 0.90, f"{path.name}: {result['all']}\n{failures}"
+
+
+def test_kb_ask_after_is_a_follow_up(index_dir: Path) -> None:
+    p = kb("ask", "那训练呢", "--after", "两张 A100 80G 能跑 Llama-3-70B 推理吗？", "--json", index_dir=index_dir)
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["carried"] == ["model", "gpu", "gpu_count"] and doc["changed"] == ["workload"]
+    assert doc["fit_checks"][0]["workload"] == "full" and doc["fit_checks"][0]["gpu_count"] == 2
+    p = kb("ask", "那训练呢", *["--after", "q"] * 11, index_dir=index_dir)
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "--after" in p.stderr
+
+
+def test_kb_chat_carries_the_conversation_and_new_starts_over(index_dir: Path) -> None:
+    import os
+
+    from tests.conftest import CORPUS
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KB_")}
+    env.update(KB_INDEX_DIR=str(index_dir), KB_CORPUS_DIR=str(CORPUS))
+    lines = "\n".join(["Can Llama 3 70B run inference on one H100?", "what about with two cards?", "/new",
+                       "what about with two cards?", "/quit"]) + "\n"
+    p = subprocess.run([sys.executable, "-m", "kb.cli", "chat"], input=lines, capture_output=True, text=True,
+                       env=env, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.count("From earlier:") == 1  # the second question carried; after /new the same words did not
+    assert "2 × H100 SXM" in p.stdout and "(new conversation)" in p.stderr

@@ -1,0 +1,130 @@
+"""One typed Query from one registry: names from the records, presets and the lexicon; numbers on their nouns."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.engine import Engine
+from kb.fit.presets import PRESETS
+from kb.names import record_aliases, registry_for
+from kb.query import from_state, to_state
+from tests.support.fit_engine_helpers import ENGINE
+from tests.support.paths import REPO
+
+CORPUS = REPO / "corpus"
+
+
+def read(question: str):  # type: ignore[no-untyped-def]
+    return ENGINE.read(question, "en")
+
+
+# Real accelerators and models kb has no record or shape for: each must land in `unknown`, never be read as
+# a card or a model kb knows, nor as a size or a count.
+UNKNOWN_GPUS = ["RTX 3090", "3090", "3080", "RTX 3060", "2080Ti", "2080 Ti", "GTX 1080 Ti", "RTX 4090 D", "V100",
+                "V100 32GB", "Tesla T4", "T4", "A10", "A10G", "A30", "A40", "RTX A6000", "A6000", "A5000", "L20",
+                "L40", "H20", "H800", "A800", "GH200", "GB200", "B100", "H100 NVL", "Ascend 910B", "昇腾910B",
+                "MI250X", "MI325X", "RX 7900 XTX", "7900XTX", "RX 6800", "Apple M2 Ultra", "M3 Max", "TPU v5e",
+                "TPU", "Gaudi 2", "Jetson Orin", "Trainium2", "Cerebras", "寒武纪", "Arc A770"]
+UNKNOWN_MODELS = ["GPT-4", "GPT-4o", "gpt-3.5-turbo", "Claude", "Claude 3 Opus", "Gemini 1.5 Pro", "Grok", "文心一言",
+                  "ChatGLM3", "Baichuan2", "Phi-3", "Kimi"]
+
+
+@pytest.mark.parametrize("name", UNKNOWN_GPUS)
+def test_accelerators_kb_lacks_are_unknown_in_both_languages(name: str) -> None:
+    assert len(UNKNOWN_GPUS) + len(UNKNOWN_MODELS) >= 40
+    for question in (f"Can a {name} run Llama 3 8B?", f"4 张 {name} 能跑 70B 吗"):
+        q = read(question)
+        if name in ("H20", "H800", "A800") and q.gpus:  # a record for them may exist by now: then it is known
+            continue
+        assert q.unknown_gpus and name.replace(" ", "").lower() in "".join(q.unknown_gpus).replace(" ", "").lower()
+        assert q.gpus == [], (question, q.gpus)
+        assert q.model in ("llama-3-8b", "70b"), (question, q.model)
+
+
+@pytest.mark.parametrize("name", UNKNOWN_MODELS)
+def test_models_kb_lacks_are_unknown_and_never_a_size(name: str) -> None:
+    q = read(f"How many A100 80GB to serve {name}?")
+    assert q.unknown_models and q.model is None and q.gpus == [("a100-80gb", None)]
+
+
+@pytest.mark.parametrize("name", UNKNOWN_GPUS[:16])
+def test_answers_name_an_unknown_card_plainly_and_check_nothing_else(name: str, engine: Engine) -> None:
+    a = engine.answer(f"{name} 能跑 Qwen2.5-7B 吗？")
+    assert a.unknown and a.coverage == "partial" and not a.fit_checks
+    assert a.answer.startswith(f"kb 没有 {a.unknown[0]} 的规格记录"), a.answer
+    en = engine.answer(f"Can a {name} run Qwen2.5-7B?")
+    assert en.answer.startswith(f"kb has no spec for the {en.unknown[0]}") and not en.fit_checks, en.answer
+
+
+@pytest.mark.parametrize("name", UNKNOWN_MODELS[:6])
+def test_answers_name_an_unknown_model_plainly_and_size_nothing(name: str, engine: Engine) -> None:
+    a = engine.answer(f"Can one A100 80GB run {name}?")
+    assert a.unknown == [name] and a.coverage == "partial" and not a.fit_checks
+    assert a.answer.startswith(f"kb has no shape for the model {name}"), a.answer
+
+
+def test_every_record_alias_and_preset_id_reads_back_as_itself() -> None:
+    aliases = record_aliases(CORPUS)
+    assert set(aliases) == set(ENGINE.gpus)
+    for gid, (names, defaults) in aliases.items():
+        for name in [*names, *defaults]:
+            q = read(f"two {name} for inference of llama-3-8b")
+            assert [g for g, _ in q.gpus] == [gid], (name, q.gpus)
+    for preset in PRESETS:
+        for written in (preset, preset.replace("-", " "), preset.upper()):
+            assert read(f"can an A100 80GB run {written}?").model == preset, written
+
+
+def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
+    registry = registry_for(CORPUS.resolve())
+    assert set(registry.gpu_ids) == set(ENGINE.gpus)
+    assert set(registry.model_ids) == set(PRESETS)
+
+
+@pytest.mark.parametrize(("question", "expect"), [
+    ("Mixtral 8x7B 用 fp16 服务 16 个 8k 并发，H100 要几张？", {"concurrency": 16, "seq_len": 8192}),
+    ("32 个 4k 并发", {"concurrency": 32, "seq_len": 4096}),
+    ("16 users at 8k context on an L40S with llama3 8b", {"concurrency": 16, "seq_len": 8192}),
+    ("并发 8 个，每个 8k", {"concurrency": 8, "seq_len": 8192}),
+    ("llama3 70b 4bit on a100 80G", {"precision": "int4", "model": "llama-3-70b", "gpus": [("a100-80gb", None)]}),
+    ("8 台 8 卡 H100 训练 70B 要多久", {"gpus": [("h100-sxm", 64)], "model": "70b", "workloads": ["full"]}),
+    ("预算 50万 做 7B 推理", {"budget_cny": 500000.0, "model": "7b"}),
+    ("1T token 训练 llama-3-8b 要多久", {"tokens": 1e12}),
+    ("max concurrent 32k-context sequences for llama 3 70b int4 on one h100?", {"seq_len": 32768}),
+    ("H100 跑 llama3 70b，不是int8，是fp16", {"precision": "fp16"}),
+    ("4090x2 微调 65B QLoRA", {"gpus": [("rtx-4090", 2)], "workloads": ["qlora"]}),
+    ("can I serve it on fp8?", {"precision": "fp8"}),
+    ("8卡h100 部署 llama3 70b bf16, 64 并发 8k 够吗", {"concurrency": 64, "seq_len": 8192, "gpus": [("h100-sxm", 8)]}),
+    ("qwen2.5-72b 推理（并发 2050）", {"concurrency": 2050, "unknown_gpus": []}),
+])
+def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str, object]) -> None:
+    q = read(question)
+    for name, value in expect.items():
+        assert getattr(q, name) == value, (question, name, getattr(q, name))
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    ("How big is the KV cache per token for Qwen2.5-32B?", "kv"),
+    ("llama3 8b 128k上下文 kv总共多大", "kv"),
+    ("How many concurrent chats can an A100 80GB handle with Llama 3 8B at 8k context?", "concurrency"),
+    ("Qwen2.5-72B 用 FP16 推理需要多少显存？", "memory"),
+    ("MI300X 和 H100 带宽差多少？", "comparison"),
+    ("B200 多少钱一张？", "price"),
+    ("RTX 4090 的显存带宽是多少？", "figure"),
+    ("4 张 4090 训练 7B 要多久", "time"),
+])
+def test_what_is_asked(question: str, asked: str) -> None:
+    assert read(question).asked == asked
+
+
+def test_state_round_trips_and_a_bad_state_is_named() -> None:
+    from kb.errors import BadInput
+
+    q = read("两张 A100 80G 跑 Llama-3-70B 推理，上下文 8192，并发 16")
+    again = from_state(to_state(q, "fit", "zh"))
+    assert (again.gpus, again.model, again.workloads, again.seq_len, again.concurrency) == \
+        (q.gpus, q.model, q.workloads, q.seq_len, q.concurrency)
+    for bad in ([1, 2], {"gpus": "a100"}, {"seq_len": "long"}, {"asked": "everything"}):
+        with pytest.raises(BadInput) as e:
+            from_state(bad)  # type: ignore[arg-type]
+        assert e.value.field == "state"

@@ -1,0 +1,57 @@
+"""Retrieval quality, held to the bar on the shared dev set and on our own labelled set."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.engine import Engine
+from kb.evaluate import evaluate, load_questions
+from kb.search import SearchConfig
+from tests.conftest import SHARED
+from tests.support.paths import EVAL
+
+SETS = {
+    "dev": SHARED / "eval" / "dev_questions.jsonl",
+    "own": EVAL / "questions.jsonl",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SETS))
+def test_hybrid_meets_the_bar_and_beats_e5_alone(engine: Engine, name: str) -> None:
+    path = SETS[name]
+    if not path.is_file():
+        pytest.skip(f"{path} is not here")
+    questions = load_questions(path)
+    hybrid = evaluate(engine, questions)["all"]
+    assert hybrid["recall@5"] >= 0.95, hybrid
+    assert hybrid["mrr"] >= 0.85, hybrid
+    alone = SearchConfig(dense_weight={"zh": 1.0, "en": 1.0}, record_prior=1.0, use_glossary=False)
+    e5 = evaluate(engine, questions, alone)["all"]
+    assert hybrid["recall@5"] > e5["recall@5"] and hybrid["mrr"] > e5["mrr"], (hybrid, e5)
+    assert engine.searcher.config == SearchConfig()  # evaluating another configuration left the engine's alone
+
+
+def test_a_search_configuration_is_frozen() -> None:
+    import dataclasses
+
+    config = SearchConfig()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.record_prior = 1.0  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        config.dense_weight["zh"] = 1.0  # type: ignore[index]
+    assert config.but(record_prior=1.0).record_prior == 1.0 and config.record_prior != 1.0
+
+
+def test_own_set_covers_every_chapter_in_both_languages() -> None:
+    qs = load_questions(SETS["own"])
+    assert len(qs) >= 60
+    chapters = {r.split(".")[0] for q in qs for r in q.rel}
+    assert chapters == {str(n) for n in range(1, 14)}
+    english = sum(q.language == "en" for q in qs)
+    assert 0.4 <= english / len(qs) <= 0.6
+
+
+def test_english_and_chinese_questions_reach_the_same_passage(engine: Engine) -> None:
+    zh = engine.search("RTX 4090 的显存带宽是多少？", 3)
+    en = engine.search("What is the memory bandwidth of the RTX 4090?", 3)
+    assert zh[0].section == en[0].section == "4.2"

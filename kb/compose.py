@@ -17,6 +17,7 @@ from indexer.chunks import Chunk
 from kb.facts import Corrections, budget_rule, case_facts, spec_facts
 from kb.fit.render import layout_text
 from kb.fit.result import FitResult, Selection
+from kb.focus import FRAMING, asks_framing
 from kb.intent import Intent
 from kb.models import Passage
 from kb.sentences import best_sentences
@@ -375,9 +376,9 @@ class Composer:
     def _support(self, f: Facts, n: int, prefer: tuple[str, ...], require_match: bool,
                  per_passage: int = 1) -> list[Sentence]:
         ranked = sorted(enumerate(f.passages[:3], 1), key=lambda ip: (ip[1].kind not in prefer, ip[0]))
-        if f.intent.kind in _COMPUTED and not _FRAMING_ASKED.search(f.question):
+        if f.intent.kind in _COMPUTED and not asks_framing(f.question):
             # after a computed answer, the introduction, outlook and conclusion only add generalities
-            ranked = [(i, p) for i, p in ranked if p.section.split(".")[0] not in _FRAMING]
+            ranked = [(i, p) for i, p in ranked if p.section.split(".")[0] not in FRAMING]
         out = []
         for i, text in best_sentences(ranked, f.terms, f.language, n, require_match, per_passage):
             out.append(Sentence(text, [f"@{f.passages[i - 1].id}"]))
@@ -471,10 +472,6 @@ class Composer:
 
 
 _COMPUTED = {"fit", "speed", "cost", "selection", "spec"}  # answers from records and checks
-_FRAMING = {"1", "12", "13"}  # chapters: introduction, outlook, conclusion
-_FRAMING_ASKED = re.compile(r"未来|趋势|展望|前景|总结|结论|总的来说|引言|概述|为什么.{0,6}(?:重要|关键)|"
-                            r"future|trend|outlook|conclu|summar|overview|introduc|why does .{0,20}matter|"
-                            r"next generation|下一代", re.IGNORECASE)
 _SPLIT = {"zh": re.compile(r"(?<=[。！？])"), "en": re.compile(r"(?<=[.!?])\s+(?=[A-Z])")}
 _ALT_KEYS = {"alt.precision", "alt.count", "alt.workload", "alt.zero", "alt.offload"}
 

@@ -20,6 +20,7 @@ from kb.cache import LruCache
 from kb.compose import Composer, Facts, TeamPrices
 from kb.errors import BadInput, KbError
 from kb.fit.engine import FitEngine
+from kb.focus import focus_of
 from kb.followup import Turn, is_reset, merge, slot_values
 from kb.index import LoadedIndex, open_index
 from kb.intent import Domain, classify
@@ -141,9 +142,11 @@ class Engine:
         language = language or detect_language(question)
         searcher = searcher or self.searcher
         started = time.perf_counter()
-        vector = self.embed_query(searcher.query_text(question, language))
-        named = frozenset(f"spec-{g}" for g, _ in self.fit.read(question, language).gpus[:2])
-        hits = searcher.search(vector, question, language, top_k, named)
+        query = self.fit.read(question, language)
+        focus = focus_of(question, query)
+        vector = self.embed_query(searcher.query_text(question, language, focus.terms))
+        named = frozenset(f"spec-{g}" for g, _ in query.gpus[:2])
+        hits = searcher.search(vector, question, language, top_k, named, focus)
         if self.observe_retrieval is not None:
             self.observe_retrieval(time.perf_counter() - started)
         chunks = searcher.index.chunks

@@ -292,12 +292,13 @@ _ASKED: tuple[tuple[str, str], ...] = (
     ("memory", r"(?:多少|多大|几个?g|几g)\s*(?:的)?\s*显存|显存(?:需求|占用|要多少|需要多少|多少)|"
                r"how much (?:v?ram|memory|gpu memory)|"
                r"(?:v?ram|memory) (?:do(?:es)? (?:i|it|we) need|needed|required|requirement|usage|footprint)|"
-               r"vram for|memory for"),
+               r"vram for|memory for|total (?:v?ram|memory|gpu memory)|总显存"),
     ("rent_or_buy", r"租还是买|买还是租|租.{0,6}买|买.{0,6}租|rent or buy|buy or rent|rent.{0,20}\bbuy\b|"
                     r"\bbuy\b.{0,20}\brent|break[\s-]?even|盈亏平衡|回本"),
     ("time", r"多久|多长时间|几天|多少天|how long|how many (?:days|hours)|训练时间|time to train"),
     ("cost", r"电费|成本|per million|每百万|cost (?:to|of|per)|花多少"),
-    ("speed", r"tokens?\s*/\s*s|tok/s|每秒|多快|速度|how fast|throughput|吞吐"),
+    ("speed", r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|an) ?s(?:ec(?:ond)?)?\b|\bt/s\b|\btps\b|每秒|多快|速度|how fast|"
+              r"throughput|吞吐"),
 )
 
 

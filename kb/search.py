@@ -13,7 +13,7 @@ few hundred rows, not a million (benchmarks/scale.py).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
@@ -21,6 +21,7 @@ import numpy as np
 
 from kb.dense import DenseIndex
 from kb.expand import Expander
+from kb.focus import FRAMING, Focus
 from kb.index import LoadedIndex
 
 # Weight of the dense signal, by question language; the rest is BM25. Measured with `kb eval --sweep`
@@ -33,6 +34,11 @@ DENSE_WEIGHT = {"zh": 0.5, "en": 0.6}
 RECORD_PRIOR = 0.6
 # Expanded (translated) terms count less than the words the user typed.
 EXPANSION_WEIGHT = 0.7
+# The guide's words for what the question asks (kb.focus) count less again: they steer, the typed words decide.
+FOCUS_WEIGHT = 0.5
+# The guide's introduction, outlook and conclusion mention every card and model in passing, so they come
+# near the top of any question; unless a question is about them (kb.focus.asks_framing) they yield.
+FRAMING_PRIOR = 0.8
 # Chunks each retriever proposes. Above the guide's 189, so the guide alone is ranked exhaustively.
 CANDIDATES = 256
 
@@ -48,6 +54,7 @@ class SearchConfig:
     dense_weight: Mapping[str, float] = field(default_factory=lambda: dict(DENSE_WEIGHT))
     record_prior: float = RECORD_PRIOR
     named_boost: float = NAMED_BOOST
+    framing_prior: float = FRAMING_PRIOR
     use_glossary: bool = True  # translate English questions (dense) and expand them (BM25)
 
     def __post_init__(self) -> None:
@@ -78,6 +85,8 @@ class HybridSearcher:
         self.expander = Expander(index.glossary)
         # A team's document is evidence in its own right, like the guide: no record prior.
         self._is_record = np.array([c.kind not in ("guide", "document") for c in index.chunks], dtype=bool)
+        self._is_framing = np.array([c.kind == "guide" and c.section.split(".")[0] in FRAMING
+                                     for c in index.chunks], dtype=bool)
         self._group_rows: dict[str, list[int]] = {}
         for row, c in enumerate(index.chunks):
             self._group_rows.setdefault(c.group, []).append(row)
@@ -87,19 +96,23 @@ class HybridSearcher:
     def use_glossary(self) -> bool:
         return self.config.use_glossary
 
-    def query_text(self, question: str, language: str) -> str:
-        """What the embedder sees: English questions are first moved towards the corpus's Chinese."""
-        return self.expander.translate(question) if language == "en" and self.use_glossary else question
+    def query_text(self, question: str, language: str, focus: Sequence[str] = ()) -> str:
+        """What the embedder sees: English questions are first moved towards the corpus's Chinese; the guide's
+        words for what is asked (kb.focus) follow the question."""
+        text = self.expander.translate(question) if language == "en" and self.use_glossary else question
+        return f"{text} {' '.join(focus)}" if focus else text
 
-    def lexical_scores(self, question: str, language: str) -> np.ndarray:
+    def lexical_scores(self, question: str, language: str, focus: Sequence[str] = ()) -> np.ndarray:
+        """BM25 of the typed words, their glossary translation (English) and the `focus` terms (kb.focus)."""
         lex = self.index.lexical
         terms = lex.tokenize_query(question)
         weights = [1.0] * len(terms)
-        if language == "en" and self.use_glossary:
-            for zh in self.expander.expand(question):
-                extra = lex.tokenize_query(zh)
-                terms.extend(extra)
-                weights.extend([EXPANSION_WEIGHT] * len(extra))
+        extra = [(zh, EXPANSION_WEIGHT) for zh in self.expander.expand(question)] \
+            if language == "en" and self.use_glossary else []
+        for phrase, weight in [*extra, *((f, FOCUS_WEIGHT) for f in focus)]:
+            words = lex.tokenize_query(phrase)
+            terms.extend(words)
+            weights.extend([weight] * len(words))
         return lex.scores(terms, weights)
 
     def candidates(self, query_vector: np.ndarray, lexical: np.ndarray | None,
@@ -116,16 +129,19 @@ class HybridSearcher:
         return np.unique(np.concatenate(rows))
 
     def search(self, query_vector: np.ndarray, question: str, language: str, k: int,
-               named: frozenset[str] = frozenset()) -> list[Hit]:
+               named: frozenset[str] = frozenset(), focus: Focus | None = None) -> list[Hit]:
         """The k best passages; `named` holds the record groups the question names (its GPUs' spec sheets),
-        which a question about a card is about whatever its wording."""
+        which a question about a card is about whatever its wording; `focus`, what it asks (kb.focus)."""
+        focus = focus or Focus()
         w = self.config.dense_weight.get(language, 0.5)
-        lexical = self.lexical_scores(question, language) if w < 1.0 else None
+        lexical = self.lexical_scores(question, language, focus.terms) if w < 1.0 else None
         rows = self.candidates(query_vector, lexical, named)
         fused = w * _minmax(self.index.vectors[rows] @ query_vector)
         if lexical is not None:
             fused = fused + (1.0 - w) * _minmax(lexical[rows])
         fused = np.where(self._is_record[rows], fused * self.config.record_prior, fused)
+        if not focus.framing:
+            fused = np.where(self._is_framing[rows], fused * self.config.framing_prior, fused)
         if named:
             boost = np.array([self.index.chunks[r].group in named for r in rows])
             fused = np.where(boost, fused + self.config.named_boost, fused)

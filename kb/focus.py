@@ -1,0 +1,81 @@
+"""What a question is about, as the guide's own words: search terms from the understood Query.
+
+People type "llama 2 13b on an a100, 32 concurrent at 4k?" — the names dominate the words, so lexical
+search finds the passages about Llama and the A100 (the training cases, the spec sheet) and misses the
+guide's passages on what is asked: KV caches and batching, inference memory, decode speed. The Query
+already knows what is asked and for which workload; this turns that into the guide's vocabulary, added to
+the BM25 query at a lower weight than the words typed (`kb.search.FOCUS_WEIGHT`). The terms are the
+guide's headings' and glossary's words for each kind of question, not words of any evaluation question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kb.query import Query
+
+FRAMING = frozenset({"1", "12", "13"})  # the guide's chapters: introduction, outlook, conclusion
+_FRAMING_ASKED = re.compile(r"未来|趋势|展望|前景|总结|结论|总的来说|引言|概述|为什么.{0,6}(?:重要|关键)|"
+                            r"future|trend|outlook|conclu|summar|overview|introduc|why does .{0,20}matter|"
+                            r"next generation|下一代", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Focus:
+    """What search should lean towards: the guide's words for the asked quantity, and whether the guide's
+    framing chapters (introduction, outlook, conclusion) are what the question is about."""
+
+    terms: tuple[str, ...] = ()
+    framing: bool = True  # False: the framing chapters yield to a passage that is about the question
+
+
+def asks_framing(question: str) -> bool:
+    """Whether a question is about the guide's outlook, conclusion or overview (so its framing applies)."""
+    return bool(_FRAMING_ASKED.search(question))
+
+
+def focus_of(question: str, query: Query) -> Focus:
+    """The Focus of a question as read: the framing chapters yield only to a question with something concrete
+    to look up (a model, a workload, an asked quantity, a setting) that is not about the framing itself; cards
+    alone are not enough ("when is the 4090 the better choice?" is what the conclusion answers)."""
+    concrete = bool(query.model or query.workloads or query.precision or query.seq_len or query.concurrency
+                    or query.budget_cny or query.asked or query.unknown)
+    return Focus(tuple(focus_terms(query)), asks_framing(question) or not concrete)
+
+# What is asked → the guide's words for it.
+_ASKED: dict[str, tuple[str, ...]] = {
+    "concurrency": ("并发", "KV缓存", "批处理", "推理场景"),
+    "kv": ("KV缓存", "上下文", "显存占用"),
+    "speed": ("推理性能", "吞吐量", "内存带宽", "延迟"),
+    "pick": ("预算", "选择策略", "最佳实践"),
+    "cost": ("成本", "投资回报"),
+    "time": ("训练时间",),
+}
+# The workload → its words, for the questions whose answer depends on it (a verdict, a count, a total).
+_WORKLOAD: dict[str, tuple[str, ...]] = {
+    "inference": ("推理", "模型规模", "显存需求"),
+    "full": ("训练", "显存需求", "混合精度", "优化器"),
+    "fine-tune": ("微调", "显存需求"),
+    "lora": ("微调", "LoRA", "显存需求"),
+    "qlora": ("微调", "量化", "显存需求"),
+}
+_BY_WORKLOAD = {"verdict", "count", "memory", None}
+
+
+def focus_terms(query: Query) -> list[str]:
+    """The guide's words for what `query` asks (empty when it asks for a named figure or nothing known)."""
+    if query.asked in ("figure", "comparison", "price"):
+        return []  # a card's own figure: its spec sheet and the guide's spec sections, found by name
+    terms = list(_ASKED.get(query.asked or "", ()))
+    if query.speed:
+        terms.extend(_ASKED["speed"])
+    if query.concurrency:
+        terms.extend(_ASKED["concurrency"])
+    if query.budget_cny:
+        terms.extend(_ASKED["pick"])
+    # A model with no workload said is served (the fit engine's default too).
+    workload = query.workloads[0] if query.workloads else "inference" if query.model else None
+    if query.asked in _BY_WORKLOAD and workload:
+        terms.extend(_WORKLOAD.get(workload, ()))
+    return list(dict.fromkeys(terms))

@@ -55,6 +55,7 @@ class SearchConfig:
     record_prior: float = RECORD_PRIOR
     named_boost: float = NAMED_BOOST
     framing_prior: float = FRAMING_PRIOR
+    use_focus: bool = True  # lean on what the question asks (kb.focus): its terms, and the framing prior
     use_glossary: bool = True  # translate English questions (dense) and expand them (BM25)
 
     def __post_init__(self) -> None:
@@ -100,7 +101,7 @@ class HybridSearcher:
         """What the embedder sees: English questions are first moved towards the corpus's Chinese; the guide's
         words for what is asked (kb.focus) follow the question."""
         text = self.expander.translate(question) if language == "en" and self.use_glossary else question
-        return f"{text} {' '.join(focus)}" if focus else text
+        return f"{text} {' '.join(focus)}" if focus and self.config.use_focus else text
 
     def lexical_scores(self, question: str, language: str, focus: Sequence[str] = ()) -> np.ndarray:
         """BM25 of the typed words, their glossary translation (English) and the `focus` terms (kb.focus)."""
@@ -132,7 +133,7 @@ class HybridSearcher:
                named: frozenset[str] = frozenset(), focus: Focus | None = None) -> list[Hit]:
         """The k best passages; `named` holds the record groups the question names (its GPUs' spec sheets),
         which a question about a card is about whatever its wording; `focus`, what it asks (kb.focus)."""
-        focus = focus or Focus()
+        focus = focus if focus is not None and self.config.use_focus else Focus()
         w = self.config.dense_weight.get(language, 0.5)
         lexical = self.lexical_scores(question, language, focus.terms) if w < 1.0 else None
         rows = self.candidates(query_vector, lexical, named)

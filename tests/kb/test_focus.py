@@ -1,0 +1,40 @@
+"""kb.focus: what a question asks, as the guide's words, and when the framing chapters yield."""
+
+from __future__ import annotations
+
+from kb.focus import asks_framing, focus_of
+from kb.names import registry_for
+from kb.read import read_query
+from tests.conftest import CORPUS
+
+REGISTRY = registry_for(CORPUS)
+
+
+def _focus(question: str):  # type: ignore[no-untyped-def]
+    return focus_of(question, read_query(question, REGISTRY))
+
+
+def test_a_concurrency_question_leans_on_kv_caches_and_batching() -> None:
+    f = _focus("llama 2 13b on an a100 80gb, 32 concurrent sequences at 4k?")
+    assert {"并发", "KV缓存", "批处理"} <= set(f.terms) and not f.framing
+
+
+def test_a_training_memory_question_leans_on_training_memory() -> None:
+    f = _focus("7b 全参训练要多少显存")
+    assert {"训练", "显存需求", "优化器"} <= set(f.terms) and "推理" not in f.terms
+
+
+def test_a_speed_question_leans_on_decode_rates_and_bandwidth() -> None:
+    assert {"推理性能", "内存带宽"} <= set(_focus("rx 7900 xtx llama 3 8b tokens per sec").terms)
+
+
+def test_a_cards_own_figure_needs_no_focus_terms() -> None:
+    assert _focus("rtx 4090 vs a100 fp32 throughput").terms == ()
+    assert _focus("a100 80g 单卡价格?").terms == ()
+
+
+def test_the_framing_chapters_stay_for_questions_about_them_or_about_cards_alone() -> None:
+    assert asks_framing("总的来说，A100和4090应该怎么分工？") and _focus("总的来说，A100和4090应该怎么分工？").framing
+    assert _focus("什么情况下 4090 比 A100 更合适").framing  # what the conclusion answers
+    assert _focus("What is hardware-as-a-service?").framing  # nothing concrete to look up
+    assert not _focus("why would anyone still pick an a100 over a 4090 for training").framing

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kb.fit.engine import FitEngine
-from kb.fit.gpus import GIB
 from kb.fit.request import parse_request
 from kb.fit.result import FitResult
+from kb.numbers import GIB
 
 ENGINE = FitEngine(Path(__file__).resolve().parents[1] / "corpus", mfu=0.40)
 

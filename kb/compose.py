@@ -293,7 +293,7 @@ class Composer:
                 n = f.counts[gpu]  # "8 张 4090 多少钱": the cards' price times the count, from the record's price
                 out.insert(0, Sentence(t("capex", f.language, count=n, gpu=gpu_name(gpu), capex=whole(n * price[0])),
                                        [self._cite(f, self._part_with(gpu, price[0]), top_k)], exempt=(gpu_name(gpu),),
-                                       derived=(n * price[0], price[0])))
+                                       derived=(n * price[0], price[0], n)))
         return self._ratio(f, top_k) + out
 
     def _part_with(self, gpu: str, value: float) -> Chunk:

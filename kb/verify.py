@@ -15,30 +15,17 @@ from typing import Any
 
 from pydantic import BaseModel
 
-GIB = 1024**3
-_NUM = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
-_SCALED = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(万亿|千亿|亿|万)")
-_RANGE_SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*[-~～到至]\s*(\d+(?:\.\d+)?)\s*(万亿|千亿|亿|万)")
-_SCALE = {"万亿": 1e12, "千亿": 1e11, "亿": 1e8, "万": 1e4}
-_EN_SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(trillion|billion|million|thousand)\b", re.IGNORECASE)
-_EN_SCALE = {"trillion": 1e12, "billion": 1e9, "million": 1e6, "thousand": 1e3}
+from kb.numbers import GIB, number_values, read_numbers
+
 MARKER = re.compile(r"\[(?:\d+|F\d+|S)\]")
 _BYTES = re.compile(r"bytes$")
 _PARAMS = re.compile(r"params$")
 _HOURS = re.compile(r"hours$")
 
 
-def _value(text: str) -> float:
-    return float(text.replace(",", ""))
-
-
 def text_figures(text: str) -> set[float]:
-    """The numbers a text states: as written, and with its scale words applied (1.9万 → 19000, 2 billion)."""
-    out = {_value(m.group(0)) for m in _NUM.finditer(text)}
-    out |= {_value(m.group(1)) * _SCALE[m.group(2)] for m in _SCALED.finditer(text)}
-    out |= {float(m.group(1)) * _SCALE[m.group(3)] for m in _RANGE_SCALED.finditer(text)}
-    out |= {float(m.group(1)) * _EN_SCALE[m.group(2).lower()] for m in _EN_SCALED.finditer(text)}
-    return out
+    """The numbers a text states: as written, and with its multipliers applied (1.9万 → 19000, 2 billion)."""
+    return number_values(text)
 
 
 def _walk(obj: Any, key: str, out: set[float]) -> None:
@@ -75,7 +62,7 @@ def object_figures(obj: BaseModel | dict[str, Any]) -> set[float]:
 
 def _matches(written: str, figures: Iterable[float]) -> bool:
     """Whether a number as written equals a figure rounded to the written precision (146 ≈ 145.64)."""
-    value = _value(written)
+    value = float(written.replace(",", ""))
     decimals = len(written.split(".")[1]) if "." in written else 0
     step = 10.0 ** -decimals
     tolerance = max(step / 2 + 1e-9, 0.005 * value if value >= 1000 else 0.0)
@@ -87,13 +74,9 @@ def unsupported(sentence: str, figures: set[float], exempt: Iterable[str] = ()) 
     text = MARKER.sub(" ", sentence)
     for name in exempt:
         text = text.replace(name, " ")
-    written = [m.group(0) for m in _NUM.finditer(text)]
-    scaled = [(m.group(0), _value(m.group(1)) * _SCALE[m.group(2)]) for m in _SCALED.finditer(text)]
     missing = []
-    for w in written:
-        if _matches(w, figures):
+    for n in read_numbers(text):
+        if _matches(n.digits, figures) or (n.scaled is not None and _matches(f"{n.scaled:.0f}", figures)):
             continue
-        if any(w in whole and _matches(f"{v:.0f}", figures) for whole, v in scaled):
-            continue
-        missing.append(w)
+        missing.append(n.text)
     return missing

@@ -9,8 +9,7 @@ from typing import Any
 
 from indexer.chunks import split_front_matter
 from kb.errors import BadInput, CorpusError
-
-GIB = 1024**3
+from kb.numbers import GIB
 
 # The figures the engine needs from every spec record.
 REQUIRED = ("bandwidth_gbs", "bf16_dense_tflops", "tdp_w", "nvlink_gbs", "pcie_gbs")

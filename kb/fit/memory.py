@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from kb.fit.notes import Note, note
 from kb.fit.precision import BITS, QUANTISED, experts_only
 from kb.fit.presets import ModelShape
+from kb.numbers import GIB
 
-GIB = 1024**3
 CONTEXT_BYTES = GIB  # CUDA context, cuBLAS/cuDNN workspaces, NCCL buffers: about 1 GiB a GPU
 FRAGMENTATION = 0.10  # caching-allocator fragmentation, as a fraction of everything else
 ADAM_BYTES = 16  # mixed-precision Adam: 2 (16-bit weights) + 2 (16-bit grads) + 12 (fp32 master, m, v)

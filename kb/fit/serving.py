@@ -13,11 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kb.fit import speed, topology
-from kb.fit.gpus import GIB, GpuSpec
+from kb.fit.gpus import GpuSpec
 from kb.fit.memory import MemoryPlan, gb, kv_bytes_per_token, kv_cache_bytes, kv_value_bytes, prefill_tokens
 from kb.fit.notes import Note, note
 from kb.fit.presets import ModelShape
 from kb.fit.result import Layout, Serving
+from kb.numbers import GIB
 
 Planner = Callable[[int, int], MemoryPlan]  # (GPUs of one replica, sequences it serves) -> memory
 

@@ -6,11 +6,11 @@ from collections.abc import Sequence
 
 from kb.fit.render import layout_text
 from kb.fit.result import FitResult, Selection
+from kb.numbers import GIB
 from kb.words.slack import labels
 from kb.words.width import pad, width
 from service.slack.text import escape
 
-GIB = 1024**3
 FENCE = "```"
 
 

@@ -38,6 +38,7 @@ from typing import Any
 import pytest
 import yaml
 
+from kb.numbers import number_values, read_numbers
 from tests.support.paths import REPO
 
 CORPUS = REPO / "corpus"
@@ -88,58 +89,13 @@ def guide() -> Guide:
 
 # --------------------------------------------------------------------------- numbers
 
-# A number: 16,384 (thousands separators) or 19.5 or 8. Not when glued to a letter or
-# a digit/dot before it (A100, FP16, x16, v5 are names; the 5 in 19.5 is not separate).
-NUM_RE = re.compile(r"(?<![A-Za-z0-9.])(\d{1,3}(?:,\d{3})+(?![\d.])|\d+(?:\.\d+)?)")
-# Multipliers that may follow a number: the same quantity written another way.
-SCALES = [
-    (re.compile(r"\s*万"), 1e4),
-    (re.compile(r"\s*亿"), 1e8),
-    (re.compile(r"\s*千"), 1e3),
-    (re.compile(r"\s*TB"), 1e3),  # TB/s -> GB/s, TB -> GB
-]
-FRACTION_RE = re.compile(r"(?<![A-Za-z0-9.])(\d+)\s*/\s*(\d+)(?![\d.])")
-# Not figures: URLs, section references (§9.1) and the name of NVIDIA's 2:4 structured sparsity.
-SKIP_RE = re.compile(r"https?://\S+|§\s*\d+(?:\.\d+)?|(?<![\d.])2:4(?![\d.])")
+# The numbers reader is kb's own (kb/numbers.py), the one the answer verifier and the records' checker use.
 SECTION_REF_RE = re.compile(r"§\s*(\d+(?:\.\d+)?)")
 
 
 def _key(x: float) -> float:
     return round(x, 6)
 
-
-@dataclass(frozen=True)
-class Num:
-    text: str  # as written, with its multiplier: "1.9万"
-    values: frozenset[float]  # the plain number and, with a multiplier, the scaled one
-
-
-def extract_numbers(text: str) -> list[Num]:
-    """Every number in text, each with the values it may stand for."""
-    text = SKIP_RE.sub(" ", text)
-    out = []
-    for m in NUM_RE.finditer(text):
-        raw = float(m.group(1).replace(",", ""))
-        values = {_key(raw)}
-        written = m.group(1)
-        for pattern, factor in SCALES:
-            if s := pattern.match(text, m.end()):
-                values.add(_key(raw * factor))
-                written += s.group(0).strip()
-                break
-        out.append(Num(written, frozenset(values)))
-    return out
-
-
-def number_values(text: str) -> set[float]:
-    """All values the numbers of a text may stand for, fractions (1/8) included."""
-    values: set[float] = set()
-    for n in extract_numbers(text):
-        values |= n.values
-    for m in FRACTION_RE.finditer(SKIP_RE.sub(" ", text)):
-        if float(m.group(2)):
-            values.add(_key(float(m.group(1)) / float(m.group(2))))
-    return values
 
 
 def _as_numbers(value: Any) -> list[float] | None:
@@ -287,7 +243,7 @@ def check_record(rec: Record, guide: Guide) -> list[str]:
             bad(f"§{ref} is not a section of guide.md")
         elif ref not in valid_cited:
             bad(f"the text refers to §{ref}, which the record does not cite (add it to sections)")
-    unsupported = sorted({n.text for n in extract_numbers(text) if not (n.values & allowed)})
+    unsupported = sorted({n.text for n in read_numbers(text) if not (n.values & allowed)})
     if unsupported:
         bad(f"numbers not in the cited sections {valid_cited} nor in the record's figures: " + ", ".join(unsupported))
     return problems
@@ -485,7 +441,7 @@ def test_checker_flags_bad_front_matter(guide: Guide) -> None:
     ],
 )
 def test_number_extraction(text: str, expected: list[tuple[str, set[float]]]) -> None:
-    got = [(n.text, set(n.values)) for n in extract_numbers(text)]
+    got = [(n.text, set(n.values)) for n in read_numbers(text)]
     assert got == [(t, {_key(v) for v in vs}) for t, vs in expected]
 
 

@@ -8,11 +8,12 @@ import math
 import pytest
 
 from kb.errors import BadInput
-from kb.fit.gpus import GIB, gpu_records, load_gpus
+from kb.fit.gpus import gpu_records, load_gpus
 from kb.fit.memory import kv_cache_bytes, weight_bytes, zero_states
 from kb.fit.presets import PRESETS, resolve_model
 from kb.fit.request import PRECISIONS, WORKLOAD_PRECISIONS, FitRequest, parse_request
 from kb.fit.result import FitResult
+from kb.numbers import GIB
 from tests.support.fit_engine_helpers import check_fit
 from tests.support.paths import REPO
 

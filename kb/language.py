@@ -1,13 +1,31 @@
-"""Which language a question is in: it decides the labels kb answers with."""
+"""Which language a question is in, and the one check of a language name: it decides the words kb answers with.
+
+kb speaks Chinese and English. A language from outside (a request's field, a setting, a state passed back)
+is checked here, once, and refused when it is neither; every words table is read with a checked language,
+so nothing falls back to English silently.
+"""
 
 import re
+from typing import Literal, cast
+
+from kb.errors import BadInput
+
+Language = Literal["zh", "en"]
+LANGUAGES: tuple[Language, ...] = ("en", "zh")
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
-def detect_language(text: str) -> str:
+def detect_language(text: str) -> Language:
     """'zh' when the question has any Chinese character, else 'en'.
 
     One Han character is enough: mixed questions ("4090 的 VRAM") are asked by Chinese readers.
     """
     return "zh" if _CJK.search(text) else "en"
+
+
+def check_language(language: str) -> Language:
+    """The language, or BadInput (field 'language') when it is neither 'zh' nor 'en'."""
+    if language not in LANGUAGES:
+        raise BadInput(f"language {language!r} is not accepted; accepted: {', '.join(LANGUAGES)}", field="language")
+    return cast(Language, language)

@@ -5,9 +5,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from kb.fit.result import FitResult, Selection
+from kb.language import Language
 
 Kind = Literal["guide", "spec", "tradeoff", "case", "table", "document"]
-Language = Literal["zh", "en"]
 
 
 class Source(BaseModel):

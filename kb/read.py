@@ -14,9 +14,9 @@ import unicodedata
 from kb.fit.notes import note
 from kb.fit.numbers import CN_NUMERAL, EN_NUMBER_WORD, NUM, amount, to_int
 from kb.intent import spec_attributes
+from kb.language import check_language
 from kb.names import Registry
 from kb.query import Query
-from kb.words.fit import check_language
 
 _WIDTH = str.maketrans({"×": "x", "＊": "*", "￥": "¥", "＄": "$", "：": ":", "，": ",", "（": "(", "）": ")"})
 

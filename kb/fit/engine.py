@@ -17,8 +17,9 @@ from kb.fit.gpus import GpuSpec, TeamPrice, get_gpu, gpu_records, load_gpus, wit
 from kb.fit.notes import Note
 from kb.fit.request import FitRequest
 from kb.fit.result import FitResult, Selection
+from kb.language import check_language
 from kb.query import Query
-from kb.words.fit import check_language, render_all
+from kb.words.fit import render_all
 
 
 class _Settings(Protocol):

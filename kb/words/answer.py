@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-GIB = 1024**3
+from kb.language import check_language
+from kb.numbers import GIB
+from kb.words.fit import MESSAGES
 
 TEMPLATES: dict[str, dict[str, str]] = {
     # Fit verdicts.
@@ -214,12 +216,9 @@ SOURCES = {
     "推算": {"en": "derived", "zh": "推算"},
 }
 
-WORKLOADS = {
-    "inference": {"en": "inference", "zh": "推理"},
-    "full": {"en": "full fine-tuning (mixed-precision Adam)", "zh": "全参数训练（混合精度 Adam）"},
-    "lora": {"en": "LoRA fine-tuning", "zh": "LoRA 微调"},
-    "qlora": {"en": "QLoRA fine-tuning", "zh": "QLoRA 微调"},
-}
+# The workload names of kb.words.fit; a sentence about full training states its convention beside it.
+WORKLOADS = {w: dict(MESSAGES[f"workload.{w}"]) for w in ("inference", "full", "lora", "qlora")}
+WORKLOADS["full"] = {"en": "full training (mixed-precision Adam)", "zh": "全参数训练（混合精度 Adam）"}
 
 # GPU ids as people write them (ids are lower-case with hyphens: rtx-4060-ti-16gb → RTX 4060 Ti 16GB).
 _GPU_WORDS = {"ti": "Ti", "ada": "Ada", "gaudi": "Gaudi", "sxm": "SXM"}
@@ -229,7 +228,7 @@ def t(key: str, language: str, /, **values: Any) -> str:
     """The template `key` in `language` ("zh" or "en"), filled; {cards} is made from count and gpu."""
     if "count" in values and "gpu" in values:
         values["cards"] = cards(values["count"], values["gpu"], language)
-    return TEMPLATES[key]["zh" if language == "zh" else "en"].format(**values)
+    return TEMPLATES[key][check_language(language)].format(**values)
 
 
 def cards(count: Any, gpu: str, language: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kb.language import check_language
 from kb.query import Query
 from kb.words.answer import WORKLOADS, gpu_name
 
@@ -126,7 +127,7 @@ def _value(slot: str, value: Any, language: str) -> str:
 def carried_line(carried: list[str], changed: list[str], before: dict[str, Any], after: dict[str, Any],
                  language: str) -> str:
     """'沿用上文：模型 llama-3-70b · 任务 推理；本次修改：卡数 2→4' / 'From earlier: …; changed: …'."""
-    lang = "zh" if language == "zh" else "en"
+    lang = check_language(language)
     kept = [f"{_SLOT_NAMES[s][lang]} {_value(s, after[s], lang)}" for s in carried]
     new = [f"{_SLOT_NAMES[s][lang]} {_value(s, after[s], lang)}" if before.get(s) is None else
            f"{_SLOT_NAMES[s][lang]} {_value(s, before[s], lang)}→{_value(s, after[s], lang)}" for s in changed]

@@ -14,17 +14,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kb.errors import BadInput
 from kb.fit.notes import Note
-
-LANGUAGES = ("en", "zh")
+from kb.language import check_language
 
 MESSAGES: dict[str, dict[str, str]] = {
-    # Workload and memory-term names inside sentences (English keeps the ids, as it always has).
+    # Workload names: the one name of each, in every sentence, table and answer (kb.words.labels and
+    # kb.words.answer read them from here); memory-term names inside sentences (English keeps the ids).
     "workload.inference": {"en": "inference", "zh": "推理"},
-    "workload.full": {"en": "full", "zh": "全参数训练"},
-    "workload.lora": {"en": "lora", "zh": "LoRA 微调"},
-    "workload.qlora": {"en": "qlora", "zh": "QLoRA 微调"},
+    "workload.full": {"en": "full training", "zh": "全参数训练"},
+    "workload.lora": {"en": "LoRA fine-tuning", "zh": "LoRA 微调"},
+    "workload.qlora": {"en": "QLoRA fine-tuning", "zh": "QLoRA 微调"},
     "term.weights": {"en": "weights", "zh": "权重"},
     "term.gradients": {"en": "gradients", "zh": "梯度"},
     "term.optimizer": {"en": "optimizer", "zh": "优化器状态"},
@@ -745,16 +744,9 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
-def check_language(language: str) -> str:
-    """The language, or BadInput when it is neither 'zh' nor 'en'."""
-    if language not in LANGUAGES:
-        raise BadInput(f"language {language!r} is not accepted; accepted: {', '.join(LANGUAGES)}", field="language")
-    return language
-
-
 def msg(key: str, language: str, /, **values: Any) -> str:
     """The sentence `key` in `language` ('zh' or 'en'), with `values` formatted into it."""
-    return MESSAGES[key][language].format(**values)
+    return MESSAGES[key][check_language(language)].format(**values)
 
 
 def workload_name(workload: str, language: str) -> str:

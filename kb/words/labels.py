@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from kb.language import check_language
+from kb.words.fit import MESSAGES
+
+WORKLOAD_IDS = ("inference", "full", "lora", "qlora")
+
 TERMINAL = {
     "zh": {"answer": "回答", "passages": "引用段落", "section": "章节", "lines": "行", "note": "注",
            "fit": "适配检查", "selection": "选型排序", "none": "（没有找到相关段落）", "unknown": "kb 没有记录",
@@ -24,8 +29,7 @@ FIT_TEXT = {
            "count": "张数", "speed": "速度", "rank_time": "按速度", "rank_cost": "按成本", "guidance": "文档建议",
            "excluded": "未列入", "more": "另有 {n} 行见 --json", "gpu_hours": "GPU小时", "hours": "小时",
            "none_fit": "预算内没有能放下的配置", "alternative": "可行的改法", "rank_headroom": "按成本和余量",
-           "workloads": {"inference": "推理", "full": "全参数训练",
-                                                          "lora": "LoRA 微调", "qlora": "QLoRA 微调"}},
+           "workloads": {w: MESSAGES[f"workload.{w}"]["zh"] for w in WORKLOAD_IDS}},
     "en": {"fits": "fits", "nofit": "does not fit", "check": "Fit check", "term": "term", "total": "total",
            "per_gpu": "per GPU", "required": "required per GPU", "available": "available per GPU",
            "headroom": "headroom", "min_gpus": "fewest GPUs that fit",
@@ -39,8 +43,7 @@ FIT_TEXT = {
            "excluded": "Left out", "more": "{n} more rows in --json", "gpu_hours": "GPU-hours", "hours": "hours",
            "none_fit": "nothing fits within the budget", "alternative": "what would fit",
            "rank_headroom": "by cost, headroom",
-           "workloads": {"inference": "inference",
-           "full": "full training", "lora": "LoRA fine-tuning", "qlora": "QLoRA fine-tuning"}},
+           "workloads": {w: MESSAGES[f"workload.{w}"]["en"] for w in WORKLOAD_IDS}},
 }
 
 NOTES = {
@@ -68,8 +71,8 @@ NOTES = {
 
 
 def terminal(language: str) -> dict[str, str]:
-    return TERMINAL["zh" if language == "zh" else "en"]
+    return TERMINAL[check_language(language)]
 
 
 def note(key: str, language: str, **values: str) -> str:
-    return NOTES[key]["zh" if language == "zh" else "en"].format(**values)
+    return NOTES[key][check_language(language)].format(**values)

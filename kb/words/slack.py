@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from kb.language import check_language
+
 LABELS: dict[str, dict[str, str]] = {
     "zh": {
         "asked": "{user} 问：{question}",
@@ -92,4 +94,4 @@ LABELS: dict[str, dict[str, str]] = {
 
 def labels(language: str) -> dict[str, str]:
     """The label set for a language code; anything but "zh" gets English."""
-    return LABELS["zh" if language == "zh" else "en"]
+    return LABELS[check_language(language)]

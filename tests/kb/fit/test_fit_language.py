@@ -20,7 +20,8 @@ from kb.errors import BadInput
 from kb.fit.command import fit
 from kb.fit.request import parse_request
 from kb.fit.result import FitResult
-from kb.words.fit import LANGUAGES, MESSAGES, msg
+from kb.language import LANGUAGES
+from kb.words.fit import MESSAGES, msg
 from tests.support.fit_engine_helpers import ENGINE, check_fit, fit_checks_for_question
 
 NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?(?:e[+-]?\d+)?")

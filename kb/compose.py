@@ -22,8 +22,8 @@ from kb.intent import Intent
 from kb.models import Passage
 from kb.sentences import best_sentences
 from kb.verify import object_figures, text_figures, unsupported
-from kb.words.answer import end, gib, gpu_name, rate, t, whole, workload_phrase
-from kb.words.labels import note
+from kb.words.answer import end, gib, gpu_name, rate, whole, workload_phrase
+from kb.words.catalog import say
 
 GUIDE_YEAR = 2025  # the guide's own date, said beside a team's dated price (README: "the guide is from 2025")
 MAX_CHECKS = 3  # verdicts stated; the rest are in fit_checks
@@ -110,7 +110,7 @@ class Composer:
                 if drop is not None:
                     passages.pop(drop)
             passages.append(self._to_passage(chunk, len(passages) + 1, 0.0, f.language))
-            passages[-1].notes.append(note("cited_extra", f.language))
+            passages[-1].notes.append(say("cited_extra", f.language))
             for i, p in enumerate(passages, 1):
                 p.rank = i
         return f"@{chunk.id}"
@@ -127,12 +127,12 @@ class Composer:
                       "need": gib(c.per_gpu_required_bytes), "avail": gib(c.per_gpu_available_bytes)}
             key = ("fit_count" if f.intent.how_many and c.min_gpus == c.gpu_count else "fit_yes") if c.fits \
                 else "fit_no"
-            out.append(Sentence(t(key, lang, **values), m))
+            out.append(Sentence(say(key, lang, **values), m))
             out += self._layout(c, m, lang)
             active = c.active_params
             if active and active < c.model_params and not moe_said:
                 moe_said = True
-                out.append(Sentence(t("moe", lang, model=c.model, total=f"{c.model_params / 1e9:.1f}",
+                out.append(Sentence(say("moe", lang, model=c.model, total=f"{c.model_params / 1e9:.1f}",
                                       active=f"{active / 1e9:.1f}"), m))
             if not c.fits:
                 out += self._alternatives(c, m, lang)
@@ -146,22 +146,22 @@ class Composer:
             m = [f"F{i}"]
             if f.asked == "kv" and c.kv_bytes_per_token:
                 if i == 1:
-                    out.append(Sentence(t("kv_per_token", lang, model=c.model, bytes=whole(c.kv_bytes_per_token)), m))
+                    out.append(Sentence(say("kv_per_token", lang, model=c.model, bytes=whole(c.kv_bytes_per_token)), m))
                     serving = c.serving
                     n = serving.concurrency if serving else c.batch
-                    out.append(Sentence(t("kv_total", lang, context=f"{c.seq_len:,}", n=n,
+                    out.append(Sentence(say("kv_total", lang, context=f"{c.seq_len:,}", n=n,
                                           total=gib(c.breakdown.kv_cache)), m))
             elif f.asked == "concurrency" and c.serving is not None:
                 s = c.serving
-                out.append(Sentence(t("concurrency", lang, context=f"{s.context_tokens:,}",
+                out.append(Sentence(say("concurrency", lang, context=f"{s.context_tokens:,}",
                                       n=s.max_concurrent_sequences, count=c.gpu_count, gpu=gpu_name(c.gpu),
                                       tokens=whole(s.kv_tokens_capacity)), m))
             elif f.asked == "memory" and i == 1:
                 b = c.breakdown
                 total = b.weights + b.gradients + b.optimizer + b.activations + b.kv_cache + b.overhead
                 what = workload_phrase(c.model, c.workload, c.precision, lang)
-                parts = [(t(f"part.{k}", lang), gib(v)) for k, v in b.model_dump().items() if v]
-                out.append(Sentence(t("memory_total", lang, what=what, total=gib(total),
+                parts = [(say(f"part.{k}", lang), gib(v)) for k, v in b.model_dump().items() if v]
+                out.append(Sentence(say("memory_total", lang, what=what, total=gib(total),
                                       parts=("，" if lang == "zh" else ", ").join(f"{k} {v} GiB" for k, v in parts)),
                                     m))
         return out
@@ -172,13 +172,13 @@ class Composer:
         lay = c.layout
         if not c.fits or lay is None or (lay.nodes <= 1 and lay.tp <= 1 and lay.pp <= 1 and lay.dp <= 1):
             return []
-        return [Sentence(t("layout", lang, line=layout_text(c, lang)), m)]
+        return [Sentence(say("layout", lang, line=layout_text(c, lang)), m)]
 
     def _measured(self, f: Facts) -> list[Sentence]:
         """A team's own measurement among the best passages, as its document says it, before kb's estimate."""
         docs = [(i, p) for i, p in enumerate(f.passages[:3], 1) if p.kind == "document"]
         found = best_sentences(docs, f.terms, f.language, 1, True, 1) if docs else []
-        return [Sentence(t("measured", f.language, text=text.rstrip("。.")), [f"@{f.passages[i - 1].id}"])
+        return [Sentence(say("measured", f.language, text=text.rstrip("。.")), [f"@{f.passages[i - 1].id}"])
                 for i, text in found if re.search(r"\d", text)]
 
     def _alternatives(self, c: FitResult, m: list[str], lang: str) -> list[Sentence]:
@@ -188,15 +188,15 @@ class Composer:
             values = {"count": a.gpu_count, "gpu": gpu_name(c.gpu), "need": gib(a.per_gpu_required_bytes),
                       "precision": a.precision, "zero": a.zero_stage,
                       "workload": workload_phrase(c.model, a.workload, None, lang)}
-            key = f"alt.{a.change}" if f"alt.{a.change}" in _ALT_KEYS else "alt.count"
+            key = f"answer.alt.{a.change}" if a.change in _ALT_CHANGES else "answer.alt.count"
             if a.change == "count" and a.zero_stage and a.zero_stage != c.zero_stage:
-                key = "alt.count_zero"
-            out.append(Sentence(t(key, lang, **values), m))
+                key = "answer.alt.count_zero"
+            out.append(Sentence(say(key, lang, **values), m))
         if not alts:
             if c.min_gpus is None:
-                out.append(Sentence(t("fewest_none", lang, gpu=gpu_name(c.gpu)), m))
+                out.append(Sentence(say("fewest_none", lang, gpu=gpu_name(c.gpu)), m))
             elif c.min_gpus != c.gpu_count:
-                out.append(Sentence(t("fewest", lang, gpu=gpu_name(c.gpu), min=c.min_gpus), m))
+                out.append(Sentence(say("answer.fewest", lang, gpu=gpu_name(c.gpu), min=c.min_gpus), m))
         return out
 
     def _speed(self, f: Facts) -> list[Sentence]:
@@ -209,23 +209,23 @@ class Composer:
             what = workload_phrase(c.model, c.workload, c.precision, lang)
             base = {"count": c.gpu_count, "gpu": gpu_name(c.gpu), "what": what}
             if not c.fits:
-                out.append(Sentence(t("no_speed", lang, **base), m))
+                out.append(Sentence(say("no_speed", lang, **base), m))
                 out += self._alternatives(c, m, lang)
                 continue
             serving = c.serving
             if c.decode_tokens_per_s is not None:
-                out.append(Sentence(t("decode", lang, tps=rate(c.decode_tokens_per_s), context=f"{c.seq_len:,}",
+                out.append(Sentence(say("decode", lang, tps=rate(c.decode_tokens_per_s), context=f"{c.seq_len:,}",
                                       **base), m))
                 if serving is not None and serving.concurrency > 1:
-                    out.append(Sentence(t("serving", lang, concurrency=serving.concurrency,
+                    out.append(Sentence(say("serving", lang, concurrency=serving.concurrency,
                                           agg=rate(serving.aggregate_decode_tokens_per_s or 0),
                                           per=rate(serving.per_sequence_decode_tokens_per_s or 0)), m))
             elif c.train_gpu_hours is not None and c.train_wall_hours is not None:
-                out.append(Sentence(t("train_time", lang, days=f"{c.train_wall_hours / 24:,.1f}",
+                out.append(Sentence(say("train_time", lang, days=f"{c.train_wall_hours / 24:,.1f}",
                                       gpu_hours=whole(c.train_gpu_hours), mfu=f"{f.mfu * 100:.0f}", **base), m))
                 out += self._layout(c, m, lang)
             elif c.workload != "inference":
-                out.append(Sentence(t("train_needs_tokens", lang), m))
+                out.append(Sentence(say("train_needs_tokens", lang), m))
             if f.intent.wants_cost:
                 out += self._cost_of(c, m, lang)
         return out
@@ -239,9 +239,10 @@ class Composer:
     def _cost_of(self, c: FitResult, m: list[str], lang: str) -> list[Sentence]:
         out = []
         if c.capex_cny is not None:
-            out.append(Sentence(t("capex", lang, count=c.gpu_count, gpu=gpu_name(c.gpu), capex=whole(c.capex_cny)), m))
+            capex = whole(c.capex_cny)
+            out.append(Sentence(say("capex", lang, count=c.gpu_count, gpu=gpu_name(c.gpu), capex=capex), m))
         if c.cost_per_million_tokens_cny is not None:
-            out.append(Sentence(t("per_million", lang, cost=f"{c.cost_per_million_tokens_cny:.2f}"), m))
+            out.append(Sentence(say("per_million", lang, cost=f"{c.cost_per_million_tokens_cny:.2f}"), m))
         return out
 
     def _selection(self, f: Facts, top_k: int) -> list[Sentence]:
@@ -249,7 +250,7 @@ class Composer:
         assert sel is not None
         if not sel.rows:
             what = workload_phrase(sel.model, sel.workload, None, lang)
-            return [Sentence(t("pick_none", lang, what=what), ["S"])]
+            return [Sentence(say("pick_none", lang, what=what), ["S"])]
         fastest = min(sel.rows, key=lambda r: r.rank_by_time)
         cheapest = min(sel.rows, key=lambda r: r.rank_by_cost)
         out = []
@@ -260,10 +261,10 @@ class Composer:
                 continue
             speed = ""
             if row.decode_tokens_per_s is not None:
-                speed = t("speed_tps", lang, tps=rate(row.decode_tokens_per_s))
+                speed = say("speed_tps", lang, tps=rate(row.decode_tokens_per_s))
             elif row.train_wall_hours is not None:
-                speed = t("speed_hours", lang, hours=f"{row.train_wall_hours:,.1f}")
-            out.append(Sentence(t(key, lang, count=row.gpu_count, gpu=gpu_name(row.gpu), capex=whole(row.capex_cny),
+                speed = say("speed_hours", lang, hours=f"{row.train_wall_hours:,.1f}")
+            out.append(Sentence(say(key, lang, count=row.gpu_count, gpu=gpu_name(row.gpu), capex=whole(row.capex_cny),
                                   speed=speed, avail=gib(row.per_gpu_available_bytes or 0)), ["S"]))
         return out + self._budget_rule(f, sel.budget_cny, top_k)
 
@@ -275,7 +276,7 @@ class Composer:
         if found is None:
             return []
         chunk, rule = found
-        return [Sentence(t("budget_rule", f.language, rule=rule), [self._cite(f, chunk, top_k)])]
+        return [Sentence(say("budget_rule", f.language, rule=rule), [self._cite(f, chunk, top_k)])]
 
     def _spec(self, f: Facts, top_k: int) -> list[Sentence]:
         out = []
@@ -288,10 +289,10 @@ class Composer:
             if "price" in f.intent.attributes or f.asked == "rent_or_buy":
                 out = self._team_price(f, gpu, top_k) + out
             if "price" in f.intent.attributes and parts and price is None:
-                out.append(Sentence(t("no_price", f.language, gpu=gpu_name(gpu)), [self._cite(f, parts[0], top_k)]))
+                out.append(Sentence(say("no_price", f.language, gpu=gpu_name(gpu)), [self._cite(f, parts[0], top_k)]))
             elif "price" in f.intent.attributes and price and f.counts.get(gpu, 1) > 1:
                 n = f.counts[gpu]  # "8 张 4090 多少钱": the cards' price times the count, from the record's price
-                out.insert(0, Sentence(t("capex", f.language, count=n, gpu=gpu_name(gpu), capex=whole(n * price[0])),
+                out.insert(0, Sentence(say("capex", f.language, count=n, gpu=gpu_name(gpu), capex=whole(n * price[0])),
                                        [self._cite(f, self._part_with(gpu, price[0]), top_k)], exempt=(gpu_name(gpu),),
                                        derived=(n * price[0], price[0], n)))
         return self._ratio(f, top_k) + out
@@ -311,11 +312,11 @@ class Composer:
             marks = [self._cite(f, self._by_id[p.chunk_id], top_k)]
             if p.guide_price_cny is not None and self._groups.get(f"spec-{gpu}"):
                 marks.append(self._cite(f, self._part_with(gpu, p.guide_price_cny), top_k))
-                out.append(Sentence(t("team_price_guide", lang, gpu=name, quoted=p.quoted, title=p.title, date=p.date,
+                out.append(Sentence(say("team_price_guide", lang, gpu=name, quoted=p.quoted, title=p.title, date=p.date,
                                       guide=whole(p.guide_price_cny)), marks, exempt=(name, p.date, p.title),
                                     derived=(GUIDE_YEAR,)))
             else:
-                out.append(Sentence(t("team_price", lang, gpu=name, quoted=p.quoted, title=p.title, date=p.date),
+                out.append(Sentence(say("team_price", lang, gpu=name, quoted=p.quoted, title=p.title, date=p.date),
                                     marks, exempt=(name, p.date, p.title)))
         b = found.break_even if f.asked == "rent_or_buy" else None
         if b is not None and b.buy.chunk_id in self._by_id and b.rent.chunk_id in self._by_id:
@@ -326,11 +327,11 @@ class Composer:
                       "energy": f"{b.energy_cny_per_hour:,.2f}"}
             exempt = (name, b.buy.date, b.rent.date)
             if b.card_hours is None:
-                out.append(Sentence(t("rent_always", lang, **values), marks, exempt=exempt,
+                out.append(Sentence(say("rent_always", lang, **values), marks, exempt=exempt,
                                     derived=(round(b.rent_cny_per_hour, 2), round(b.energy_cny_per_hour, 2))))
             else:
                 hours, days = b.card_hours, b.days_round_the_clock or 0.0
-                out.append(Sentence(t("break_even", lang, hours=whole(hours), days=whole(days),
+                out.append(Sentence(say("break_even", lang, hours=whole(hours), days=whole(days),
                                       months=f"{days / 30.4:,.1f}", **values), marks, exempt=exempt,
                                     derived=(round(hours), round(days), round(days / 30.4, 1),
                                              round(b.rent_cny_per_hour, 2), round(b.energy_cny_per_hour, 2))))
@@ -351,7 +352,7 @@ class Composer:
             ratio = vh / vl
             markers = [self._cite(f, self._part_with(g, v), top_k) for g, v in ((hi, vh), (lo, vl))
                        if self._groups.get(f"spec-{g}")]
-            text = t("ratio", f.language, a=gpu_name(hi), b=gpu_name(lo), metric=t(f"metric.{attr}", f.language),
+            text = say("ratio", f.language, a=gpu_name(hi), b=gpu_name(lo), metric=say(f"metric.{attr}", f.language),
                      ratio=f"{ratio:.2f}", va=f"{vh:g}", vb=f"{vl:g}", unit=unit, diff=f"{vh - vl:g}")
             # The two figures are the records' own (as the fit engine reads them); the ratio is computed from them.
             return [Sentence(text, markers, exempt=(gpu_name(hi), gpu_name(lo)),
@@ -370,7 +371,7 @@ class Composer:
         out = []
         for name in f.unknown:
             key = "unknown_gpu" if name in f.unknown_gpus else "unknown_model"
-            out.append(Sentence(t(key, f.language, name=name), [], exempt=(name,)))
+            out.append(Sentence(say(key, f.language, name=name), [], exempt=(name,)))
         return out
 
     def _support(self, f: Facts, n: int, prefer: tuple[str, ...], require_match: bool,
@@ -393,11 +394,11 @@ class Composer:
         top_k = max(len(f.passages), 1)
         kind = f.intent.kind
         if kind == "not_covered":
-            said = [Sentence(t("not_covered", f.language), [], exempt=("A100", "RTX 40"))]
+            said = [Sentence(say("not_covered", f.language), [], exempt=("A100", "RTX 40"))]
             if f.passages:  # what it covers nearby, by name only: no figures in an answer about nothing it holds
                 heading = re.sub(r"^\d+(?:\.\d+)?\s+", "", f.passages[0].heading)
                 if not re.search(r"\d", heading):
-                    said.append(Sentence(t("nearest", f.language, heading=heading), [f"@{f.passages[0].id}"]))
+                    said.append(Sentence(say("nearest", f.language, heading=heading), [f"@{f.passages[0].id}"]))
             return Composition(self._join(said, f, []), "not_covered", f.passages)
         lead = self._unknown(f)
         direct: list[Sentence] = []
@@ -473,5 +474,5 @@ class Composer:
 
 _COMPUTED = {"fit", "speed", "cost", "selection", "spec"}  # answers from records and checks
 _SPLIT = {"zh": re.compile(r"(?<=[。！？])"), "en": re.compile(r"(?<=[.!?])\s+(?=[A-Z])")}
-_ALT_KEYS = {"alt.precision", "alt.count", "alt.workload", "alt.zero", "alt.offload"}
+_ALT_CHANGES = {"precision", "count", "workload", "zero", "offload"}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from indexer.chunks import Chunk
-from kb.words.answer import SOURCES, t
+from kb.words.catalog import has, say
 
 # Spec attribute (kb.intent.SPEC_ATTRIBUTES) → pattern on a table row's metric cell; notes → pattern on a note.
 ROWS: dict[str, str] = {
@@ -56,14 +56,15 @@ def spec_facts(parts: list[Chunk], gpu: str, attributes: list[str],
                     cells = _cells(shown)
                     if len(cells) >= 3 and not set(cells[1]) <= set("-: "):
                         seen.add(shown)
-                        source = SOURCES.get(_cells(zh)[2].split(" ")[0], {}).get(language, cells[2])
-                        rows.append((chunk, t("spec_row", language, gpu=gpu, metric=_GLOSS.sub("", cells[0]),
+                        written = f"source.{_cells(zh)[2].split(' ')[0]}"
+                        source = say(written, language) if has(written) else cells[2]
+                        rows.append((chunk, say("spec_row", language, gpu=gpu, metric=_GLOSS.sub("", cells[0]),
                                               value=cells[1], source=source)))
                         if attr == "nvlink" and re.match(r"0\s*GB/s", cells[1]):
-                            rows.append((chunk, t("spec_no_link", language, gpu=gpu)))
+                            rows.append((chunk, say("spec_no_link", language, gpu=gpu)))
                 elif note_p and zh.lstrip().startswith("- ") and re.search(note_p, zh) and shown not in seen:
                     seen.add(shown)
-                    notes.append((chunk, t("spec_note", language, note=shown.lstrip()[2:].strip())))
+                    notes.append((chunk, say("spec_note", language, note=shown.lstrip()[2:].strip())))
     return rows + notes[:MAX_NOTES] if rows else []
 
 
@@ -118,7 +119,7 @@ class Corrections:
             if pattern.search(sentence):
                 lines = _aligned(chunk, language)
                 if i < len(lines):
-                    out.append((chunk, t("spec_note", language, note=lines[i][1].lstrip()[2:].strip())))
+                    out.append((chunk, say("spec_note", language, note=lines[i][1].lstrip()[2:].strip())))
         return out
 
 _CASE_PARTS = {"谁": "who", "硬件": "hardware", "工作负载": "workload", "结果": "outcome", "注": "note"}
@@ -146,5 +147,5 @@ def case_facts(parts: list[Chunk], question: str, language: str) -> list[tuple[C
         if part in found:
             chunk, items = found[part]
             items = items[:1] if part == "note" else items
-            out.append((chunk, t(f"case_{part}", language, items=("; " if language == "en" else "；").join(items))))
+            out.append((chunk, say(f"case_{part}", language, items=("; " if language == "en" else "；").join(items))))
     return out

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from indexer.chunks import Chunk
 from kb.models import DocumentSource, Passage, Source
-from kb.words.labels import note
+from kb.words.catalog import say
 
 
 def passage_notes(chunk: Chunk, tables: dict[str, str], language: str) -> list[str]:
     """Caveats shown beside a passage, in the question's language."""
     notes = []
     if "missing_table" in chunk.notes:
-        notes.append(note("missing_table", language))
+        notes.append(say("missing_table", language))
         table = tables.get(chunk.section)
-        notes.append(note("table_link", language, id=table) if table else note("table_none", language))
+        notes.append(say("table_link", language, id=table) if table else say("table_none", language))
     if language == "en" and not chunk.text_en:
-        notes.append(note("no_english", language))
+        notes.append(say("no_english", language))
     return notes
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kb.models import Answer, DocumentSource, Passage
-from kb.words.labels import terminal
+from kb.words.catalog import table
 from kb.words.width import wrap
 
 WIDTH = 88
@@ -31,7 +31,7 @@ def render_answer(answer: Answer) -> str:
     from kb.fit.render import render_fit_text, render_selection_text
 
     lang = answer.language
-    t = terminal(lang)
+    t = table("terminal", lang)
     out = [f"{t['answer']}:", wrap(answer.answer or t["none"], "  ", WIDTH), "", f"{t['passages']}:"]
     for p in answer.passages:
         out.append(f"[{p.rank}] {_cited(p)}, score {p.score:.3f})")

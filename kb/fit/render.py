@@ -7,16 +7,15 @@ from typing import Any
 from kb.fit.memory import TERMS
 from kb.fit.result import FitResult, Selection
 from kb.fit.training import layout_line
-from kb.language import check_language
 from kb.numbers import GIB
+from kb.words.catalog import table
 from kb.words.fit import alternative_note, render, serving_note
-from kb.words.labels import FIT_TEXT
 from kb.words.width import align, width
 
 MAX_ROWS = 10  # a terminal table longer than this stops being "short"; --json carries every row
 
 def _l(language: str) -> dict[str, Any]:
-    return FIT_TEXT[check_language(language)]
+    return table("fit_text", language)
 
 
 def _gib(n: int) -> str:

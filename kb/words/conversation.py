@@ -11,24 +11,7 @@ from typing import Any
 from kb.language import check_language
 from kb.query import Query
 from kb.words.answer import WORKLOADS, gpu_name
-
-_ATTRIBUTES = {
-    "bandwidth": {"en": "memory bandwidth", "zh": "显存带宽"}, "vram": {"en": "VRAM", "zh": "显存容量"},
-    "int8": {"en": "INT8 TOPS", "zh": "INT8 算力"}, "fp32": {"en": "FP32", "zh": "FP32 算力"},
-    "tf32": {"en": "TF32", "zh": "TF32 算力"}, "compute": {"en": "FP16 TFLOPS", "zh": "FP16 算力"},
-    "power": {"en": "power", "zh": "功耗"}, "nvlink": {"en": "NVLink", "zh": "NVLink"},
-    "pcie": {"en": "PCIe", "zh": "PCIe"}, "price": {"en": "price", "zh": "价格"},
-    "memory_type": {"en": "memory type", "zh": "显存类型"},
-}
-_SLOT_NAMES = {
-    "model": {"en": "model", "zh": "模型"}, "gpu": {"en": "GPU", "zh": "显卡"},
-    "gpu_count": {"en": "GPU count", "zh": "卡数"}, "workload": {"en": "workload", "zh": "任务"},
-    "precision": {"en": "precision", "zh": "精度"}, "seq_len": {"en": "context", "zh": "上下文"},
-    "concurrency": {"en": "concurrency", "zh": "并发"}, "batch": {"en": "batch", "zh": "批大小"},
-    "budget_cny": {"en": "budget", "zh": "预算"}, "tokens": {"en": "training tokens", "zh": "训练 token"},
-    "zero": {"en": "ZeRO stage", "zh": "ZeRO"}, "attributes": {"en": "asked about", "zh": "所问指标"},
-}
-
+from kb.words.catalog import say
 
 # The asked quantity, said again so that the resolved question asks for the same thing.
 _ASK_ZH = {"memory": "需要多少显存", "kv": "的 KV 缓存多大", "concurrency": "最多能并发多少路", "time": "要多久",
@@ -82,8 +65,7 @@ def resolved_question(q: Query, language: str) -> str:
     more = ("（" + "，".join(extras) + "）") if zh and extras else (" (" + ", ".join(extras) + ")") if extras else ""
     cards = _cards(q, language)
     if not q.model and q.attributes and q.gpus:
-        what = "、".join(_ATTRIBUTES[a]["zh"] for a in q.attributes) if zh else \
-            " and ".join(_ATTRIBUTES[a]["en"] for a in q.attributes)
+        what = ("、" if zh else " and ").join(say(f"attribute.{a}", language) for a in q.attributes)
         return f"{cards} 的{what}是多少？" if zh else f"What is the {what} of the {cards.removeprefix('one ')}?"
     model = q.model or ("这个模型" if zh else "the model")
     if zh:
@@ -115,8 +97,7 @@ def _value(slot: str, value: Any, language: str) -> str:
     if slot == "workload":
         return "/".join(WORKLOADS.get(w, {}).get(language, w) for w in value)
     if slot == "attributes":
-        return "、".join(_ATTRIBUTES[a][language] for a in value) if language == "zh" else \
-            ", ".join(_ATTRIBUTES[a][language] for a in value)
+        return ("、" if language == "zh" else ", ").join(say(f"attribute.{a}", language) for a in value)
     if slot == "tokens":
         return _tokens(float(value), language)
     if isinstance(value, float):
@@ -124,13 +105,17 @@ def _value(slot: str, value: Any, language: str) -> str:
     return str(value)
 
 
+def _slot(slot: str, language: str) -> str:
+    return say(f"slot.{slot}", language)
+
+
 def carried_line(carried: list[str], changed: list[str], before: dict[str, Any], after: dict[str, Any],
                  language: str) -> str:
     """'沿用上文：模型 llama-3-70b · 任务 推理；本次修改：卡数 2→4' / 'From earlier: …; changed: …'."""
     lang = check_language(language)
-    kept = [f"{_SLOT_NAMES[s][lang]} {_value(s, after[s], lang)}" for s in carried]
-    new = [f"{_SLOT_NAMES[s][lang]} {_value(s, after[s], lang)}" if before.get(s) is None else
-           f"{_SLOT_NAMES[s][lang]} {_value(s, before[s], lang)}→{_value(s, after[s], lang)}" for s in changed]
+    kept = [f"{_slot(s, lang)} {_value(s, after[s], lang)}" for s in carried]
+    new = [f"{_slot(s, lang)} {_value(s, after[s], lang)}" if before.get(s) is None else
+           f"{_slot(s, lang)} {_value(s, before[s], lang)}→{_value(s, after[s], lang)}" for s in changed]
     if lang == "zh":
         parts = [f"沿用上文：{' · '.join(kept)}" if kept else "", f"本次修改：{' · '.join(new)}" if new else ""]
         return "；".join(p for p in parts if p) + "。"

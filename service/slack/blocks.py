@@ -12,7 +12,7 @@ from typing import Any
 
 from kb.fit.result import Selection
 from kb.models import Answer, Passage
-from kb.words.slack import labels
+from kb.words import catalog
 from service.slack.tables import fit_caption, fit_table, selection_caption, selection_table
 from service.slack.text import clip, escape
 
@@ -64,7 +64,7 @@ def answer_markup(answer: Answer) -> str:
 
 def passage_blocks(p: Passage, language: str) -> list[Block]:
     """The passage's section, heading and a quoted excerpt; then where it comes from and its notes."""
-    t = labels(language)
+    t = catalog.table("slack", language)
     head = f"*[{p.rank}]* §{p.section} {escape(p.heading)}"
     body = section(f"{head}\n{_excerpt(p.text, t['truncated'])}", f"kb_passage_{p.rank}", t["truncated"])
     src = p.source
@@ -75,7 +75,7 @@ def passage_blocks(p: Passage, language: str) -> list[Block]:
 
 def selection_section(sel: Selection, language: str) -> Block:
     """The configurations that fit, ranked (or that none does), then what was left out and why."""
-    t = labels(language)
+    t = catalog.table("slack", language)
     title = f"*{t['selection']}* · {escape(clip(selection_caption(sel, language), 150, '…'))}\n"
     left_out = "".join(f"\n• {escape(x)}" for x in sel.excluded)
     left_out = f"\n_{t['excluded']}_:{left_out}" if left_out else ""
@@ -101,7 +101,7 @@ def feedback_value(answer: Answer) -> str:
 
 
 def feedback_actions(answer: Answer) -> Block:
-    t = labels(answer.language)
+    t = catalog.table("slack", answer.language)
     value = feedback_value(answer)
     return {"type": "actions", "block_id": "kb_feedback", "elements": [
         {"type": "button", "action_id": VOTE_ACTIONS[vote], "value": value,
@@ -112,7 +112,7 @@ def feedback_actions(answer: Answer) -> Block:
 def answer_blocks(answer: Answer, asked_by: str | None = None) -> list[Block]:
     """The whole answer as at most 50 blocks: who asked, the answer, fit checks, passages, feedback buttons."""
     lang = answer.language
-    t = labels(lang)
+    t = catalog.table("slack", lang)
     q = escape(answer.question)
     asked = t["asked"].format(user=f"<@{asked_by}>", question=q) if asked_by else t["question"].format(question=q)
     head: list[Block] = [context([asked], "kb_question"),
@@ -140,5 +140,5 @@ def answer_blocks(answer: Answer, asked_by: str | None = None) -> list[Block]:
 
 def answer_text(answer: Answer) -> str:
     """The plain notification text sent beside the blocks (Slack shows it where blocks cannot be shown)."""
-    t = labels(answer.language)
+    t = catalog.table("slack", answer.language)
     return clip(escape(answer.answer) or t["none"], FALLBACK_CHARS, t["truncated"])

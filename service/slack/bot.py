@@ -19,7 +19,7 @@ from slack_sdk.errors import SlackApiError
 from kb.errors import BadInput
 from kb.language import detect_language
 from kb.question import clean_question
-from kb.words.slack import labels
+from kb.words import catalog
 from service.shared_limits import SharedSet, SharedUserRateLimiter
 from service.slack.blocks import VOTE_ACTIONS
 from service.slack.blocks import context as slack_context
@@ -121,7 +121,7 @@ class Bot:
 
     def command_notice(self, question: str, user: object, context: BoltContext) -> str:
         """What the asker sees at once; clears kb_skip only when the question is to be answered."""
-        t = labels(detect_language(question))
+        t = catalog.table("slack", detect_language(question))
         if question.lower() in HELP_WORDS:
             return t["usage"]
         try:
@@ -185,7 +185,7 @@ class Bot:
         thread = event.get("thread_ts") or (None if is_dm else event.get("ts"))
         question = question_from_slack(event.get("text"), context.bot_user_id)
         if context.get("kb_wait"):
-            t = labels(detect_language(question))
+            t = catalog.table("slack", detect_language(question))
             reply = Reply(detect_language(question),
                           notice=t["limited"].format(n=self.limiter.per_minute, s=context["kb_wait"]))
         else:
@@ -195,7 +195,8 @@ class Bot:
                                     context.bot_user_id) if followup else Conversation()
             reply = compose(self.engine_getter, question, None if is_dm else user, talk.history, talk.state)
             if talk.unreadable and reply.answer is not None:
-                reply.blocks.insert(0, slack_context([labels(reply.language)["thread_unreadable"]], "kb_thread"))
+                unreadable = catalog.table("slack", reply.language)["thread_unreadable"]
+                reply.blocks.insert(0, slack_context([unreadable], "kb_thread"))
         try:
             if reply.answer is None and not is_dm:
                 client.chat_postEphemeral(channel=channel, user=user, text=reply.notice, thread_ts=thread)
@@ -237,7 +238,7 @@ class Bot:
     def thank_voter(self, body: dict[str, Any], context: BoltContext, client: WebClient) -> None:
         if context.get("kb_skip"):
             return
-        t = labels(str(context.get("kb_language")))
+        t = catalog.table("slack", str(context.get("kb_language")))
         text = t["thanks"].format(vote=t[f"vote_{context.get('kb_vote')}"])
         url = body.get("response_url")
         if url:

@@ -17,7 +17,7 @@ from slack_sdk.webhook import WebhookClient
 from kb.errors import BadInput, IndexUnavailable
 from kb.language import detect_language
 from kb.models import Answer
-from kb.words.slack import labels
+from kb.words import catalog
 from service.slack.blocks import Block, answer_blocks, answer_text
 from service.slack.text import escape
 
@@ -61,7 +61,7 @@ def compose(engine_getter: EngineGetter, question: str, asked_by: str | None = N
     """Ask kb's core (a follow-up with the thread's history or state); a bad question becomes its one-line
     message, any other failure a logged apology."""
     language = detect_language(question)
-    t = labels(language)
+    t = catalog.table("slack", language)
     try:
         answer = engine_getter().answer(question, history=history or None, state=state)
     except BadInput as e:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from kb.fit.render import layout_text
 from kb.fit.result import FitResult, Selection
 from kb.numbers import GIB
-from kb.words.slack import labels
+from kb.words import catalog
 from kb.words.width import pad, width
 from service.slack.text import escape
 
@@ -47,7 +47,7 @@ def _money(cny: float | None, language: str) -> str:
 
 
 def _speed(decode: float | None, train_hours: float | None, language: str) -> str:
-    t = labels(language)
+    t = catalog.table("slack", language)
     if decode is not None:
         return t["decode"].format(v=f"{decode:,.0f}")
     if train_hours is not None:
@@ -57,7 +57,7 @@ def _speed(decode: float | None, train_hours: float | None, language: str) -> st
 
 def verdict(check: FitResult, language: str) -> str:
     """The verdict cell: the same words in every table row, so a reader (or a test) can scan for them."""
-    return labels(language)["fits" if check.fits else "nofit"]
+    return catalog.table("slack", language)["fits" if check.fits else "nofit"]
 
 
 def fit_caption(checks: Sequence[FitResult]) -> str:
@@ -72,7 +72,7 @@ def fit_caption(checks: Sequence[FitResult]) -> str:
 
 def fit_table(checks: Sequence[FitResult], language: str, budget: int) -> str:
     """Verdict, GPU × count, per-GPU need vs capacity (GiB), fewest GPUs that fit, speed, cost: one row a check."""
-    t = labels(language)
+    t = catalog.table("slack", language)
     header = ["", t["verdict"], t["gpu"], t["need"] + " GiB", t["min_gpus"], t["speed"], t["cost"]]
     rows = [[f"[F{i}]", verdict(c, language), f"{c.gpu}×{c.gpu_count}",
              f"{_gib(c.per_gpu_required_bytes)}/{_gib(c.per_gpu_available_bytes)}",
@@ -93,13 +93,14 @@ def fit_table(checks: Sequence[FitResult], language: str, budget: int) -> str:
 
 def selection_caption(selection: Selection, language: str) -> str:
     """Workload · model · budget, the question the ranking answers."""
-    budget = f" · {labels(language)['budget']} {_money(selection.budget_cny, language)}" if selection.budget_cny else ""
+    label = catalog.table("slack", language)["budget"]
+    budget = f" · {label} {_money(selection.budget_cny, language)}" if selection.budget_cny else ""
     return f"{selection.workload} · {selection.model}{budget}"
 
 
 def selection_table(selection: Selection, language: str, budget: int) -> str:
     """The configurations that fit, ranked: GPU × count, cost, speed, rank by speed and by cost."""
-    t = labels(language)
+    t = catalog.table("slack", language)
     header = [t["gpu"], t["cost"], t["speed"], t["rank_time"], t["rank_cost"]]
     rows = [[f"{r.gpu}×{r.gpu_count}", _money(r.capex_cny, language),
              _speed(r.decode_tokens_per_s, r.train_wall_hours, language), str(r.rank_by_time), str(r.rank_by_cost)]

@@ -21,7 +21,8 @@ from kb.fit.command import fit
 from kb.fit.request import parse_request
 from kb.fit.result import FitResult
 from kb.language import LANGUAGES
-from kb.words.fit import MESSAGES, msg
+from kb.words.catalog import say
+from kb.words.catalog.fit import FIT as MESSAGES
 from tests.support.fit_engine_helpers import ENGINE, check_fit, fit_checks_for_question
 
 NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?(?:e[+-]?\d+)?")
@@ -200,7 +201,7 @@ def test_catalog_entries_agree(key: str) -> None:
 
 
 def test_msg_formats_like_an_f_string() -> None:
-    assert msg("energy_step", "en", count=2, tdp=450.0, price=1.0, cny=0.9) == \
+    assert say("energy_step", "en", count=2, tdp=450.0, price=1.0, cny=0.9) == \
         "energy: 2 × 450 W TDP × 1 CNY/kWh = 0.90 CNY an hour"
-    assert msg("energy_step", "zh", count=2, tdp=450.0, price=1.0, cny=0.9) == \
+    assert say("energy_step", "zh", count=2, tdp=450.0, price=1.0, cny=0.9) == \
         "电费：2 × 450 W TDP × 1 CNY/kWh = 每小时 0.90 CNY"

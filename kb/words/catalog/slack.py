@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from kb.language import check_language
-
 LABELS: dict[str, dict[str, str]] = {
     "zh": {
         "asked": "{user} 问：{question}",
@@ -91,7 +89,3 @@ LABELS: dict[str, dict[str, str]] = {
     },
 }
 
-
-def labels(language: str) -> dict[str, str]:
-    """The label set for a language code; anything but "zh" gets English."""
-    return LABELS[check_language(language)]

@@ -1,9 +1,8 @@
-"""Labels of the terminal rendering and the notes shown beside passages, in Chinese and English."""
+"""Labels of the terminal rendering (by language, whole tables) and the notes shown beside passages."""
 
 from __future__ import annotations
 
-from kb.language import check_language
-from kb.words.fit import MESSAGES
+from kb.words.catalog.fit import FIT
 
 WORKLOAD_IDS = ("inference", "full", "lora", "qlora")
 
@@ -29,7 +28,7 @@ FIT_TEXT = {
            "count": "张数", "speed": "速度", "rank_time": "按速度", "rank_cost": "按成本", "guidance": "文档建议",
            "excluded": "未列入", "more": "另有 {n} 行见 --json", "gpu_hours": "GPU小时", "hours": "小时",
            "none_fit": "预算内没有能放下的配置", "alternative": "可行的改法", "rank_headroom": "按成本和余量",
-           "workloads": {w: MESSAGES[f"workload.{w}"]["zh"] for w in WORKLOAD_IDS}},
+           "workloads": {w: FIT[f"workload.{w}"]["zh"] for w in WORKLOAD_IDS}},
     "en": {"fits": "fits", "nofit": "does not fit", "check": "Fit check", "term": "term", "total": "total",
            "per_gpu": "per GPU", "required": "required per GPU", "available": "available per GPU",
            "headroom": "headroom", "min_gpus": "fewest GPUs that fit",
@@ -43,7 +42,7 @@ FIT_TEXT = {
            "excluded": "Left out", "more": "{n} more rows in --json", "gpu_hours": "GPU-hours", "hours": "hours",
            "none_fit": "nothing fits within the budget", "alternative": "what would fit",
            "rank_headroom": "by cost, headroom",
-           "workloads": {w: MESSAGES[f"workload.{w}"]["en"] for w in WORKLOAD_IDS}},
+           "workloads": {w: FIT[f"workload.{w}"]["en"] for w in WORKLOAD_IDS}},
 }
 
 NOTES = {
@@ -69,10 +68,3 @@ NOTES = {
     },
 }
 
-
-def terminal(language: str) -> dict[str, str]:
-    return TERMINAL[check_language(language)]
-
-
-def note(key: str, language: str, **values: str) -> str:
-    return NOTES[key][check_language(language)].format(**values)

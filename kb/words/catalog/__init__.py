@@ -1,0 +1,60 @@
+"""Everything kb says, in Chinese and English: one catalog, read through one lookup.
+
+The sentences are kept by topic (an answer's lead sentences, a fit check's working, the notes beside
+passages, a follow-up's slot names) in the modules of this package and merged here into one key space,
+checked once for a key used twice. `say` fills one sentence; `table` hands a front end its whole label
+set (the terminal, the plain-text fit check, Slack). A language is checked on every lookup
+(kb.language): nothing falls back to English silently. The web page's own words are its
+`static/i18n.js` (they load before any request).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kb.language import check_language
+from kb.words.catalog.answer import ANSWER, SOURCES
+from kb.words.catalog.conversation import CONVERSATION
+from kb.words.catalog.fit import FIT
+from kb.words.catalog.labels import FIT_TEXT, NOTES, TERMINAL
+from kb.words.catalog.slack import LABELS
+
+
+def _merge(*parts: Mapping[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    merged: dict[str, dict[str, str]] = {}
+    for part in parts:
+        for key, entry in part.items():
+            if key in merged:
+                raise RuntimeError(f"words catalog: the key {key!r} is defined twice")
+            merged[key] = entry
+    return merged
+
+
+CATALOG = _merge(ANSWER, FIT, NOTES, CONVERSATION, {f"source.{k}": v for k, v in SOURCES.items()})
+_TABLES: dict[str, Mapping[str, Any]] = {"terminal": TERMINAL, "fit_text": FIT_TEXT, "slack": LABELS}
+
+
+def cards(count: Any, gpu: str, language: str) -> str:
+    """'one RTX 4090', '4 × RTX 4090', '4 张 RTX 4090'."""
+    if check_language(language) == "zh":
+        return f"{count} 张 {gpu}"
+    return f"one {gpu}" if count == 1 else f"{count} × {gpu}"
+
+
+def say(key: str, language: str, /, **values: Any) -> str:
+    """The sentence `key` in `language`, its placeholders filled; {cards} is made from `count` and `gpu`."""
+    entry = CATALOG[key][check_language(language)]
+    if "{cards}" in entry and "cards" not in values:
+        values["cards"] = cards(values["count"], values["gpu"], language)
+    return entry.format(**values)
+
+
+def has(key: str) -> bool:
+    """Whether the catalog holds `key` (a Note's key from outside, such as a workload kb has no name for)."""
+    return key in CATALOG
+
+
+def table(name: str, language: str) -> Any:
+    """A front end's whole label set ('terminal', 'fit_text' or 'slack') in `language`."""
+    return _TABLES[name][check_language(language)]

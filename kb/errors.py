@@ -1,25 +1,9 @@
-"""The errors kb expects, in one place: front ends map them to exit 2 / 4xx or exit 1 / 5xx."""
+"""The errors kb expects (KbError and its kinds), re-exported from the bottom layer where they are defined.
 
+indexer/errors.py holds the classes so the indexer can raise them without importing kb; these names are the same
+objects, so kb, its front ends and callers import them from here as before.
+"""
 
-class KbError(Exception):
-    """Base of every error kb raises on purpose; the message is for people, one line."""
+from indexer.errors import BadInput, CorpusError, IndexUnavailable, KbError
 
-    exit_code = 1
-
-
-class BadInput(KbError):
-    """The caller's input is wrong; the message says what and how to fix it."""
-
-    exit_code = 2
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-class IndexUnavailable(KbError):
-    """The index artifact is missing, damaged or built differently; the message names the fix."""
-
-
-class CorpusError(KbError):
-    """The corpus is malformed (a record's front matter, a missing section)."""
+__all__ = ["BadInput", "CorpusError", "IndexUnavailable", "KbError"]

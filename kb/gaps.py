@@ -1,10 +1,11 @@
 """What people asked that kb could not answer, so a team knows which document to add next.
 
 For every question answered `partial` or `not_covered`, or naming something kb has no record for, the
-question text is kept (never who asked) with its coverage and unknown names, in a local SQLite file
-(KB_GAPS_PATH), for KB_GAPS_RETENTION_DAYS (30): older rows are deleted on every write and every read.
-`kb gaps` and GET /v1/gaps group them: the unknown names most asked, the questions not covered, the
-partial ones, and those marked wrong.
+question text is kept (never who asked) with its coverage and unknown names, for KB_GAPS_RETENTION_DAYS (30):
+in Redis when KB_REDIS_URL is set, so every replica records into one log (kb/gaps_redis.py), else in a local
+SQLite file (KB_GAPS_PATH). Either store forgets what is older than the retention on every write and read.
+`kb gaps` and GET /v1/gaps group them: the unknown names most asked, the questions not covered, the partial
+ones, and those marked wrong.
 """
 
 from __future__ import annotations
@@ -16,14 +17,32 @@ import sqlite3
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from kb.errors import BadInput
+from kb.errors import BadInput, KbError
 
 _SINCE = re.compile(r"^(\d+)\s*([dhm])$")
 _SCHEMA = """CREATE TABLE IF NOT EXISTS gaps (
     at REAL NOT NULL, question TEXT NOT NULL, kind TEXT NOT NULL, names TEXT NOT NULL DEFAULT '[]')"""
+DAY_S = 86400
+
+
+class GapsUnavailable(KbError):
+    """The gap log could not be read (Redis down, the SQLite file unreadable); the message says which."""
+
+
+class GapStore(Protocol):
+    """Where shortfalls are kept; `errors` are the failures of its storage, which writes may swallow."""
+
+    errors: tuple[type[Exception], ...]
+
+    def record(self, question: str, coverage: str, unknown: list[str], now: float | None = None) -> bool: ...
+
+    def thumbs_down(self, question: str, now: float | None = None) -> None: ...
+
+    def summary(self, since_s: float | None = None, now: float | None = None, top: int = 20) -> dict[str, Any]: ...
 
 
 def parse_since(text: str) -> float:
@@ -31,14 +50,37 @@ def parse_since(text: str) -> float:
     m = _SINCE.match(text.strip().lower())
     if not m:
         raise BadInput(f"--since {text!r}: give a number and d, h or m, e.g. 7d", field="since")
-    return int(m.group(1)) * {"d": 86400, "h": 3600, "m": 60}[m.group(2)]
+    return int(m.group(1)) * {"d": DAY_S, "h": 3600, "m": 60}[m.group(2)]
+
+
+def shortfalls(coverage: str, unknown: list[str]) -> list[str]:
+    """The kinds of shortfall an answer is: not_covered or partial, and unknown when it named unknown things."""
+    return [k for k, hit in (("not_covered", coverage == "not_covered"), ("partial", coverage == "partial"),
+                             ("unknown", bool(unknown))) if hit]
+
+
+def group(rows: Iterable[tuple[str, str, list[str]]], window_s: float, top: int = 20) -> dict[str, Any]:
+    """(question, kind, names) rows grouped: unknown names by how often asked, each kind's questions by count."""
+    names: Counter[str] = Counter()
+    by_kind: dict[str, Counter[str]] = {"not_covered": Counter(), "partial": Counter(), "wrong": Counter()}
+    for question, kind, unknown in rows:
+        if kind == "unknown":
+            names.update(unknown)
+        elif kind in by_kind:
+            by_kind[kind][question] += 1
+    return {"since_days": round(window_s / DAY_S, 2),
+            "unknown_names": [{"name": n, "asked": c} for n, c in names.most_common(top)],
+            **{kind: [{"question": q, "asked": c} for q, c in counter.most_common(top)]
+               for kind, counter in by_kind.items()}}
 
 
 class GapLog:
     """One SQLite file; safe across threads (a lock) and processes (SQLite's own locking)."""
 
+    errors: tuple[type[Exception], ...] = (OSError, sqlite3.Error)
+
     def __init__(self, path: Path, retention_days: float = 30.0) -> None:
-        self.path, self.retention_s = Path(path), retention_days * 86400
+        self.path, self.retention_s = Path(path), retention_days * DAY_S
         self._lock = threading.Lock()
 
     def _db(self) -> sqlite3.Connection:
@@ -52,8 +94,7 @@ class GapLog:
 
     def record(self, question: str, coverage: str, unknown: list[str], now: float | None = None) -> bool:
         """Keep the question if kb fell short on it; True when it was kept."""
-        kinds = [k for k, hit in (("not_covered", coverage == "not_covered"), ("partial", coverage == "partial"),
-                                  ("unknown", bool(unknown))) if hit]
+        kinds = shortfalls(coverage, unknown)
         if not kinds:
             return False
         now = time.time() if now is None else now
@@ -74,30 +115,40 @@ class GapLog:
     def summary(self, since_s: float | None = None, now: float | None = None, top: int = 20) -> dict[str, Any]:
         """Grouped: unknown names by how often asked, and the questions of each kind by how often asked."""
         now = time.time() if now is None else now
+        window = since_s if since_s is not None else self.retention_s
         with self._lock, self._db() as db:
             self._forget(db, now)
-            rows = db.execute("SELECT question, kind, names FROM gaps WHERE at >= ?",
-                              (now - (since_s if since_s is not None else self.retention_s),)).fetchall()
-        names: Counter[str] = Counter()
-        by_kind: dict[str, Counter[str]] = {"not_covered": Counter(), "partial": Counter(), "wrong": Counter()}
-        for question, kind, raw in rows:
-            if kind == "unknown":
-                names.update(json.loads(raw))
-            elif kind in by_kind:
-                by_kind[kind][question] += 1
-        return {"since_days": round((since_s or self.retention_s) / 86400, 2),
-                "unknown_names": [{"name": n, "asked": c} for n, c in names.most_common(top)],
-                **{kind: [{"question": q, "asked": c} for q, c in counter.most_common(top)]
-                   for kind, counter in by_kind.items()}}
+            rows = db.execute("SELECT question, kind, names FROM gaps WHERE at >= ?", (now - window,)).fetchall()
+        return group(((q, kind, json.loads(raw)) for q, kind, raw in rows), window, top)
 
 
-def gap_log(settings: Any) -> GapLog:
-    """The settings' gap log: KB_GAPS_PATH, else gaps.sqlite in the document store's folder."""
+def gap_log(settings: Any) -> GapStore:
+    """The settings' gap log: Redis when KB_REDIS_URL is set; else KB_GAPS_PATH, or gaps.sqlite in the
+    document store's folder."""
+    if settings.redis_url:
+        from kb.gaps_redis import RedisGapLog
+
+        return RedisGapLog.from_url(settings.redis_url, settings.gaps_retention_days)
     path = settings.gaps_path or Path(settings.sources_dir) / "gaps.sqlite"
     return GapLog(path, settings.gaps_retention_days)
 
 
-def record_quietly(log: GapLog, question: str, coverage: str, unknown: list[str]) -> None:
-    """Record, never failing the answer it follows (a read-only disk is a lost record, not an error)."""
-    with contextlib.suppress(OSError, sqlite3.Error):
+def record_quietly(log: GapStore, question: str, coverage: str, unknown: list[str]) -> None:
+    """Record, never failing the answer it follows (a read-only disk or Redis down is a lost record)."""
+    with contextlib.suppress(*log.errors):
         log.record(question, coverage, unknown)
+
+
+def thumbs_down_quietly(log: GapStore, question: str) -> None:
+    """A 👎 recorded, never failing the vote it follows."""
+    with contextlib.suppress(*log.errors):
+        log.thumbs_down(question)
+
+
+def read_summary(log: GapStore, since_s: float | None = None) -> dict[str, Any]:
+    """The grouped gaps, or GapsUnavailable naming why the log could not be read (exit 1, HTTP 503)."""
+    try:
+        return log.summary(since_s)
+    except log.errors as e:
+        raise GapsUnavailable(f"the gap log cannot be read ({type(e).__name__}: {e}); "
+                              "check KB_REDIS_URL or KB_GAPS_PATH") from None

@@ -24,8 +24,9 @@ class Settings(BaseSettings):
     # Teams' documents (kb docs, POST /v1/documents): a checkout's sources/, else the user data folder.
     sources_dir: Path = Field(default_factory=default_sources_dir)
     max_document_mb: float = Field(default=20.0, gt=0, le=512)
-    # What kb could not answer (kb gaps): a SQLite file beside the documents, kept this many days.
-    gaps_path: Path | None = None  # default: <sources_dir>/../kb-gaps.sqlite
+    # What kb could not answer (kb gaps), kept this many days: in Redis when redis_url is set (every replica's
+    # in one log), else a SQLite file (default: <sources_dir>/gaps.sqlite).
+    gaps_path: Path | None = None
     gaps_retention_days: float = Field(default=30.0, gt=0)
     # How often a replica looks for documents another one added or removed (0: never; service/documents_watch.py).
     documents_poll_seconds: float = Field(default=2.0, ge=0)

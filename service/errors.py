@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from kb.errors import BadInput, IndexUnavailable, KbError
+from kb.gaps import GapsUnavailable
 from service.context import request_id
 from service.schemas import ErrorBody, ErrorDetail
 from service.state import NotReady
@@ -80,6 +81,7 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(BadInput, _bad_input)  # type: ignore[arg-type]
     app.add_exception_handler(NotReady, _unavailable)
     app.add_exception_handler(IndexUnavailable, _unavailable)
+    app.add_exception_handler(GapsUnavailable, _unavailable)
     app.add_exception_handler(KbError, _kb_error)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http)  # type: ignore[arg-type]
 

@@ -18,6 +18,7 @@ from kb.errors import IndexUnavailable
 from kb.settings import Settings
 from service.answers import AnswerCache
 from service.embedding import pin_to_one_thread
+from service.gaps import app_gaps
 from service.metrics import Metrics
 from service.shared import Shared
 from service.shared_answers import SharedAnswers, answers_version
@@ -40,6 +41,7 @@ class AppState:
         self.settings = settings
         self.metrics = metrics
         self.shared = shared
+        self.gaps = app_gaps(settings, shared)  # kb gaps: Redis on the shared client, or the SQLite file
         self.shared_answers: SharedAnswers | None = None
         self.engine = engine
         self.error: str | None = None

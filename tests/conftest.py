@@ -26,6 +26,7 @@ PROCESS_MODULES = {
     "test_service_schemathesis.py", "test_trusted_proxies.py", "test_web_page.py", "test_wheel_install.py",
     "test_tls_edge.py", "test_st_backend.py",  # (the last loads torch and a sentence-transformers model)
     "test_documents_api.py", "test_documents_replicas.py", "test_cli_docs.py",  # uvicorn, kb serve, kb docs
+    "test_gaps_redis.py", "test_gaps_replicas.py",  # redis-server
 }
 # Fixtures that mean "the real corpus's index", "a live server" or "torch and a sentence-transformers model".
 SLOW_FIXTURES = {"index_dir", "live", "st_engine"}

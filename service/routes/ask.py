@@ -5,11 +5,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Response
 
-from kb.gaps import gap_log, record_quietly
 from kb.models import Answer
 from service.deps import StateDep
 from service.errors import BODY_ERRORS, GUARD_ERRORS, documented
 from service.examples import ASK
+from service.gaps import record_gap
 from service.schemas import AskRequest
 
 router = APIRouter(tags=["ask"])
@@ -22,6 +22,6 @@ async def ask(request: Annotated[AskRequest, Body(openapi_examples=ASK)], state:
     body = await state.answer_json(request.question, request.top_k, history, request.state)
     if b'"coverage":"answered"' not in body or b'"unknown":[]' not in body:  # kb fell short: kb gaps
         answer = json.loads(body)
-        await state.run(record_quietly, gap_log(state.settings), answer["question"], answer["coverage"],
+        await state.run(record_gap, state.gaps, state.shared, answer["question"], answer["coverage"],
                         answer["unknown"])
     return Response(body, media_type="application/json")

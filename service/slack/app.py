@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 from slack_bolt import App
 from slack_sdk import WebClient
 
-from kb.gaps import gap_log
 from kb.settings import Settings
+from service.gaps import app_gaps
 from service.slack.bot import Bot
 from service.slack.feedback import FeedbackLog
 from service.slack.replies import HTTP_TIMEOUT_S, EngineGetter, retry_handlers
@@ -51,7 +51,7 @@ def build_app(settings: Settings, engine_getter: EngineGetter, shared: Shared | 
         ignoring_self_events_enabled=True,
         listener_executor=ThreadPoolExecutor(max_workers=max(4, settings.threads), thread_name_prefix="kb-slack"),
     )
-    bot = Bot(engine_getter, FeedbackLog(settings.feedback_path, feedback_salt(settings), gap_log(settings)),
+    bot = Bot(engine_getter, FeedbackLog(settings.feedback_path, feedback_salt(settings), app_gaps(settings, shared)),
               settings.slack_user_per_minute, settings.max_question_chars, shared)
     bot.register(app)
     return app

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import json
 import os
-import sqlite3
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from kb.gaps import GapLog
+from kb.gaps import GapStore, thumbs_down_quietly
 
 try:  # an advisory lock keeps lines whole across worker processes; threads share the lock below
     import fcntl
@@ -29,7 +27,7 @@ def hash_user(user_id: str, salt: bytes) -> str:
 class FeedbackLog:
     """Appends vote records to path; each record is one write of one line, under a thread and a file lock."""
 
-    def __init__(self, path: Path, salt: bytes, gaps: GapLog | None = None) -> None:
+    def __init__(self, path: Path, salt: bytes, gaps: GapStore | None = None) -> None:
         self.path = path
         self._salt = salt
         self._lock = threading.Lock()
@@ -56,6 +54,5 @@ class FeedbackLog:
             finally:
                 os.close(fd)  # closing releases the flock
         if vote == "down" and self.gaps is not None:
-            with contextlib.suppress(OSError, sqlite3.Error):
-                self.gaps.thumbs_down(question)
+            thumbs_down_quietly(self.gaps, question)
         return rec

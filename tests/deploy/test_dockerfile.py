@@ -46,3 +46,14 @@ def test_installs_the_built_wheel_not_an_editable_checkout() -> None:
               if i.startswith("COPY --from")]
     assert copied and all(src in ("/app/.venv", "/var/lib/kb") for src in copied)  # no source tree at run time
     assert "KB_CORPUS_DIR" not in final  # the corpus is the wheel's
+
+
+def test_the_document_store_is_a_folder_the_service_user_owns() -> None:
+    """KB_SOURCES_DIR is where compose's volume and the k8s claim mount; a fresh volume copies its owner."""
+    final = INSTRUCTIONS[max(i for i, line in enumerate(INSTRUCTIONS) if line.startswith("FROM ")):]
+    env = " ".join(i for i in final if i.startswith("ENV "))
+    (sources,) = re.findall(r"KB_SOURCES_DIR=(\S+)", env)
+    user = [i.split()[1] for i in final if i.startswith("USER ")][-1]
+    made = [i for i in final if i.startswith("RUN ") and sources in i]
+    assert made and any(f"-o {user}" in i and "install -d" in i for i in made), made
+    assert final.index(made[0]) < final.index(f"USER {user}")  # made as root, before dropping to the user

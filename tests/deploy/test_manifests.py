@@ -144,3 +144,44 @@ def test_the_edge_serves_tls_where_a_certificate_is_mounted() -> None:
     assert {"name": "https", "port": 443, "targetPort": "https"} in service["spec"]["ports"]
     kustomization = yaml.safe_load((DEPLOY / "kustomization.yaml").read_text(encoding="utf-8"))
     assert "haproxy/start.sh" in kustomization["configMapGenerator"][0]["files"]
+
+
+def test_compose_replicas_share_one_named_volume_for_the_document_store() -> None:
+    compose = yaml.safe_load((REPO / "compose.yaml").read_text(encoding="utf-8"))
+    kb = compose["services"]["kb"]
+    sources = kb["environment"]["KB_SOURCES_DIR"]
+    assert Settings(sources_dir=sources).sources_dir.is_absolute()
+    mounts = [v.split(":") for v in kb["volumes"]]
+    (volume,) = [name for name, target, *_ in mounts if target == sources]  # mounted read-write, at the store
+    assert not volume.startswith((".", "/", "~")), "a named volume, not a folder of one host"
+    assert volume in compose["volumes"]
+    assert kb["deploy"]["replicas"] >= 2  # every replica of the one service mounts it
+    assert all(not v.endswith(":ro") for v in kb["volumes"] if v.startswith(f"{volume}:"))
+
+
+def test_kubernetes_replicas_mount_a_read_write_many_claim_for_the_document_store() -> None:
+    deployment = find("Deployment", "kb")
+    pod = deployment["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    sources = env_of(container)["KB_SOURCES_DIR"]
+    (mount,) = [m for m in container["volumeMounts"] if m["mountPath"] == sources]
+    assert not mount.get("readOnly")
+    (volume,) = [v for v in pod["volumes"] if v["name"] == mount["name"]]
+    claim = find("PersistentVolumeClaim", volume["persistentVolumeClaim"]["claimName"])
+    assert claim["spec"]["accessModes"] == ["ReadWriteMany"]  # pods on any node, at once
+    assert claim["spec"]["resources"]["requests"]["storage"]
+    assert pod["securityContext"]["fsGroup"] == pod["securityContext"]["runAsGroup"]  # the volume is kb's to write
+    kustomization = yaml.safe_load((DEPLOY / "kustomization.yaml").read_text(encoding="utf-8"))
+    (claim_file,) = [f for f, d in k8s_docs() if d["kind"] == "PersistentVolumeClaim"
+                     and d["metadata"]["name"] == claim["metadata"]["name"]]
+    assert f"k8s/{claim_file}" in kustomization["resources"]
+
+
+def test_compose_kubernetes_and_the_image_agree_on_the_document_store() -> None:
+    compose = yaml.safe_load((REPO / "compose.yaml").read_text(encoding="utf-8"))
+    in_compose = compose["services"]["kb"]["environment"]["KB_SOURCES_DIR"]
+    in_k8s = env_of(find("Deployment", "kb")["spec"]["template"]["spec"]["containers"][0])["KB_SOURCES_DIR"]
+    dockerfile = (REPO / "Dockerfile").read_text(encoding="utf-8")
+    final = dockerfile[dockerfile.rindex("FROM "):]
+    (in_image,) = re.findall(r"KB_SOURCES_DIR=(\S+)", final)
+    assert in_compose == in_k8s == in_image

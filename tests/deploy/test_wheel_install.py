@@ -36,6 +36,9 @@ def test_the_wheel_installs_and_answers_outside_the_repository(tmp_path: Path, i
     assert {"kb/eval/questions.jsonl", "kb/eval/answers.jsonl", "kb/corpus/guide.md"} <= names
     assert not names & {"service/testing.py", "service/edge.py"}, "test helpers ship in the wheel"
     assert not any(n.startswith("tests/") for n in names)
+    # The layers as shipped: the errors at the bottom (indexer/), the corpus table generator not at all (tools/).
+    assert {"indexer/errors.py", "kb/errors.py", "indexer/build.py", "service/app.py"} <= names
+    assert not any(n.startswith(("tools/", "indexer/corpus_tools/")) for n in names)
 
     base = getattr(sys, "_base_executable", sys.executable)
     assert _run([base, "-m", "venv", str(venv)]).returncode == 0

@@ -487,3 +487,91 @@ def test_while_the_index_loads_the_page_says_so_and_retries(page: Any, settings:
         page.wait_for_selector("body[data-ready=true]", timeout=15_000)
         ask(page, ZH)
     assert readyz.count(503) >= 1 and readyz[-1] == 200
+
+
+ADMIN_KEY = "web-admin-key-0123456789"
+MARKUP_TITLE = '十一月报价 <img src=x onerror="window.__pwned=1"><b>粗</b>'
+
+
+@pytest.fixture(scope="module")
+def documents_server(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """kb over the session index with its own document store, and an admin key to add documents with."""
+    from pydantic import SecretStr
+
+    s = settings.model_copy(update={"sources_dir": tmp_path_factory.mktemp("web-sources"),
+                                    "admin_keys": [SecretStr(ADMIN_KEY)], "rate_limit_per_minute": 0})
+    with LiveServer(create_app(s, Engine.open(s, build_if_needed=False))) as server:
+        yield server.url
+
+
+def add_document(url: str, name: str, data: bytes, **form: str) -> dict[str, Any]:
+    r = httpx.post(f"{url}/v1/documents", headers={"Authorization": f"Bearer {ADMIN_KEY}"},
+                   files={"file": (name, data)}, data=form, timeout=120)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def place_zh(source: dict[str, Any]) -> str:
+    """A document passage's place as the Chinese page words it (i18n.js: sheetRow, pageRow, pageAt, lineRange)."""
+    if source.get("sheet"):
+        return f"工作表 {source['sheet']} 第 {source['row']} 行"
+    if source.get("page"):
+        return f"第 {source['page']} 页第 {source['row']} 行" if source.get("row") else f"第 {source['page']} 页"
+    return f"第 {source['start_line']}–{source['end_line']} 行"
+
+
+def test_the_page_lists_documents_and_shows_a_document_passage_where_it_came_from(page: Any,
+                                                                                  documents_server: str) -> None:
+    from tests.support import document_files as files
+
+    open_page(page, documents_server)
+    page.wait_for_selector("#documents[data-count='0']")
+    assert page.is_visible("#documents-empty") and page.is_hidden("#documents-table")
+    assert page.inner_text("#documents-empty") == "No documents added: kb answers from the guide alone."
+
+    log = add_document(documents_server, "机房巡检.txt", "机房巡检记录：2026年10月1日更换 UPS 电池。\n".encode())
+    page.reload()  # a document added before the page loads is listed on arrival
+    page.wait_for_selector(f"#documents-list tr[data-id='{log['id']}']")
+    row = page.locator(f"#documents-list tr[data-id='{log['id']}']")
+    assert row.locator("cite").text_content() == "机房巡检" and row.locator("code").text_content() == "机房巡检.txt"
+    assert row.locator("time").get_attribute("datetime") == log["as_of"] == "2026-10-01"
+    assert row.get_attribute("data-as-of-from") == "content"
+    assert row.locator("td.from").text_content() == "a date in the document"
+
+    # A price sheet added while the page is open, with markup in its title: the answer citing it lists it too.
+    sheet = add_document(documents_server, "报价.xlsx", files.xlsx_bytes(), title=MARKUP_TITLE, as_of="2026-11-03")
+    question = "H200 多少钱一张？"
+    passages = api_answer(documents_server, question)["passages"]
+    n, cited = next((i, p) for i, p in enumerate(passages, 1)
+                    if p["kind"] == "document" and p["source"]["document"] == sheet["id"])
+    ask(page, question)
+    page.wait_for_selector(f"#documents[data-count='2'] #documents-list tr[data-id='{sheet['id']}']")
+    listed = page.locator(f"#documents-list tr[data-id='{sheet['id']}']")
+    assert listed.locator("cite").text_content() == MARKUP_TITLE  # shown as text, not run
+    assert listed.locator("code").text_content() == "报价.xlsx"
+    assert listed.locator("time").text_content() == "2026-11-03"
+    assert listed.locator("td.from").text_content() == "添加时指定"  # the page follows the question's language
+
+    page.click(f"#p-{n} summary")
+    item = page.locator(f"#p-{n}")
+    assert item.get_attribute("data-kind") == "document"
+    assert page.inner_text(f"#p-{n} summary").startswith(f"[{n}] 《{MARKUP_TITLE}》")
+    where = item.locator(".where")
+    source = cited["source"]
+    assert where.get_attribute("data-document") == sheet["id"]
+    assert where.locator(".doc-title").text_content() == MARKUP_TITLE
+    assert where.locator(".doc-file").text_content() == "报价.xlsx"
+    assert where.locator(".doc-place").text_content() == place_zh(source)
+    assert where.locator(".doc-as-of").get_attribute("datetime") == "2026-11-03"
+    assert where.text_content() == (f"文档: {MARKUP_TITLE} ({sheet['id']}) · 文件: 报价.xlsx · {place_zh(source)} · "
+                                    "日期 2026-11-03")
+    assert "230,000" in item.locator("p.text").first.text_content()  # the row's figure, as the sheet states it
+
+    page.click("#lang")  # English labels: the list and the passage are redrawn in them
+    assert listed.locator("td.from").text_content() == "given when added"
+    assert page.inner_text("#documents-heading") == "Teams' documents"
+    assert page.locator("#documents thead th").all_text_contents() == ["Title", "File", "As of", "Date from"]
+    page.click(f"#p-{n} summary")
+    assert f"sheet {source['sheet']}, row {source['row']}" in page.locator(f"#p-{n} .where").text_content()
+    assert page.evaluate("document.querySelectorAll('#documents img, #answer img, #documents b').length") == 0
+    assert page.evaluate("window.__pwned") is None

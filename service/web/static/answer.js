@@ -37,27 +37,39 @@ export function answerText(text, doc) {
   return parts;
 }
 
-// A team document's place: its page, sheet and row, or lines; with its file and the date it holds for.
-function documentWhere(s) {
-  const place = s.sheet ? `${s.sheet} ${t("row")} ${s.row}`
-    : s.page ? `${t("page")} ${s.page}${s.row ? ` ${t("row")} ${s.row}` : ""}`
-      : `${t("lines")} ${s.start_line}–${s.end_line}`;
-  return `《${s.title}》 ${s.file} ${place} · ${t("asOf")} ${s.as_of}`;
+// A team document's place inside it: a sheet and row, a page (and a table's row on it), or lines.
+function place(s) {
+  if (s.sheet) return t("sheetRow")(s.sheet, s.row);
+  if (s.page) return s.row ? t("pageRow")(s.page, s.row) : t("pageAt")(s.page);
+  return t("lineRange")(s.start_line, s.end_line);
+}
+
+// Where a passage comes from: a guide record's file and lines, or a team document with its file, place and date.
+function where(p) {
+  const s = p.source;
+  if (!s) return el("p", { class: "meta" }, `${t("section")} ${p.section} · ${p.id}`);
+  if (!s.document) {
+    return el("p", { class: "meta" }, `${t("section")} ${p.section} · ${t("source")}: `,
+      el("code", {}, `${s.path} ${t("lines")} ${s.start_line}–${s.end_line}`), ` · ${p.id}`);
+  }
+  return el("p", { class: "meta where", dataset: { document: s.document } },
+    `${t("document")}: `, el("cite", { class: "doc-title" }, s.title), ` (${s.document}) · ${t("file")}: `,
+    el("code", { class: "doc-file" }, s.file), " · ", el("span", { class: "doc-place" }, place(s)),
+    ` · ${t("asOf")} `, el("time", { class: "doc-as-of", datetime: s.as_of }, s.as_of));
 }
 
 function passageItem(p, n, language) {
-  const src = !p.source ? "" : p.source.document ? documentWhere(p.source)
-    : `${p.source.path} ${t("lines")} ${p.source.start_line}–${p.source.end_line}`;
   const hasOriginal = p.original && p.original !== p.text;
   const body = hasOriginal
     ? el("div", { class: "two" },
       el("div", { lang: language === "zh" ? "zh-CN" : "en" }, el("h5", {}, t("rendering")), el("p", { class: "text" }, p.text)),
       el("div", { lang: "zh-CN" }, el("h5", {}, t("original")), el("p", { class: "text original" }, p.original)))
-    : el("p", { class: "text", lang: "zh-CN" }, p.text);
-  return el("li", { id: `p-${n}`, tabindex: "-1", class: "passage", dataset: { id: p.id } },
+    : el("p", { class: "text", lang: p.kind === "document" ? null : "zh-CN" }, p.text);
+  const label = p.kind === "document" && p.source ? `《${p.source.title}》` : `§${p.section}`;
+  return el("li", { id: `p-${n}`, tabindex: "-1", class: "passage", dataset: { id: p.id, kind: p.kind } },
     el("details", {},
-      el("summary", {}, `[${n}] §${p.section} · `, el("span", { class: "heading" }, p.heading), ` · ${p.kind}`),
-      el("p", { class: "meta" }, `${t("section")} ${p.section} · ${t("source")}: `, el("code", {}, src), ` · ${p.id}`),
+      el("summary", {}, `[${n}] ${label} · `, el("span", { class: "heading" }, p.heading), ` · ${p.kind}`),
+      where(p),
       body,
       (p.notes || []).length ? el("ul", { class: "notes", "aria-label": t("notes") }, p.notes.map((x) => el("li", {}, x))) : null));
 }

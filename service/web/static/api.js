@@ -37,6 +37,8 @@ export async function request(method, path, body) {
 export const ask = (question, state = null) => request("POST", "/v1/ask", state ? { question, state } : { question });
 export const fit = (fields) => request("POST", "/v1/fit", fields);
 export const config = () => request("GET", "/web/config.json");
+/** The teams' documents kb answers from: their records (title, file, as_of, as_of_from …). */
+export const documents = () => request("GET", "/v1/documents");
 
 /** /readyz: {ready, status, retryAfter}; 503 while the index loads (or failed to). */
 export async function readiness() {

@@ -5,6 +5,7 @@ import * as api from "./api.js";
 import { renderAnswer } from "./answer.js";
 import * as whatif from "./whatif.js";
 import * as convo from "./conversation.js";
+import * as docs from "./documents.js";
 
 const $ = (id) => document.getElementById(id);
 let lastAnswer = null, pending = null, waiting = false, retryTimer = 0, answers = 0;
@@ -56,8 +57,9 @@ async function waitUntilReady() {
   document.body.dataset.ready = "true";
   if (said) status(t("ready"));
   if (pending !== null) { const q = pending; pending = null; ask(q); }
-  // A first chart in the what-if section, unless a key must be typed first.
+  // A first chart in the what-if section and the documents' list, unless a key must be typed first.
   if (!$("fit-result").childElementCount && $("key-form").hidden) whatif.run(showError);
+  if ($("key-form").hidden) docs.load(showError);
 }
 
 async function ask(question) {
@@ -79,6 +81,10 @@ async function ask(question) {
     performance.mark("kb-answer-rendered");
     answers += 1;
     $("answer").dataset.answers = String(answers);  // for tests and scripts: which answer is on screen
+    // A passage from a document the list does not show yet (added since the page loaded): list it too.
+    if (doc.passages.some((p) => p.kind === "document" && p.source && !docs.listed(p.source.document))) {
+      docs.load(showError);
+    }
     performance.measure("kb-first-answer", "kb-ask-start", "kb-answer-rendered");
     requestAnimationFrame(() => {  // the start of the frame that paints the answer
       performance.measure("kb-first-answer-painted", "kb-ask-start");
@@ -109,6 +115,7 @@ const onTry = (fc) => whatif.load(fc, showError);
 onLanguage(() => {
   languageButton();
   convo.draw();
+  docs.draw();
   if (lastAnswer) renderAnswer(lastAnswer, onTry);
   // The examples and the what-if chart follow once the answer has been painted: a reader looks at the answer.
   requestAnimationFrame(() => setTimeout(() => { examples(); whatif.draw(); }));
@@ -138,6 +145,7 @@ async function start() {
     api.saveKey($("key").value.trim());
     $("key-form").hidden = true;
     status("");
+    if (document.body.dataset.ready === "true") docs.load(showError);
     if (pending !== null) ask(pending);
   });
   let config;

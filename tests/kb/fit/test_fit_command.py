@@ -8,11 +8,11 @@ import math
 import pytest
 from click.testing import CliRunner
 
-from indexer.corpus_tools.tables import TABLES, render_table
 from kb.fit.command import fit
 from kb.fit.render import render_fit_text, render_selection_text
 from tests.support.fit_engine_helpers import fit_checks_for_question
 from tests.support.paths import REPO
+from tools.corpus_tables.tables import TABLES, render_table
 
 # The keys ../shared/tools/contract_check.py requires of a FitResult.
 FIT_KEYS = {"gpu", "gpu_count", "model_params", "workload", "fits", "per_gpu_required_bytes",
@@ -84,4 +84,4 @@ def test_renderers_in_both_languages() -> None:
 @pytest.mark.parametrize("table_id", list(TABLES))
 def test_committed_tables_equal_the_generator(table_id: str) -> None:
     committed = (REPO / "corpus" / "tables" / f"{table_id}.md").read_text(encoding="utf-8")
-    assert committed == render_table(table_id), "run: python -m indexer.corpus_tools.tables"
+    assert committed == render_table(table_id), "run: python -m tools.corpus_tables.tables"

@@ -33,7 +33,7 @@ def test_a_bad_slack_signature_is_a_401_in_the_error_shape(settings: Settings, e
 def test_a_slack_request_leaves_kbs_loggers_alone(settings: Settings, engine: Engine) -> None:
     """bolt sets the level of the logger named after its App on every request (to the root's, WARNING); kb's
     access log (kb.access, INFO) must survive the first Slack request, as `kb serve` configures it."""
-    from fake_slack import signed_headers
+    from tests.support.fake_slack import signed_headers
 
     kb = logging.getLogger("kb")
     before = kb.level

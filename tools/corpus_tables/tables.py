@@ -1,6 +1,6 @@
 """The comparison tables the document mentions but lacks (§5.1–5.4, §7.1, §8.1), computed from the spec records.
 
-`python -m indexer.corpus_tools.tables` writes corpus/tables/*.md. Every number in a table is declared as a `derived`
+`python -m tools.corpus_tables.tables` writes corpus/tables/*.md. Every number in a table is declared as a `derived`
 figure that says how it was computed, so the honesty test can tell kb's arithmetic from the document's
 words; the generator refuses to write a table with an undeclared number.
 """
@@ -14,8 +14,10 @@ from typing import Any
 
 import yaml
 
-from indexer.corpus_tools.records import unsupported_numbers
-from indexer.corpus_tools.tables_common import (
+from kb.fit.gpus import GpuSpec, load_gpus
+from kb.fit.request import parse_request
+from tools.corpus_tables.records import unsupported_numbers
+from tools.corpus_tables.tables_common import (
     DASH,
     GPU_SECTIONS,
     NAMES,
@@ -25,10 +27,8 @@ from indexer.corpus_tools.tables_common import (
     gpus_in_order,
     md_table,
 )
-from indexer.corpus_tools.tables_en import english_body
-from indexer.corpus_tools.tables_extra import interconnect_table, investment_table, power_price_table
-from kb.fit.gpus import GpuSpec, load_gpus
-from kb.fit.request import parse_request
+from tools.corpus_tables.tables_en import english_body
+from tools.corpus_tables.tables_extra import interconnect_table, investment_table, power_price_table
 
 
 def compute_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str]]:
@@ -158,7 +158,7 @@ def render_table(table_id: str, corpus_dir: Path | None = None) -> str:
              "title": meta["title"], "computed": True, "inputs": inputs, "figures": meta["figures"]}
     text_body = "\n".join([f"# {meta['title']}", "", PREAMBLE, "", *body, "",
                            "输入 [inputs]: " + ", ".join(inputs), "",
-                           "重新生成 [regenerate]: python -m indexer.corpus_tools.tables", ""])
+                           "重新生成 [regenerate]: python -m tools.corpus_tables.tables", ""])
     missing = unsupported_numbers(front, text_body, _corpus(corpus_dir))
     if missing:
         raise ValueError(f"{table_id}: undeclared numbers {missing}")

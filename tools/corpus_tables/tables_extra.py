@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from indexer.corpus_tools.tables_common import (
+from kb.fit.gpus import load_gpus
+from kb.settings import Settings
+from tools.corpus_tables.tables_common import (
     DASH,
     GPU_SECTIONS,
     NAMES,
@@ -14,8 +16,6 @@ from indexer.corpus_tools.tables_common import (
     gpus_in_order,
     md_table,
 )
-from kb.fit.gpus import load_gpus
-from kb.settings import Settings
 
 # Tables must not change with a user's KB_ENERGY_PRICE, so they use the setting's default.
 ENERGY_PRICE = float(Settings.model_fields["energy_price_cny_per_kwh"].default)

@@ -1,0 +1,28 @@
+"""The service's gap log: in Redis on the app's shared client when KB_REDIS_URL is set, else the SQLite file.
+
+On Redis, recording goes through the shared client's breaker (service/shared.py): an outage costs one timeout
+a second, not one a shortfall answer, is counted in kb_redis_failures_total{op="gaps"}, and loses the record,
+never the answer. Reading (GET /v1/gaps) asks Redis itself and is a 503 while it cannot.
+"""
+
+from __future__ import annotations
+
+from kb.gaps import GapStore, gap_log, record_quietly
+from kb.gaps_redis import RedisGapLog
+from kb.settings import Settings
+from service.shared import Shared
+
+
+def app_gaps(settings: Settings, shared: Shared | None) -> GapStore:
+    """One gap log an app: every replica's into one Redis set, or this machine's SQLite file."""
+    if shared is None:
+        return gap_log(settings)
+    return RedisGapLog(shared.client, settings.gaps_retention_days, key=shared.key("gaps"))
+
+
+def record_gap(gaps: GapStore, shared: Shared | None, question: str, coverage: str, unknown: list[str]) -> None:
+    """Record a shortfall answer; never raises (a lost record is logged and counted, the answer goes out)."""
+    if shared is None or not isinstance(gaps, RedisGapLog):
+        record_quietly(gaps, question, coverage, unknown)
+        return
+    shared.call("gaps", lambda _client: gaps.record(question, coverage, unknown), False)

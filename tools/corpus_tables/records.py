@@ -3,8 +3,8 @@
 The honesty rule (corpus/README.md, enforced by tests/corpus/test_corpus_records.py): a `doc` figure's quote
 is verbatim in its section, and every number in a record's title and body is in the cited sections'
 text or among the record's figures (value, quote, or a vendor/derived figure's note). The table
-generator runs `unsupported_numbers` on what it writes, by the same reading of "a number", so a
-computed table cannot state a number it did not declare.
+generator runs `unsupported_numbers` on what it writes, by kb's one reading of "a number" (kb/numbers.py,
+the answer verifier's too), so a computed table cannot state a number it did not declare.
 """
 
 from __future__ import annotations
@@ -14,33 +14,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-# Digits glued to a letter are names (A100, FP16, x16); thousands separators join one number.
-_NUMBER = re.compile(r"(?<![A-Za-z0-9.])(\d{1,3}(?:,\d{3})+(?![\d.])|\d+(?:\.\d+)?)")
-_SCALES = ((re.compile(r"\s*万"), 1e4), (re.compile(r"\s*亿"), 1e8), (re.compile(r"\s*千"), 1e3),
-           (re.compile(r"\s*TB"), 1e3))
-_SKIP = re.compile(r"https?://\S+|§\s*\d+(?:\.\d+)?|(?<![\d.])2:4(?![\d.])")
+from kb.numbers import number_values, read_numbers
+
 _CHAPTER = re.compile(r"^## (\d+) ")
 _SUBSECTION = re.compile(r"^### (\d+\.\d+) ")
-
-
-def number_values(text: str) -> set[float]:
-    """Every value the numbers of a text may stand for ("1.9万" is 1.9 and 19000)."""
-    text = _SKIP.sub(" ", text)
-    values: set[float] = set()
-    for m in _NUMBER.finditer(text):
-        raw = float(m.group(1).replace(",", ""))
-        values.add(round(raw, 6))
-        for pattern, factor in _SCALES:
-            if pattern.match(text, m.end()):
-                values.add(round(raw * factor, 6))
-                break
-    return values
-
-
-def numbers_written(text: str) -> list[tuple[str, float]]:
-    """(as written, value) for every number of a text, multipliers not applied."""
-    text = _SKIP.sub(" ", text)
-    return [(m.group(1), round(float(m.group(1).replace(",", "")), 6)) for m in _NUMBER.finditer(text)]
 
 
 @lru_cache(maxsize=4)
@@ -77,4 +54,4 @@ def unsupported_numbers(meta: dict[str, Any], body: str, corpus_dir: Path) -> li
         if fig.get("source") in ("vendor", "derived"):
             allowed |= number_values(f"{fig.get('note') or ''} {fig.get('ref') or ''}")
     text = f"{meta.get('title') or ''}\n{body}"
-    return sorted({written for written, value in numbers_written(text) if value not in allowed})
+    return sorted({n.text for n in read_numbers(text) if not (n.values & allowed)})

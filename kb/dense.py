@@ -72,10 +72,14 @@ def _empty(dim: int, n: int, sample: np.ndarray, flat_max: int) -> tuple[Any, st
     return ivf, f"ivf{nlist}"
 
 
-def train_sample(vectors: np.ndarray, n: int, seed: int = 0) -> np.ndarray:
-    """The rows of `vectors` an IVF for n vectors trains on: TRAIN_SAMPLE a list, chosen at random."""
-    want = min(len(vectors), int(LISTS_PER_ROOT * math.sqrt(n)) * TRAIN_SAMPLE)
-    return vectors[np.sort(np.random.default_rng(seed).choice(len(vectors), want, replace=False))]
+def sample_rows(rows: int, n: int, seed: int = 0) -> np.ndarray:
+    """Which of `rows` vectors an IVF for n vectors trains on: TRAIN_SAMPLE a list, chosen at random, ascending."""
+    want = min(rows, int(LISTS_PER_ROOT * math.sqrt(n)) * TRAIN_SAMPLE)
+    return np.sort(np.random.default_rng(seed).choice(rows, want, replace=False))
+
+
+def train_sample(vectors: np.ndarray, n: int) -> np.ndarray:
+    return vectors[sample_rows(len(vectors), n)]
 
 
 class DenseIndex:
@@ -132,24 +136,32 @@ class DenseIndex:
         return vectors @ np.asarray(query, dtype=np.float32)
 
     def add(self, vectors: np.ndarray, ids: np.ndarray) -> None:
-        """Add by id; an index grown past what its lists were made for is rebuilt for its new size."""
+        """Add by id; an index this would grow past what its lists were made for is rebuilt for its new size."""
         with self._lock.writing():
-            self.index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32), ids.astype(np.int64))
-            n = self.size
-            if (self.kind == "flat" and n > self._flat_max) or \
-                    (self.kind != "flat" and n > REBUILD_GROWTH * self._made_for):
-                self._rebuild()
+            n = self.size + len(vectors)
+            limit = self._flat_max if self.kind == "flat" else REBUILD_GROWTH * self._made_for
+            if n > limit:
+                self._rebuild(np.ascontiguousarray(vectors, dtype=np.float32), ids.astype(np.int64))
+            else:
+                self.index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32), ids.astype(np.int64))
 
     def remove(self, ids: np.ndarray) -> int:
         with self._lock.writing():
             return int(self.index.remove_ids(ids.astype(np.int64)))
 
-    def _rebuild(self) -> None:
-        """Lists for the current size, from the index's own vectors (a second copy only while it runs)."""
+    def _rebuild(self, extra: np.ndarray, extra_ids: np.ndarray) -> None:
+        """Lists for the size with `extra` added, trained on a sample of the old vectors and the new; the new are
+        added straight to the new index (never stacked with the old: at a start-up they are most of them)."""
         ids = self._ids()
-        vectors = self.index.reconstruct_batch(ids)
-        rebuilt = DenseIndex.build(vectors, ids, self._flat_max)
-        self.index, self.kind, self._made_for = rebuilt.index, rebuilt.kind, len(ids)
+        old = self.index.reconstruct_batch(ids) if len(ids) else np.zeros((0, extra.shape[1]), np.float32)
+        n = len(ids) + len(extra)
+        picked = sample_rows(n, n)
+        sample = np.concatenate([old[picked[picked < len(ids)]], extra[picked[picked >= len(ids)] - len(ids)]])
+        fresh = DenseIndex.empty(extra.shape[1], n, sample, self._flat_max)
+        for x, i in ((old, ids), (extra, extra_ids)):
+            if len(i):
+                fresh.index.add_with_ids(x, i)
+        self.index, self.kind, self._made_for = fresh.index, fresh.kind, n
 
     def _ids(self) -> np.ndarray:
         if self.kind == "flat":

@@ -2,13 +2,15 @@
 
 A term's weight needs its live document frequency and the average length, both of which change as
 documents come and go, so it is computed when asked. Scoring every posting of a term found in most chunks
-(a word like "GPU" across a million chunks) was most of a query's time (benchmarks/scale.py: ~80 ms), so
+(a word like "GPU" across a million chunks) was most of a query's time, so
 a term with more than COMMON_MIN postings (or COMMON_SHARE of the rows) is kept aside: the rarer terms
 score their rows, the k-th best of those is a floor, and a common term can only add its bound
 (idf · (k1 + 1)) to a row; when the bound stays under the floor (MaxScore, Turtle & Flood 1995), only rows
 within the bound of it are looked up in the common postings (sorted, so a binary search each), and the
-top k is exact. Otherwise every posting is scored. At the guide's size no term is common, and the scores
-are those of the BM25 kb precomputed before, added in the same order.
+top k is exact. Otherwise every posting is scored. At 1M synthetic chunks (benchmarks/scale.py) a 5-term
+query took p50 5.1 ms against 23.7 ms for scoring every posting into a dense array, and 14.3 ms for
+tantivy from Python. At the guide's size no term is common, and the scores are those of the BM25 kb
+precomputed before, added in the same order.
 """
 
 from __future__ import annotations

@@ -79,7 +79,7 @@ def main() -> int:
     embed_p50 = statistics.median(embed_ms)
     report = {
         "index_build_s": round(build_s, 2),
-        "chunks": len(engine.index.chunks),
+        "chunks": engine.index.count,
         "embed_query_ms": {"p50": round(embed_p50, 2), "p95": round(pct(embed_ms, 0.95), 2)},
         "answer_ms": {"p50": round(statistics.median(answer_ms), 2), "p95": round(pct(answer_ms, 0.95), 2),
                       "n": len(answer_ms)},

@@ -21,7 +21,7 @@ BUCKETS = [
     ("query embedding (inside the embedder)", ("E5._encode", "SentenceTransformer.encode")),
     ("answer: fit checks", ("fit_checks_for_question",)),
     ("answer: composition (summary, passages)", ("summarise", "to_passage")),
-    ("answer: search (dense + BM25)", ("HybridSearcher.", "Bm25Index.")),
+    ("answer: search (dense + BM25)", ("HybridSearcher.", "LexicalIndex.", "DenseIndex.")),
     ("answer: JSON rendering", ("model_dump_json",)),
     ("answer: the rest of Engine.answer", ("Engine.answer",)),
     ("access log", ("Logger.", "JsonFormatter", "StreamHandler")),

@@ -4,7 +4,8 @@ Layout (FORMAT_VERSION 1):
   manifest.json   corpus hash, embedder name and dimension, versions, chunk count, file sizes + sha256
   chunks.json     chunk metadata and text, in FAISS row order (the row is the id)
   vectors.faiss   IndexFlatIP over L2-normalised vectors
-  lexical.npz     BM25 postings; lexicon.txt: the vocabulary (and the query tokenizer's dictionary)
+  lexical.npz     term postings (rows, term frequencies) and chunk lengths, BM25 weighed at query time;
+                  lexicon.txt: the vocabulary (and the query tokenizer's dictionary)
 
 A flat index is exact and, below ~100k vectors, as fast as an approximate one; the manifest's
 `faiss_index` names the type, so a later IVF/HNSW artifact is a new value, not a new layout.

@@ -20,7 +20,8 @@ from indexer.embed_cache import EmbeddingCache, cache_path, text_key
 from indexer.embedder import Embedder, embedder_version
 from indexer.freshness import current_corpus_hash
 from indexer.glossary import GLOSSARY_FILE, parse_glossary
-from indexer.lexical import Bm25Index, lexical_text, save_json, tokenize_corpus, tokenizer_version
+from indexer.lexical import lexical_text, save_json, tokenize_corpus, tokenizer_version
+from indexer.postings import Postings
 
 # Progress: (stage, done, total). The CLI draws a bar from it; tests ignore it.
 Progress = Callable[[str, int, int], None]
@@ -111,7 +112,7 @@ def build_index(corpus_dir: Path, out: Path, embedder: Embedder, progress: Progr
         index.add(vectors)
         faiss.write_index(index, str(tmp / "vectors.faiss"))
         docs, tokens_by_key = _tokens(chunks, cache)
-        lexical_files = Bm25Index.build(docs).save(tmp)
+        lexical_files = Postings.build(docs).save(tmp)
         save_json(tmp / "glossary.json", parse_glossary(corpus_dir / GLOSSARY_FILE))
         report("lexical", len(chunks), len(chunks))
         (tmp / "chunks.json").write_text(

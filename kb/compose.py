@@ -9,7 +9,7 @@ markers do not support, so a mistake here shows as a missing sentence, never as 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,10 +84,13 @@ class Composer:
     def __init__(self, chunks: list[Chunk], to_passage: Callable[[Chunk, int, float, str], Passage],
                  top_k_of: Callable[[list[Passage]], int],
                  figure: Callable[[str, str], tuple[float, str] | None] = lambda gpu, attr: None,
-                 prices: Callable[[str, str], TeamPrices] = lambda gpu, language: TeamPrices()) -> None:
+                 prices: Callable[[str, str], TeamPrices] = lambda gpu, language: TeamPrices(),
+                 by_id: Mapping[str, Chunk] | None = None) -> None:
+        """`chunks`: the guide's (its records are read here once); `by_id`: every live chunk, teams' documents'
+        too, as the index holds them now (kb/search_index.py), for the price rows an answer cites."""
         self._figure = figure  # a GPU record's figure for a spec attribute (value, unit), for comparisons
         self._prices = prices  # a card's team price and rent-or-buy break-even (kb/documents), if any
-        self._by_id = {c.id: c for c in chunks}
+        self._by_id: Mapping[str, Chunk] = by_id if by_id is not None else {c.id: c for c in chunks}
         self._groups: dict[str, list[Chunk]] = {}
         for c in chunks:
             self._groups.setdefault(c.group, []).append(c)

@@ -1,8 +1,9 @@
 """The core every front end calls: question → Answer, over one loaded index.
 
-An Engine is complete once constructed (index, embedder, search configuration, retrieval observer) and never
-changed afterwards, so one can be shared between threads: the index is read-only, the embedder serialises
-its own calls, and the query-embedding cache has its own lock.
+An Engine is complete once constructed (index, embedder, search configuration, retrieval observer), so one
+can be shared between threads: teams' documents join and leave its index in place, by id (rows appended or
+tombstoned, never renumbered: kb/search_index.py), the embedder serialises its own calls, and the
+query-embedding cache has its own lock.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from kb.passages import to_passage
 from kb.query import Query, from_state, to_state
 from kb.question import clean_question, clean_top_k
 from kb.search import HybridSearcher, SearchConfig
+from kb.search_index import SearchIndex
 from kb.sentences import question_terms
 from kb.settings import Settings, get_settings
 from kb.words.conversation import carried_line, resolved_question
@@ -48,19 +50,20 @@ class Engine:
 
     def __init__(self, index: LoadedIndex, embedder: Embedder, settings: Settings, *,
                  search: SearchConfig | None = None, on_retrieval: RetrievalObserver | None = None) -> None:
-        self.index = index
+        self.guide = index  # the artifact as loaded; `index` is what search reads and documents change
+        self.index = SearchIndex.from_loaded(index)
         self.embedder = embedder
         self.settings = settings
-        self.searcher = HybridSearcher(index, search)
+        self.searcher = HybridSearcher(self.index, search)
         self.cache: LruCache[str, np.ndarray] = LruCache(settings.embed_cache_size)
-        self._rows = index.by_id()
         self._tables: dict[str, str] = {}  # section → the first chunk of its computed table
         for c in index.chunks:
             if c.kind == "table":
                 self._tables.setdefault(c.section, c.id)
         self.observe_retrieval = on_retrieval
         self.fit = FitEngine.from_settings(settings)
-        self.composer = Composer(index.chunks, self._passage_of, len, self._figure, self._team_prices)
+        self.composer = Composer(index.chunks, self._passage_of, len, self._figure, self._team_prices,
+                                 self.index.by_id)
         self.domain = Domain(index.glossary)
         self.documents: LiveDocuments | None = None  # teams' documents joining the index (kb/documents/live.py)
 
@@ -106,8 +109,7 @@ class Engine:
     def serving(self, wrap: Callable[[Embedder], Embedder], on_retrieval: RetrievalObserver | None) -> Engine:
         """A new Engine over this one's loaded index and settings, its embedder wrapped and another observer
         (the service's, for an engine opened elsewhere: tests share one index between many apps)."""
-        guide = self.documents.guide if self.documents is not None else self.index
-        return Engine(guide, wrap(self.embedder), self.settings, search=self.searcher.config,
+        return Engine(self.guide, wrap(self.embedder), self.settings, search=self.searcher.config,
                       on_retrieval=on_retrieval).with_documents()
 
     def with_documents(self) -> Engine:
@@ -117,21 +119,9 @@ class Engine:
         attach(self)
         return self
 
-    def set_index(self, index: LoadedIndex, prices: dict[str, TeamPrice] | None = None) -> None:
-        """Answer from `index` from now on: the guide joined by teams' documents (kb/documents/live.py),
-        and price the cards at the teams' newest buy prices where they give one.
-
-        Each piece is replaced whole, and `search` reads the searcher it started with, so a question
-        in flight is answered from the old index or the new one, never rows of one over chunks of the other.
-        """
-        tables: dict[str, str] = {}
-        for c in index.chunks:
-            if c.kind == "table":
-                tables.setdefault(c.section, c.id)
-        searcher = HybridSearcher(index, self.searcher.config)
-        self.index, self._rows, self._tables, self.searcher = index, index.by_id(), tables, searcher
-        self.composer = Composer(index.chunks, self._passage_of, len, self._figure, self._team_prices)
-        self.fit = self.fit.with_prices(prices or {})
+    def set_prices(self, prices: dict[str, TeamPrice]) -> None:
+        """Price the cards at the teams' newest buy prices where they give one (kb/documents/live.py)."""
+        self.fit = self.fit.with_prices(prices)
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.cache.get_or_compute(text, lambda: self.embedder.embed_query(text))
@@ -149,7 +139,7 @@ class Engine:
         hits = searcher.search(vector, question, language, top_k, named, focus)
         if self.observe_retrieval is not None:
             self.observe_retrieval(time.perf_counter() - started)
-        chunks = searcher.index.chunks
+        chunks = searcher.index.rows
         return [to_passage(chunks[h.row], rank, h.score, self._tables, language)
                 for rank, h in enumerate(hits, 1)]
 
@@ -224,7 +214,5 @@ class Engine:
 
     def passage(self, passage_id: str, language: str = "zh") -> Passage | None:
         """One passage by id (rank 1, score 0: it was asked for, not retrieved)."""
-        row = self._rows.get(passage_id)
-        if row is None:
-            return None
-        return to_passage(self.index.chunks[row], 1, 0.0, self._tables, language)
+        chunk = self.index.chunk(passage_id)
+        return None if chunk is None else to_passage(chunk, 1, 0.0, self._tables, language)

@@ -15,7 +15,7 @@ from indexer.build import Progress, build_index
 from indexer.chunks import Chunk
 from indexer.embedder import Embedder, make_embedder
 from indexer.freshness import embedder_name, staleness
-from indexer.lexical import Bm25Index
+from indexer.postings import Postings
 from kb.errors import IndexUnavailable
 from kb.settings import Settings
 
@@ -24,13 +24,16 @@ REBUILD = "kb index"
 
 @dataclass
 class LoadedIndex:
-    """A verified artifact in memory: chunks by FAISS row, vectors, BM25, glossary."""
+    """A verified artifact in memory: the guide's chunks by FAISS row, vectors, postings, glossary.
+
+    Read-only: kb/search_index.py copies it into the structures search changes (the guide is a few
+    hundred chunks, so its vectors here are the only ones kept twice; teams' documents are not)."""
 
     folder: Path
     manifest: Manifest
     chunks: list[Chunk]
-    vectors: np.ndarray  # (n, dim), L2-normalised; the search multiplies by it directly
-    lexical: Bm25Index
+    vectors: np.ndarray  # (n, dim), L2-normalised
+    lexical: Postings  # term frequencies and lengths: BM25 is weighed at query time (kb/lexical.py)
     glossary: list[tuple[list[str], list[str]]]
 
     def by_id(self) -> dict[str, int]:
@@ -51,7 +54,7 @@ def load_index(folder: Path, expected_embedder: str | None = None) -> LoadedInde
         chunks = [Chunk(**c) for c in raw]
         flat = faiss.read_index(str(folder / "vectors.faiss"))
         vectors = flat.reconstruct_n(0, flat.ntotal) if flat.ntotal else np.zeros((0, flat.d), np.float32)
-        lexical = Bm25Index.load(folder)
+        lexical = Postings.load(folder)
         glossary = [(list(en), list(zh)) for en, zh in
                     json.loads((folder / "glossary.json").read_text(encoding="utf-8"))]
     except (OSError, ValueError, TypeError, KeyError, RuntimeError) as e:

@@ -19,10 +19,10 @@ from types import MappingProxyType
 
 import numpy as np
 
-from kb.dense import DenseIndex
+from kb.bm25 import Bm25Scores
 from kb.expand import Expander
 from kb.focus import FRAMING, Focus
-from kb.index import LoadedIndex
+from kb.search_index import SearchIndex
 
 # Weight of the dense signal, by question language; the rest is BM25. Measured with `kb eval --sweep`
 # on the dev set and tests/eval/questions.jsonl (README: "Retrieval quality").
@@ -78,20 +78,12 @@ def _minmax(x: np.ndarray) -> np.ndarray:
 
 
 class HybridSearcher:
-    """Scores every chunk (exact: the corpus is a few hundred chunks) and returns the best."""
+    """Fuses the two retrievers' candidates (every chunk while there are few) and returns the best."""
 
-    def __init__(self, index: LoadedIndex, config: SearchConfig | None = None) -> None:
+    def __init__(self, index: SearchIndex, config: SearchConfig | None = None) -> None:
         self.index = index
         self.config = config or SearchConfig()
         self.expander = Expander(index.glossary)
-        # A team's document is evidence in its own right, like the guide: no record prior.
-        self._is_record = np.array([c.kind not in ("guide", "document") for c in index.chunks], dtype=bool)
-        self._is_framing = np.array([c.kind == "guide" and c.section.split(".")[0] in FRAMING
-                                     for c in index.chunks], dtype=bool)
-        self._group_rows: dict[str, list[int]] = {}
-        for row, c in enumerate(index.chunks):
-            self._group_rows.setdefault(c.group, []).append(row)
-        self.dense = DenseIndex.build(index.vectors)
 
     @property
     def use_glossary(self) -> bool:
@@ -103,7 +95,7 @@ class HybridSearcher:
         text = self.expander.translate(question) if language == "en" and self.use_glossary else question
         return f"{text} {' '.join(focus)}" if focus and self.config.use_focus else text
 
-    def lexical_scores(self, question: str, language: str, focus: Sequence[str] = ()) -> np.ndarray:
+    def lexical_scores(self, question: str, language: str, focus: Sequence[str] = ()) -> Bm25Scores:
         """BM25 of the typed words, their glossary translation (English) and the `focus` terms (kb.focus)."""
         lex = self.index.lexical
         terms = lex.tokenize_query(question)
@@ -116,18 +108,23 @@ class HybridSearcher:
             weights.extend([weight] * len(words))
         return lex.scores(terms, weights)
 
-    def candidates(self, query_vector: np.ndarray, lexical: np.ndarray | None,
-                   named: frozenset[str] = frozenset()) -> np.ndarray:
-        """Rows either retriever ranks in its best CANDIDATES, and the named records' rows, ascending (every
-        row when there are few)."""
-        n = len(self.index.chunks)
-        if n <= CANDIDATES:
-            return np.arange(n)
-        _, dense_rows = self.dense.search(query_vector, CANDIDATES)
-        rows = [dense_rows, np.array([r for g in named for r in self._group_rows.get(g, [])], dtype=dense_rows.dtype)]
+    def candidates(self, query_vector: np.ndarray, lexical: Bm25Scores | None,
+                   named: frozenset[str] = frozenset()) -> tuple[np.ndarray, np.ndarray]:
+        """Rows either retriever ranks in its best CANDIDATES, and the named records' rows, ascending, with
+        their exact cosine (every row when there are few)."""
+        dense = self.index.dense
+        k = CANDIDATES if dense.size > CANDIDATES else dense.size
+        scores, dense_rows = dense.search(query_vector, k)
+        rows = [dense_rows, np.array([r for g in named for r in self.index.group_rows.get(g, [])], dtype=np.int64)]
         if lexical is not None:
-            rows.append(np.argpartition(-lexical, CANDIDATES)[:CANDIDATES])
-        return np.unique(np.concatenate(rows))
+            rows.append(lexical.top(CANDIDATES).astype(np.int64))
+        union = np.unique(np.concatenate(rows))
+        cosine = np.empty(len(union), np.float32)
+        found = np.isin(union, dense_rows, assume_unique=True)
+        order = np.argsort(dense_rows)  # FAISS's scores, placed by row; the rest reconstructed from FAISS
+        cosine[found] = scores[order][np.searchsorted(dense_rows[order], union[found])]
+        cosine[~found] = self.index.dense.similarity(query_vector, union[~found])
+        return union, cosine
 
     def search(self, query_vector: np.ndarray, question: str, language: str, k: int,
                named: frozenset[str] = frozenset(), focus: Focus | None = None) -> list[Hit]:
@@ -136,22 +133,32 @@ class HybridSearcher:
         focus = focus if focus is not None and self.config.use_focus else Focus()
         w = self.config.dense_weight.get(language, 0.5)
         lexical = self.lexical_scores(question, language, focus.terms) if w < 1.0 else None
-        rows = self.candidates(query_vector, lexical, named)
-        fused = w * _minmax(self.index.vectors[rows] @ query_vector)
+        return self.rank(query_vector, lexical, language, k, named, focus.framing)
+
+    def rank(self, query_vector: np.ndarray, lexical: Bm25Scores | None, language: str, k: int,
+             named: frozenset[str] = frozenset(), framing: bool = True) -> list[Hit]:
+        """The k best of the candidates, given the question's BM25 scores (None: dense alone); `framing` False
+        lets the guide's framing chapters yield (kb.focus)."""
+        w = self.config.dense_weight.get(language, 0.5) if lexical is not None else 1.0
+        rows, cosine = self.candidates(query_vector, lexical, named)
+        fused = w * _minmax(cosine)
         if lexical is not None:
-            fused = fused + (1.0 - w) * _minmax(lexical[rows])
-        fused = np.where(self._is_record[rows], fused * self.config.record_prior, fused)
-        if not focus.framing:
-            fused = np.where(self._is_framing[rows], fused * self.config.framing_prior, fused)
+            fused = fused + (1.0 - w) * _minmax(lexical.at(rows))
+        chunks = self.index.rows  # read after the retrievers: it holds every row they can return
+        fused = np.where(self.index.is_record[rows], fused * self.config.record_prior, fused)
+        if not framing:
+            in_framing = np.array([chunks[r].kind == "guide" and chunks[r].section.split(".")[0] in FRAMING
+                                   for r in rows], dtype=bool)
+            fused = np.where(in_framing, fused * self.config.framing_prior, fused)
         if named:
-            boost = np.array([self.index.chunks[r].group in named for r in rows])
+            boost = np.array([chunks[r].group in named for r in rows])
             fused = np.where(boost, fused + self.config.named_boost, fused)
         # One passage a subsection or record: its best part. Five parts of one case study would
         # crowd out the other sections a reader needs.
         hits: list[Hit] = []
         seen: set[str] = set()
         for i in np.argsort(-fused, kind="stable"):
-            group = self.index.chunks[rows[i]].group
+            group = chunks[rows[i]].group
             if group not in seen:
                 seen.add(group)
                 hits.append(Hit(int(rows[i]), float(fused[i])))

@@ -25,7 +25,7 @@ def documents_changed(state: AppState) -> bool:
     state.answers.clear()
     if state.shared_answers is not None:
         state.shared_answers.version = answers_version(state.settings, engine)
-    log.info("documents changed: %d chunks now (store generation %d)", len(engine.index.chunks),
+    log.info("documents changed: %d chunks now (store generation %d)", engine.index.count,
              engine.documents.generation)
     return True
 

@@ -73,7 +73,7 @@ class AppState:
             self._loaded.set()
             return
         self._attach(engine)
-        log.info("index loaded: %d chunks from %s in %.2f s", len(engine.index.chunks),
+        log.info("index loaded: %d chunks from %s in %.2f s", engine.index.count,
                  self.settings.index_dir, time.perf_counter() - started)
 
     def _attach(self, engine: Engine) -> None:

@@ -1,54 +1,69 @@
 """Keeping an Engine answering from the store as it changes: on open, after an add or removal, on a poll.
 
 The store's manifest is the only thing watched (its inode and mtime): a replica that polls it picks up a
-document another replica added to the shared volume, without a message between them.
+document another replica added to the shared volume, without a message between them. A change is applied
+as a difference: the documents that left are removed from the index by id, the ones that arrived are read
+(only they) and added, so its cost follows the documents that changed, not the size of the index.
 """
 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kb.documents.index import Lexicons, guide_tokens, joined, read_documents
+from kb.documents.index import read_document, together
 from kb.documents.pricebook import team_prices
 from kb.documents.prices import PriceFact
 from kb.documents.store import Store
-from kb.index import LoadedIndex
 
 if TYPE_CHECKING:
     from kb.engine import Engine
 
 
+@dataclass(frozen=True)
+class Joined:
+    """A document in the index: its chunk ids (to remove it by) and its price facts."""
+
+    chunk_ids: list[str]
+    prices: list[PriceFact]
+
+
 class LiveDocuments:
-    """The guide's own index, its terms (cut once), and the store whose documents join it."""
+    """The store whose current documents are in the engine's index, and which they are."""
 
     def __init__(self, engine: Engine, store: Store) -> None:
         self.engine = engine
         self.store = store
-        self.guide: LoadedIndex = engine.index
-        self._tokens: list[list[str]] | None = None
-        self._lexicons = Lexicons()
+        self._joined: dict[str, Joined] = {}
         self._stamp: tuple[int, int] | None = None
         self._lock = threading.Lock()
         self.prices: list[PriceFact] = []
         self.generation = 0
 
     def refresh(self, force: bool = False) -> bool:
-        """Re-join when the manifest changed since the last look; True when the engine's index changed."""
+        """Apply what changed in the manifest since the last look; True when the engine's index changed."""
         with self._lock:
             stamp = self.store.stamp()
             if stamp == self._stamp and not force:
                 return False
-            manifest_generation = self.store.manifest().generation
-            docs = read_documents(self.store, self.engine.embedder)
-            if docs.chunks and self._tokens is None:
-                self._tokens = guide_tokens(self.guide)
-            index = joined(self.guide, self._tokens or [], docs, self._lexicons)
-            self.engine.set_index(index, team_prices(docs.prices))
-            self.prices = docs.prices
-            changed = self._stamp is not None or bool(docs.chunks)
-            self._stamp, self.generation = stamp, manifest_generation
-            return changed
+            manifest = self.store.manifest()
+            current = manifest.current()
+            ids = {r.id for r in current}
+            gone = [doc_id for doc_id in self._joined if doc_id not in ids]
+            arrived = [r for r in current if r.id not in self._joined]
+            index = self.engine.index
+            for doc_id in gone:
+                index.remove(self._joined.pop(doc_id).chunk_ids)
+            docs = [read_document(self.store, r, self.engine.embedder) for r in arrived]
+            batch = together(docs, self.engine.embedder.dim)
+            index.add(batch.chunks, batch.vectors, batch.tokens)  # one add for all that arrived (a start-up)
+            for r, d in zip(arrived, docs, strict=True):
+                self._joined[r.id] = Joined([c.id for c in d.chunks], d.prices)
+            self.prices = [p for r in current for p in self._joined[r.id].prices]
+            self.engine.set_prices(team_prices(self.prices))
+            self._stamp, self.generation = stamp, manifest.generation
+            return bool(gone or arrived)
 
 
 def attach(engine: Engine) -> LiveDocuments:

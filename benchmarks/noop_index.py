@@ -6,7 +6,7 @@ embedding cache is copied beside the new side's index, so the model embeds the c
 rounds of `python -m kb.cli index` for each, timed by wall clock and by CPU (user + system, from the child's
 rusage: less disturbed than the wall clock when other work shares the cores). Target: the new median ≤ 0.5 s.
 
-    .venv/bin/python benchmarks/noop_index.py [--baseline 3d048c9] [--runs 15] [--json]
+    .venv/bin/python benchmarks/noop_index.py [--baseline 82164cd] [--runs 15] [--json]
 """
 
 from __future__ import annotations
@@ -80,7 +80,8 @@ def summary(samples: list[tuple[float, float, str]]) -> dict[str, Any]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--baseline", default="3d048c9", help="the commit to compare with (default: before issue 18)")
+    ap.add_argument("--baseline", default="82164cd",
+                    help="the commit to compare with (default: settings through pydantic; 3d048c9: before issue 18)")
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--seed-cache", type=Path, default=None,
                     help="an embedding cache (format 1) to start the baseline from, instead of embedding the corpus")

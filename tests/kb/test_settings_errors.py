@@ -26,7 +26,8 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     ("KB_TRUSTED_PROXIES", "10.0.0.0/8,edge", "'edge' is not an IP address or network"),
     ("KB_CORS_ORIGINS", "[not json", "JSON array"),
 ])
-@pytest.mark.parametrize("argv", [FIT, ["serve"], ["ask", "4090 显存多大"]], ids=["fit", "serve", "ask"])
+@pytest.mark.parametrize("argv", [FIT, ["serve"], ["ask", "4090 显存多大"], ["index"]],
+                         ids=["fit", "serve", "ask", "index"])
 def test_a_bad_value_is_exit_2_naming_variable_value_and_what_is_accepted(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str, value: str, says: str,
         argv: list[str]) -> None:

@@ -4,7 +4,8 @@ and benchmarks/documents.py. The price sheet's numbers are the ones the tests ch
 from __future__ import annotations
 
 import io
-import zipfile
+import struct
+import zlib
 from pathlib import Path
 
 CJK_FONT = Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")  # Debian's fonts-wqy-microhei
@@ -113,16 +114,33 @@ def csv_bytes(encoding: str = "utf-8") -> bytes:
     return text.encode(encoding)
 
 
-def zip_bomb_docx() -> bytes:
-    """A .docx-named zip whose one entry unpacks to 300 MB of zeros (it packs to ~300 KB)."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-        z.writestr("[Content_Types].xml", "<Types/>")
-        with z.open("word/document.xml", "w", force_zip64=True) as f:
-            block = b"\0" * (1 << 20)
-            for _ in range(300):
-                f.write(block)
-    return buf.getvalue()
+def zip_bomb_docx(megabytes: int = 300) -> bytes:
+    """A .docx-named zip whose one entry unpacks to 300 MB of zeros (it packs to ~300 KB).
+
+    Written by hand, in milliseconds: deflating 300 MB takes 2-4 s of CPU, but a 1 MB block of zeros ended with
+    a full flush deflates to the same bytes every time, so the stream is one block's bytes over and over. The
+    result is a sound zip (zipfile reads it, its CRC is right), just as a real bomb would be."""
+    block = b"\0" * (1 << 20)
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    one = deflate.compress(block) + deflate.flush(zlib.Z_FULL_FLUSH)
+    stream = one * megabytes + deflate.flush()
+    crc = 0
+    for _ in range(megabytes):
+        crc = zlib.crc32(block, crc)
+    entries = [(b"[Content_Types].xml", 0, b"<Types/>", zlib.crc32(b"<Types/>"), 8),
+               (b"word/document.xml", 8, stream, crc, megabytes << 20)]
+    out, central = io.BytesIO(), io.BytesIO()
+    for name, method, data, entry_crc, size in entries:
+        offset = out.tell()
+        out.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, method, 0, 0x21, entry_crc, len(data), size,
+                              len(name), 0) + name + data)
+        central.write(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, method, 0, 0x21, entry_crc,
+                                  len(data), size, len(name), 0, 0, 0, 0, 0, offset) + name)
+    start = out.tell()
+    out.write(central.getvalue())
+    out.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(entries), len(entries), len(central.getvalue()),
+                          start, 0))
+    return out.getvalue()
 
 
 HTML = """<!doctype html><html><head><title>租赁价格</title>

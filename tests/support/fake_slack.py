@@ -63,7 +63,10 @@ class FakeSlack:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # shutdown() waits for serve_forever to look at its flag, every poll_interval (0.5 s unless told):
+        # that was half a second at the end of every Slack test.
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02},
+                                       daemon=True)
 
     def __enter__(self) -> FakeSlack:
         self.thread.start()
@@ -313,13 +316,15 @@ def sample_answer(question: str = "能用一张4090 QLoRA微调13B模型吗？",
 
 
 class FakeEngine:
-    """Stands in for kb.engine.Engine: records questions, answers with sample_answer, optionally slowly."""
+    """Stands in for kb.engine.Engine: records questions, answers with sample_answer, optionally slowly, or only
+    once `gate` is set (an answer as slow as a test needs, without a test waiting for a clock)."""
 
-    def __init__(self, delay: float = 0.0, **sizes: Any) -> None:
+    def __init__(self, delay: float = 0.0, gate: threading.Event | None = None, **sizes: Any) -> None:
         from kb.cache import LruCache
 
         self.cache: LruCache[str, Any] = LruCache(0)  # what service.app's metrics watch on an Engine
         self.delay = delay
+        self.gate = gate
         self.sizes = sizes
         self.questions: list[str] = []
         self.contexts: list[tuple[list[str] | None, dict[str, Any] | None]] = []  # (history, state) of each
@@ -336,4 +341,6 @@ class FakeEngine:
         self.questions.append(text)
         self.contexts.append((history, state))
         time.sleep(self.delay)
+        if self.gate is not None and not self.gate.wait(timeout=60):
+            raise AssertionError("the test never let the held answer go")
         return sample_answer(text, **self.sizes)

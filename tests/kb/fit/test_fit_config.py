@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -51,14 +52,13 @@ def _with_layers(cfg: dict[str, Any], layers: int) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("arch", list(ARCHS))
-def test_config_count_matches_transformers(arch: str) -> None:
-    torch = pytest.importorskip("torch")
-    transformers = pytest.importorskip("transformers")
+def test_config_count_matches_transformers(arch: str, hf: SimpleNamespace) -> None:
+    torch, transformers = hf.torch, hf.transformers
     cfg = _with_layers(ARCHS[arch], 5 if arch == "deepseek_v3" else 4)
     fields = {k: v for k, v in cfg.items() if k not in ("model_type", "quantization_config")}
-    hf = transformers.AutoConfig.for_model(cfg["model_type"], **fields)
+    config = transformers.AutoConfig.for_model(cfg["model_type"], **fields)
     with torch.device("meta"):
-        model = transformers.AutoModelForCausalLM.from_config(hf)
+        model = transformers.AutoModelForCausalLM.from_config(config)
     total = sum(p.numel() for p in model.parameters())
     assert shape_from_config(cfg).shape_params == total, arch
 

@@ -8,21 +8,20 @@ shape), so a 671B model builds in a second; the full-size counts are held to mod
 from __future__ import annotations
 
 import dataclasses
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from kb.fit.presets import PRESETS, ModelShape
-
-torch = pytest.importorskip("torch")
-transformers = pytest.importorskip("transformers")
 
 
 def _cut(shape: ModelShape, layers: int, moe_layers: int, windowed: int) -> ModelShape:
     return dataclasses.replace(shape, layers=layers, moe_layers=moe_layers, windowed_layers=windowed)
 
 
-def _config(name: str, s: ModelShape, layers: int) -> tuple[object, ModelShape]:
-    t = transformers
+def _config(t: Any, name: str, s: ModelShape, layers: int) -> tuple[object, ModelShape]:
+    """transformers' (module `t`) config for a preset's shape cut to `layers`, and kb's shape cut the same way."""
     common = {"vocab_size": s.vocab, "hidden_size": s.hidden, "num_hidden_layers": layers,
               "num_attention_heads": s.heads, "num_key_value_heads": s.kv_heads, "tie_word_embeddings": s.tied}
     if name.startswith(("llama-2", "llama-3", "llama-65b")):
@@ -78,12 +77,12 @@ def _counts(model: object, s: ModelShape) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
-def test_preset_count_matches_transformers(name: str) -> None:
+def test_preset_count_matches_transformers(name: str, hf: SimpleNamespace) -> None:
     shape = PRESETS[name]
     layers = 5 if name in ("deepseek-v3", "deepseek-r1", "kimi-k2") else 4
-    config, cut = _config(name, shape, layers)
-    with torch.device("meta"):
-        model = transformers.AutoModelForCausalLM.from_config(config)
+    config, cut = _config(hf.transformers, name, shape, layers)
+    with hf.torch.device("meta"):
+        model = hf.transformers.AutoModelForCausalLM.from_config(config)
     total, active = _counts(model, cut)
     assert cut.shape_params == total, (name, cut.shape_params - total)
     assert cut.active_params == active, (name, cut.active_params - active)

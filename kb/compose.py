@@ -97,9 +97,9 @@ class Composer:
         self._to_passage = to_passage
         self._spec_chunks = [c for c in chunks if c.kind == "spec"]
         self._corrections = Corrections(self._spec_chunks)
-        # A chunk's figures never change: read them once, not on every answer that cites it.
-        self._chunk_figures = {c.id: text_figures(f"{c.section} {c.heading} {c.heading_en}\n{c.text}\n{c.text_en}")
-                               for c in chunks}
+        # A chunk's figures never change: read once, when an answer first cites it (not all at start-up).
+        self._chunks_by_id = {c.id: c for c in chunks}
+        self._figures_of: dict[str, set[float]] = {}
         self._top_k_of = top_k_of
 
     # -- passages the answer cites -------------------------------------------------------------------
@@ -300,10 +300,18 @@ class Composer:
                                        derived=(n * price[0], price[0], n)))
         return self._ratio(f, top_k) + out
 
+    def _chunk_figures(self, chunk_id: str) -> set[float]:
+        """The figures a record or guide chunk states (empty for a chunk this composer was not built with)."""
+        if chunk_id not in self._figures_of:
+            c = self._chunks_by_id.get(chunk_id)
+            self._figures_of[chunk_id] = text_figures(
+                f"{c.section} {c.heading} {c.heading_en}\n{c.text}\n{c.text_en}") if c else set()
+        return self._figures_of[chunk_id]
+
     def _part_with(self, gpu: str, value: float) -> Chunk:
         """The part of a card's spec record that states `value` (a long record is split into parts)."""
         group = self._groups[f"spec-{gpu}"]
-        return next((c for c in group if value in self._chunk_figures[c.id]), group[0])
+        return next((c for c in group if value in self._chunk_figures(c.id)), group[0])
 
     def _team_price(self, f: Facts, gpu: str, top_k: int) -> list[Sentence]:
         """A team's newest quote for the card, dated, with the guide's beside it; and rent or buy."""
@@ -470,7 +478,7 @@ class Composer:
                 out = object_figures(f.checks[int(marker[1:]) - 1])
             elif marker.isdigit() and int(marker) <= len(f.passages):
                 p = f.passages[int(marker) - 1]
-                out = self._chunk_figures.get(p.id) or text_figures(f"{p.section} {p.heading}\n{p.text}\n{p.original}")
+                out = self._chunk_figures(p.id) or text_figures(f"{p.section} {p.heading}\n{p.text}\n{p.original}")
             cache[marker] = out
         return cache[marker]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 # A question is inside the guide when it names a strong term, or two weak ones ("train" alone may be a railway).
 _STRONG = re.compile(
@@ -102,6 +103,12 @@ def normalise(question: str) -> str:
     return unicodedata.normalize("NFKC", question).lower()
 
 
+@lru_cache(maxsize=4096)
+def _term(term: str) -> re.Pattern[str]:
+    """A glossary term as a word, compiled when a question first holds it (not all ~450 at start-up)."""
+    return re.compile(rf"(?<![a-z]){re.escape(term)}(?![a-z])")
+
+
 class Domain:
     """What the guide is about: the patterns above and the glossary's own terms (specific ones count as strong,
     the short, generic ones — 性能, 价格, "memory", "cost" — only as weak: "今天股市怎么样" is not a GPU question)."""
@@ -115,13 +122,14 @@ class Domain:
             for term in en:
                 (strong if (" " in term or "-" in term) and len(term) >= 8 else weak).add(term.lower())
         self._strong = [t for t in strong if t]
-        self._weak = [re.compile(rf"(?<![a-z]){re.escape(t)}(?![a-z])") for t in weak if t]
+        self._weak = [t for t in weak if t]
 
     def covers(self, question: str) -> bool:
         q = normalise(question)
         if _STRONG.search(q) or any(t in q for t in self._strong):
             return True
-        weak = {m.group(0) for m in _WEAK.finditer(q)} | {p.pattern for p in self._weak if p.search(q)}
+        weak = {m.group(0) for m in _WEAK.finditer(q)} | {f"glossary:{t}" for t in self._weak
+                                                           if t in q and _term(t).search(q)}
         return len(weak) >= 2
 
 

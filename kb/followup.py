@@ -31,9 +31,14 @@ _HALF = r"(?:减半|一半|halve[ds]?|half)"
 _CONTEXT = r"(?:上下文|context|序列|seq|ctx)"
 _USERS = r"(?:并发|用户|users?|concurrency|requests?|sequences?)"
 _CARDS = r"(?:卡|显卡|gpus?|cards?)"
-_ONE_MORE = re.compile(rf"(?:多加|再加|加|增加)\s*(?:一|1)\s*(?:张|块)?\s*{_CARDS}?|one more {_CARDS}|another {_CARDS}|"
-                       rf"add (?:one|a|1) (?:more )?{_CARDS}", re.IGNORECASE)
-_ONE_LESS = re.compile(rf"(?:少|减)\s*(?:一|1)\s*(?:张|块)\s*{_CARDS}?|one (?:less|fewer) {_CARDS}", re.IGNORECASE)
+_N_ZH = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
+_N_EN = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+_N = rf"(\d+|[{''.join(_N_ZH)}])"
+_N_WORD = rf"(\d+|{'|'.join(_N_EN)})"
+# "多加两张", "再加 2 张卡", "two more cards", "add 2 gpus", "another card"; "少一张", "one fewer card".
+_MORE = re.compile(rf"(?:多加|再加|加|增加)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|(?:多加|再加)\s*{_N}\s*{_CARDS}|"
+                   rf"\b{_N_WORD} more {_CARDS}|\badd {_N_WORD} (?:more )?{_CARDS}|\banother {_CARDS}", re.IGNORECASE)
+_LESS = re.compile(rf"(?:少|减)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|\b{_N_WORD} (?:less|fewer) {_CARDS}", re.IGNORECASE)
 _SHORT_ZH, _SHORT_EN = 14, 6  # characters / words: shorter turns are read as follow-ups when they hold slots
 
 # Slot names as `carried` / `changed` report them (contracts.md).
@@ -105,10 +110,27 @@ def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None
     if times and re.search(_CONTEXT, s) and not re.search(f"{_DOUBLE}|{_HALF}", s):
         merged.seq_len = (prior.seq_len or DEFAULT_SEQ.get(workload, 4096)) * int(times.group(1) or times.group(2))
         changed.add("seq_len")
-    step = 1 if _ONE_MORE.search(s) else -1 if _ONE_LESS.search(s) else 0
+    if times and re.search(_USERS, s) and not re.search(_CONTEXT, s) and prior.concurrency:
+        merged.concurrency = prior.concurrency * int(times.group(1) or times.group(2))
+        changed.add("concurrency")
+    step = _step(s)
     if step and merged.gpus:
         merged.gpus = [(g, max(1, (c or 1) + step)) for g, c in merged.gpus]
         changed.add("gpu_count")
+
+
+def _count_word(m: re.Match[str]) -> int:
+    word = next((g for g in m.groups() if g), "1")
+    return int(word) if word.isdigit() else _N_ZH.get(word) or _N_EN.get(word.lower(), 1)
+
+
+def _step(s: str) -> int:
+    """The change in cards a turn asks for: +2 for "多加两张", −1 for "one fewer card", 0 for none."""
+    if m := _MORE.search(s):
+        return _count_word(m)
+    if m := _LESS.search(s):
+        return -_count_word(m)
+    return 0
 
 
 def _workload_change(prior: Query, merged: Query) -> None:
@@ -133,8 +155,8 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
     # after a conversation about something else.
     own_subject = not opener and ((new.model is not None and (bool(new.gpus) or bool(new.workloads)))
                                   or (bool(new.gpus) and bool(new.attributes) and not prior.attributes))
-    relative = bool(re.search(f"{_DOUBLE}|{_HALF}", text, re.IGNORECASE)) or bool(_ONE_MORE.search(text)) \
-        or bool(_ONE_LESS.search(text)) or bool(_TIMES.search(text))
+    relative = bool(re.search(f"{_DOUBLE}|{_HALF}", text, re.IGNORECASE)) or bool(_MORE.search(text)) \
+        or bool(_LESS.search(text)) or bool(_TIMES.search(text))
     fit_slots = bool(new.gpus or new.model or new.count or new.workloads or new.precision or new.seq_len
                      or new.concurrency or new.budget_cny or new.tokens)
     carries = fit_slots or (bool(new.attributes) and bool(prior.attributes))

@@ -52,6 +52,10 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["qwen2.5 72b int4 on 4090s, how many?", "with 4 of them"], "how_many", False),
     (["H100 跑 qwen2.5 72b，并发 4100", "用户减半"], "concurrency", 2050),
     (["llama3 70b int4 能在一张4090上跑吗", "换成 a100 40g 呢", "两张呢"], "gpus", [("a100-40gb", 2)]),
+    (["qwen2.5 32b fp16 推理 2 张 4090", "再加两张呢"], "gpus", [("rtx-4090", 4)]),
+    (["mixtral 8x7b on 4 h100", "and with two more gpus?"], "gpus", [("h100-sxm", 6)]),
+    (["llama 3 8b on 4 a100 40gb", "少一张呢"], "gpus", [("a100-40gb", 3)]),
+    (["llama 3 8b on one l40s, 16 users at 8k", "and 3x the users"], "concurrency", 48),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value

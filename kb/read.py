@@ -102,6 +102,15 @@ def _context(t: _Text, q: Query) -> None:
         q.seq_len = int(float(num.replace(",", "")) * (1024 if k else 1))
 
 
+def _bare_context(t: _Text, q: Query) -> None:
+    """"serving a 7B at 8k" / "@32k": a context said with no word for it, once nothing else has read it (run
+    after the batch reader, so "100 users at 8k" stays 100 sequences of 8k)."""
+    if q.seq_len is not None:
+        return
+    for m in t.take(rf"(?:\bat|@)\s*({NUM})\s*k\b(?![\s-]*(?:tokens?\s*/|tok/|per\b|元|块|rmb|cny|usd|dollars?|\$))"):
+        q.seq_len = int(float(m.group(1).replace(",", "")) * 1024)
+
+
 def _batch(t: _Text, q: Query) -> None:
     # "16 个 8k 并发", "32 concurrent 4k requests": a count of sequences, each of a context length.
     for m in t.take(rf"({NUM})\s*(?:个|路)?\s*(?:并发|concurrent)\s*(?:的|at|of)?\s*({NUM})\s*k(?![a-z])"):
@@ -286,6 +295,8 @@ _ASKED: tuple[tuple[str, str], ...] = (
            r"(?<![a-z])kv(?![a-z]).{0,12}(?:多大|多少|size|per token|每\s*token)|"
            r"total kv|kv total|(?<![a-z])kv(?![a-z]).{0,4}(?:总|total)"),
     ("concurrency", r"多少(?:个|路)?(?:并发|用户|会话|请求)|并发(?:多少|几)|撑多少|能?(?:支持|扛|带)多少|"
+                    r"(?:同时|并发|一起).{0,4}(?:几|多少)\s*(?:路|个|人|条|用户|请求)|几路|"
+                    r"how many (?:at once|at the same time|in parallel)|"
                     r"how many .{0,24}(?:concurrent|users|requests|sequences|chats|sessions|streams)|"
                     r"max(?:imum)? concurren|max concurrent|"
                     r"(?:concurrent|simultaneous) (?:chats|users|requests|sequences)"),
@@ -333,6 +344,7 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     _each(t, q)
     _context(t, q)
     _batch(t, q)
+    _bare_context(t, q)
     _max_gpus(t, q)
     _size(t, q)
     _gpus(t, q, found)

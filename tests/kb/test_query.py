@@ -96,6 +96,11 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("can I serve it on fp8?", {"precision": "fp8"}),
     ("8卡h100 部署 llama3 70b bf16, 64 并发 8k 够吗", {"concurrency": 64, "seq_len": 8192, "gpus": [("h100-sxm", 8)]}),
     ("qwen2.5-72b 推理（并发 2050）", {"concurrency": 2050, "unknown_gpus": []}),
+    ("l40s serving qwen2.5 7b at 8k, how many at once?", {"seq_len": 8192, "asked": "concurrency"}),
+    ("100 users at 8k each on 2x h100", {"concurrency": 100, "seq_len": 8192}),
+    ("a100 80g 跑 llama3 8b，4k 上下文 同时能跑几路", {"seq_len": 4096, "asked": "concurrency"}),
+    ("rx 7900 xtx llama 3 8b tokens per sec", {"asked": "speed"}),
+    ("405b in bf16 - total vram to serve it?", {"asked": "memory"}),
 ])
 def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str, object]) -> None:
     q = read(question)

@@ -40,6 +40,7 @@ import yaml
 
 from kb.numbers import number_values, read_numbers
 from tests.support.paths import REPO
+from tools.corpus_tables.records import guide_sections
 
 CORPUS = REPO / "corpus"
 GUIDE_PATH = CORPUS / "guide.md"
@@ -60,31 +61,10 @@ class Guide:
 
     sections: dict[str, str] = field(default_factory=dict)
 
-    @classmethod
-    def parse(cls, text: str) -> Guide:
-        chapters: dict[str, list[str]] = {}
-        subsections: dict[str, list[str]] = {}
-        chapter: str | None = None
-        sub: str | None = None
-        for line in text.splitlines():
-            if m := re.match(r"^## (\d+) ", line):
-                chapter, sub = m.group(1), None
-                chapters[chapter] = []
-            elif m := re.match(r"^### (\d+\.\d+) ", line):
-                sub = m.group(1)
-                subsections[sub] = []
-            if chapter is not None:
-                chapters[chapter].append(line)
-            if sub is not None:
-                subsections[sub].append(line)
-        merged = {k: "\n".join(v) for k, v in chapters.items()}
-        merged.update({k: "\n".join(v) for k, v in subsections.items()})
-        return cls(merged)
-
 
 @pytest.fixture(scope="module")
 def guide() -> Guide:
-    return Guide.parse(GUIDE_PATH.read_text(encoding="utf-8"))
+    return Guide(guide_sections(CORPUS))  # the records' checker's own reading of the sections
 
 
 # --------------------------------------------------------------------------- numbers
@@ -95,7 +75,6 @@ SECTION_REF_RE = re.compile(r"§\s*(\d+(?:\.\d+)?)")
 
 def _key(x: float) -> float:
     return round(x, 6)
-
 
 
 def _as_numbers(value: Any) -> list[float] | None:

@@ -41,7 +41,8 @@ def cited_figures(answer: Answer, markers: list[str], sentence: str = "") -> set
     states them: 'MI300X 的显存带宽是 H100 SXM 的 1.58 倍（5300 对 3350 GB/s，多 1950 GB/s）')."""
     cited = _cited(answer, markers)
     counts = {int(n) for n in re.findall(r"(?<![\d.,])(\d{1,5})\s*(?:张|×|x)", sentence)}
-    cited |= {a * n for a in cited for n in counts}  # "8 张 RTX 4090 仅显卡约 152,000 元": 8 × the record's price
+    # "8 张 RTX 4090 仅显卡约 152,000 元": the asked count of cards, and 8 × the record's price.
+    cited |= {float(n) for n in counts} | {a * n for a in cited for n in counts}
     if len(markers) < 2:
         return cited
     derived = {round(a / b, 2) for a in cited for b in cited if b} | {round(a - b, 6) for a in cited for b in cited}

@@ -127,12 +127,13 @@ class Engine:
         return self.cache.get_or_compute(text, lambda: self.embedder.embed_query(text))
 
     def search(self, question: str, top_k: int, language: str | None = None,
-               searcher: HybridSearcher | None = None) -> list[Passage]:
-        """The top_k passages for a (validated) question (`searcher`: another configuration's, for kb eval)."""
+               searcher: HybridSearcher | None = None, query: Query | None = None) -> list[Passage]:
+        """The top_k passages for a (validated) question (`searcher`: another configuration's, for kb eval;
+        `query`: the question as already read, so an answer reads it once)."""
         language = language or detect_language(question)
         searcher = searcher or self.searcher
         started = time.perf_counter()
-        query = self.fit.read(question, language)
+        query = query or self.fit.read(question, language)
         focus = focus_of(question, query)
         vector = self.embed_query(searcher.query_text(question, language, focus.terms))
         named = frozenset(f"spec-{g}" for g, _ in query.gpus[:2])
@@ -189,7 +190,7 @@ class Engine:
     def _answer(self, text: str, query: Query, k: int, language: str) -> Answer:
         """A standalone question's answer, from its Query."""
         s = self.settings
-        passages = self.search(text, k, language)
+        passages = self.search(text, k, language, query=query)
         found = self.fit.for_query(query, language)
         checks, selection, unknown = found.checks, found.selection, found.unknown
         gpus = list(found.gpus)

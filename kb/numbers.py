@@ -50,7 +50,10 @@ def _scale_at(text: str, pos: int) -> tuple[str, float] | None:
 
 def read_numbers(text: str) -> list[Num]:
     """Every number of `text`, in order, each with its multiplier (a range's first number shares its end's)."""
-    text = _SKIP.sub(" ", text)
+    return _read(_SKIP.sub(" ", text))
+
+
+def _read(text: str) -> list[Num]:
     found = list(NUMBER.finditer(text))
     out: list[Num] = []
     for i, m in enumerate(found):
@@ -68,6 +71,7 @@ def read_numbers(text: str) -> list[Num]:
 
 def number_values(text: str) -> set[float]:
     """Every value the numbers of `text` may stand for: "1.9万" is 1.9 and 19000; "1/8" is also 0.125."""
-    values = {v for n in read_numbers(text) for v in n.values}
-    values |= {_key(int(a) / int(b)) for a, b in _FRACTION.findall(_SKIP.sub(" ", text)) if int(b)}
+    text = _SKIP.sub(" ", text)
+    values = {v for n in _read(text) for v in n.values}
+    values |= {_key(int(a) / int(b)) for a, b in _FRACTION.findall(text) if int(b)}
     return values

@@ -21,7 +21,7 @@ import numpy as np
 
 from kb.bm25 import Bm25Scores
 from kb.expand import Expander
-from kb.focus import FRAMING, Focus
+from kb.focus import Focus
 from kb.search_index import SearchIndex
 
 # Weight of the dense signal, by question language; the rest is BM25. Measured with `kb eval --sweep`
@@ -147,9 +147,7 @@ class HybridSearcher:
         chunks = self.index.rows  # read after the retrievers: it holds every row they can return
         fused = np.where(self.index.is_record[rows], fused * self.config.record_prior, fused)
         if not framing:
-            in_framing = np.array([chunks[r].kind == "guide" and chunks[r].section.split(".")[0] in FRAMING
-                                   for r in rows], dtype=bool)
-            fused = np.where(in_framing, fused * self.config.framing_prior, fused)
+            fused = np.where(self.index.is_framing[rows], fused * self.config.framing_prior, fused)
         if named:
             boost = np.array([chunks[r].group in named for r in rows])
             fused = np.where(boost, fused + self.config.named_boost, fused)

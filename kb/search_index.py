@@ -16,6 +16,7 @@ import numpy as np
 from indexer.artifact import Manifest
 from indexer.chunks import Chunk
 from kb.dense import FLAT_MAX, DenseIndex
+from kb.focus import FRAMING
 from kb.index import LoadedIndex
 from kb.lexical import LexicalIndex
 
@@ -23,6 +24,11 @@ from kb.lexical import LexicalIndex
 def _is_record(c: Chunk) -> bool:
     """Records restate the guide (kb/search.py's RECORD_PRIOR); a team's document is evidence in its own right."""
     return c.kind not in ("guide", "document")
+
+
+def _is_framing(c: Chunk) -> bool:
+    """The guide's introduction, outlook and conclusion (kb/search.py's FRAMING_PRIOR)."""
+    return c.kind == "guide" and c.section.split(".")[0] in FRAMING
 
 
 class LiveChunks(Mapping[str, Chunk]):
@@ -51,6 +57,7 @@ class SearchIndex:
         self.dense, self.lexical = dense, lexical
         self.rows: list[Chunk] = list(guide.chunks)  # by row; a removed row keeps its chunk for reads in flight
         self.is_record = np.array([_is_record(c) for c in self.rows], dtype=bool)
+        self.is_framing = np.array([_is_framing(c) for c in self.rows], dtype=bool)
         self.row_of: dict[str, int] = {c.id: row for row, c in enumerate(self.rows)}
         self.group_rows: dict[str, list[int]] = {}
         for row, c in enumerate(self.rows):
@@ -94,6 +101,7 @@ class SearchIndex:
             # Every structure a row reaches is extended before the retrievers can return the row.
             self.rows.extend(chunks)
             self.is_record = np.concatenate([self.is_record, np.array([_is_record(c) for c in chunks], bool)])
+            self.is_framing = np.concatenate([self.is_framing, np.array([_is_framing(c) for c in chunks], bool)])
             rows = self.lexical.add(tokens)
             if len(rows) != len(chunks) or (len(rows) and rows[0] != start):
                 raise RuntimeError("the lexical index and the chunks disagree on rows")

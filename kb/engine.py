@@ -135,7 +135,7 @@ class Engine:
         started = time.perf_counter()
         query = query or self.fit.read(question, language)
         focus = focus_of(question, query)
-        vector = self.embed_query(searcher.query_text(question, language, focus.terms))
+        vector = searcher.query_vector(self.embed_query, question, language, focus.terms)
         named = frozenset(f"spec-{g}" for g, _ in query.gpus[:2])
         hits = searcher.search(vector, question, language, top_k, named, focus)
         if self.observe_retrieval is not None:
@@ -155,8 +155,13 @@ class Engine:
         k = clean_top_k(top_k, s.default_top_k, s.max_top_k)
         language = detect_language(text)
         turn = self._turn(self._prior(history, state), text)
-        asked = resolved_question(turn.query, language) if turn.followup else is_reset(text)[1].strip() or text
-        query = self.fit.read(asked, language)
+        if turn.followup:
+            asked = resolved_question(turn.query, language)
+            query = self.fit.read(asked, language)
+        else:  # a question standing alone was read once already, as the turn
+            rest = is_reset(text)[1]
+            asked = rest.strip() or text
+            query = turn.query if asked == (rest or text) else self.fit.read(asked, language)
         answer = self._answer(asked, query, k, language)
         lead = ""
         if turn.followup:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from kb.cache import LruCache
 from kb.fit.alternatives import alternatives
 from kb.fit.check import Checked, Conventions, run_check
 from kb.fit.gpus import GpuSpec, TeamPrice, get_gpu, gpu_records, load_gpus, with_team_prices
@@ -20,6 +21,8 @@ from kb.fit.result import FitResult, Selection
 from kb.language import check_language
 from kb.query import Query
 from kb.words.fit import render_all
+
+CHECKS_REMEMBERED = 4096  # checks (numbers and Notes, a few KB each) an engine keeps, least recently used first
 
 
 class _Settings(Protocol):
@@ -53,6 +56,7 @@ class FitEngine:
         self.conventions = Conventions(mfu=mfu, energy_price_cny_per_kwh=energy_price_cny_per_kwh,
                                        prefill_budget_tokens=prefill_budget_tokens, inter_node_gbps=inter_node_gbps)
         self.usd_cny = usd_cny
+        self._checked: LruCache[str, Checked] = LruCache(CHECKS_REMEMBERED)
 
     @classmethod
     def from_settings(cls, settings: _Settings) -> FitEngine:
@@ -80,8 +84,10 @@ class FitEngine:
         return self.gpus[spec.id] if self.prices else spec
 
     def checked(self, request: FitRequest) -> Checked:
-        """The numbers and the Notes, unrendered (for selection and alternatives)."""
-        return run_check(request, self.gpu(request.gpu), self.conventions)
+        """The numbers and the Notes, unrendered (for selection and alternatives). Remembered by the request:
+        selections and alternatives check the same cards at the same counts for every budget asked."""
+        return self._checked.get_or_compute(
+            request.model_dump_json(), lambda: run_check(request, self.gpu(request.gpu), self.conventions))
 
     def numbers(self, request: FitRequest) -> FitResult:
         """A FitResult without prose or alternatives: cheap, for searches."""

@@ -122,8 +122,10 @@ def _load(specs_dir: Path) -> dict[str, GpuSpec]:
     return {s.id: s for s in specs}
 
 
+@lru_cache(maxsize=8)
 def load_gpus(corpus_dir: Path) -> dict[str, GpuSpec]:
-    """GPU id -> figures, from corpus/specs/*.md (read once a process)."""
+    """GPU id -> figures, from corpus/specs/*.md (read once a process; the path resolved once too: a budget
+    selection looks cards up a thousand times an answer)."""
     return _load(Path(corpus_dir).resolve() / "specs")
 
 

@@ -36,7 +36,8 @@ _N_EN = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
 _N = rf"(\d+|[{''.join(_N_ZH)}])"
 _N_WORD = rf"(\d+|{'|'.join(_N_EN)})"
 # "多加两张", "再加 2 张卡", "two more cards", "add 2 gpus", "another card"; "少一张", "one fewer card".
-_MORE = re.compile(rf"(?:多加|再加|加|增加)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|(?:多加|再加)\s*{_N}\s*{_CARDS}|"
+_MORE = re.compile(rf"(?:多加|再加|加|增加|(?<![最至])多)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|"
+                   rf"(?:多加|再加)\s*{_N}\s*{_CARDS}|"
                    rf"\b{_N_WORD} more {_CARDS}|\badd {_N_WORD} (?:more )?{_CARDS}|\banother {_CARDS}", re.IGNORECASE)
 _LESS = re.compile(rf"(?:少|减)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|\b{_N_WORD} (?:less|fewer) {_CARDS}", re.IGNORECASE)
 _SHORT_ZH, _SHORT_EN = 14, 6  # characters / words: shorter turns are read as follow-ups when they hold slots
@@ -49,6 +50,17 @@ def _sibling(gpu: str, size: str, ids: tuple[str, ...]) -> str | None:
     """The record of the same card with another memory size (a100-80gb → a100-40gb), if there is one."""
     base = re.sub(r"-\d+gb$", "", gpu)
     return next((i for i in ids if re.fullmatch(rf"{re.escape(base)}-{size}gb", i)), None)
+
+
+def _family_size(prior: str, size: str) -> str:
+    """'不对，是 14b 的' after Qwen2.5-32B is Qwen2.5-14B: a bare size keeps the earlier model's family where that
+    family has a preset of the size (else the size alone is checked, as said)."""
+    if not re.fullmatch(r"\d+(?:\.\d+)?b", size):
+        return size
+    from kb.fit.presets import PRESETS
+
+    sibling = re.sub(r"(?<=-)\d+(?:\.\d+)?b$", size, prior)
+    return sibling if sibling != prior and sibling in PRESETS else size
 
 
 SLOTS = ("model", "gpu", "gpu_count", "workload", "precision", "seq_len", "concurrency", "batch", "budget_cny",
@@ -168,7 +180,7 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
     said: set[str] = set()
     new_values = slot_values(new)
     if new.model:
-        merged.model = new.model
+        merged.model = _family_size(prior.model, new.model) if prior.model else new.model
     if new.gpus:
         counts = {c for _, c in prior.gpus if c is not None}
         carry = counts.pop() if len(counts) == 1 and len(new.gpus) == 1 else None
@@ -189,6 +201,8 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
             setattr(merged, name, getattr(new, name))
     if new.asked and new.asked not in ("figure", "comparison", "price"):
         merged.asked = new.asked
+    elif new.asks and merged.model:  # "max concurrent users at 4k?" of the model carried
+        merged.asked = new.asks
     if new.attributes and not merged.model:  # "fp16" in "不是int8，是fp16" is a precision, not a spec figure
         merged.attributes = list(new.attributes)
     if new.speed or new.how_many or new.latency or new.wants_selection:

@@ -43,4 +43,5 @@ UNKNOWN_MODELS: tuple[str, ...] = (
     rf"chatglm\d?|glm{_SEP}4(?:\.5)?|baichuan\d?|百川|internlm\d?|书生|yi{_SEP}(?:large|lightning)|minimax",
     rf"phi{_SEP}[234](?:\.5)?(?:{_SEP}(?:mini|medium))?|command{_SEP}r\+?",
     rf"bloom|opt(?=-\d)|gpt{_SEP}j|gpt{_SEP}neox?|bert|t5",
+    rf"dbrx|jamba|snowflake{_SEP}arctic|grok{_SEP}1",
 )

@@ -53,7 +53,21 @@ class _Text:
 
 _CURRENCY_CN = r"(?:元|块钱|块|rmb|cny|人民币)"
 _CURRENCY_US = r"(?:usd|us\$|dollars?|美元|美金|刀)"
-_SCALE = r"(?:万亿|千亿|亿|万|千|k|m\b|mn|million|thousand)"
+_SCALE = r"(?:万亿|千亿|亿|万|千|w\b|k|m\b|mn|million|thousand)"
+# An amount of money said in Chinese numerals ("二十万", "一百八十万", "三百五十万"): digits and 十/百/千 only.
+_CN_AMOUNT = r"[零〇一二两三四五六七八九十百千]+"
+_MONEY = rf"(?:{NUM}|{_CN_AMOUNT})"
+
+
+_LEAST_BUDGET = 1000.0  # CNY: less buys no GPU, so a smaller "N块" is a count of cards
+
+
+def _bare_budget(t: _Text, q: Query) -> None:
+    """'三百五十万 训练推理都要做 怎么配卡': an amount in 万 with no currency, in a question asking what to buy."""
+    if q.budget_cny is not None or not q.wants_selection:
+        return
+    for m in t.take(rf"({_MONEY})\s*(万|w\b)(?!\s*(?:亿|token|tokens|参数|用户|并发|条|次|小时|张|块))"):
+        q.budget_cny = amount(m.group(1), m.group(2))
 
 
 def _budget(t: _Text, q: Query, usd_cny: float) -> None:
@@ -62,11 +76,16 @@ def _budget(t: _Text, q: Query, usd_cny: float) -> None:
         usd = amount(num, scale)
         q.budget_cny = usd * usd_cny
         q.notes.append(note("budget_usd", usd=usd, rate=usd_cny, cny=q.budget_cny))
-    for m in t.take(rf"¥\s*({NUM})\s*({_SCALE})?|({NUM})\s*({_SCALE})?\s*{_CURRENCY_CN}"
-                    rf"|(?:预算|budget(?: of)?|花)\s*(?:是|为|有|大概|约|:)?\s*({NUM})\s*({_SCALE})?"
-                    rf"|({NUM})\s*({_SCALE})\s*(?:的)?(?:预算|budget)"):
-        groups = [(m.group(i), m.group(i + 1)) for i in (1, 3, 5, 7) if m.group(i)]
-        q.budget_cny = amount(*groups[0])
+    for m in re.finditer(rf"¥\s*({NUM})\s*({_SCALE})?|({NUM})\s*({_SCALE})?\s*{_CURRENCY_CN}"
+                         rf"|({_CN_AMOUNT})\s*({_SCALE})?\s*(?:元|rmb|cny|人民币)"
+                         rf"|(?:预算|budget(?: of)?|花)\s*(?:是|为|有|大概|约|:)?\s*({_MONEY})\s*({_SCALE})?"
+                         rf"|({_MONEY})\s*({_SCALE})\s*(?:的)?(?:预算|budget)", t.s):
+        groups = [(m.group(i), m.group(i + 1)) for i in (1, 3, 5, 7, 9) if m.group(i)]
+        value = amount(*groups[0])
+        if m.group(0).endswith("块") and value < _LEAST_BUDGET:
+            continue  # "2块4090" is two cards (块 counts them), not two yuan
+        q.budget_cny = value
+        t.blank(m.start(), m.end())
     if q.budget_cny is not None:
         q.wants_selection = True
 
@@ -107,8 +126,9 @@ def _bare_context(t: _Text, q: Query) -> None:
     after the batch reader, so "100 users at 8k" stays 100 sequences of 8k)."""
     if q.seq_len is not None:
         return
-    for m in t.take(rf"(?:\bat|@)\s*({NUM})\s*k\b(?![\s-]*(?:tokens?\s*/|tok/|per\b|元|块|rmb|cny|usd|dollars?|\$))"):
-        q.seq_len = int(float(m.group(1).replace(",", "")) * 1024)
+    for m in t.take(rf"^\s*({NUM})\s*k\s*(?:tokens?|上下文|context|ctx)?\s*(?:呢|吗|的话|[?？.。!！])*\s*$"
+                    rf"|(?:\bat|@)\s*({NUM})\s*k\b(?![\s-]*(?:tokens?\s*/|tok/|per\b|元|块|rmb|cny|usd|dollars?|\$))"):
+        q.seq_len = int(float((m.group(1) or m.group(2)).replace(",", "")) * 1024)
 
 
 def _batch(t: _Text, q: Query) -> None:
@@ -118,16 +138,17 @@ def _batch(t: _Text, q: Query) -> None:
         q.seq_len = int(float(m.group(2).replace(",", "")) * 1024)
     for m in t.take(rf"({NUM})\s*(?:个|路|条|x)?\s*({NUM})\s*k\s*(?:tokens?\s*)?(?:的|context\s*)?\s*"
                     rf"(?:并发|concurrent|sequences?|requests?|会话|请求|对话|chats?|users?|用户)"
-                    rf"|({NUM})\s*(?:concurrent\s*)?(?:users?|requests?|sequences?|chats?)\s*(?:at|of|with|@|x|\*)\s*({NUM})\s*k"
+                    rf"|({NUM})\s*(?:concurrent\s*)?(?:users?|requests?|sequences?|seqs?|chats?)\s*(?:at|of|with|@|x|\*)\s*({NUM})\s*k"
                     rf"(?:\s*(?:tokens?|context))*"):
         n, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         q.concurrency = int(float(n.replace(",", "")))
         q.seq_len = int(float(k.replace(",", "")) * 1024)
     for m in t.take(rf"(?:并发(?:数|量)?|concurrency(?: of)?)\s*(?:为|是|=|:)?\s*({NUM})\s*(?:万|k)?"
                     rf"|({NUM})\s*(?:万|k)?\s*(?:路|个|名)?\s*(?:并发|concurrent)\s*(?:的)?\s*(?:users?|用户|请求|requests?)?"
-                    rf"|({NUM})\s*(?:个|名|位)?\s*(?:同时在线的?\s*)?(?:users|用户)"):
+                    rf"|({NUM})\s*(?:个|名|位)?\s*(?:同时在线的?\s*)?(?:users|用户|seqs?|sequences)"
+                    rf"|({NUM})\s*(?:个|名|位)\s*人(?![工民])"):
         text = m.group(0)
-        n = float((m.group(1) or m.group(2) or m.group(3)).replace(",", ""))
+        n = float((m.group(1) or m.group(2) or m.group(3) or m.group(4)).replace(",", ""))
         n *= 1e4 if "万" in text else 1e3 if re.search(r"\dk", text) else 1
         q.concurrency = int(n)
     for m in t.take(rf"(?:batch(?:[\s_-]*size)?|批量(?:大小)?|批大小|bs)\s*(?:of|为|是|=|:)?\s*({NUM})"):
@@ -227,8 +248,9 @@ def _bare_count(t: _Text, q: Query) -> None:
         return
     for m in t.take(rf"(?<![\d.])(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:张|块|片)?\s*(?:显卡|卡|gpus?\b|cards?\b)"
                     rf"|(?<![\d.])(\d+|{CN_NUMERAL})\s*(?:张|块)(?!\s*[a-z0-9])"
-                    rf"|(?<![\d.])(\d+|{EN_NUMBER_WORD})\s+of (?:them|those|these)"):
-        count = to_int(m.group(1) or m.group(2) or m.group(3))
+                    rf"|(?<![\d.])(\d+|{EN_NUMBER_WORD})\s+of (?:them|those|these)"
+                    rf"|\b(?:just|only)\s+(?:have\s+|with\s+|use\s+)?(one|a single|1)\b|(单)卡"):
+        count = to_int(m.group(1) or m.group(2) or m.group(3) or m.group(4) or m.group(5))
         if count is not None and 1 <= count <= MAX_QUESTION_COUNT:
             q.count = count
 
@@ -293,15 +315,17 @@ def _words(t: _Text, q: Query) -> None:
 _ASKED: tuple[tuple[str, str], ...] = (
     ("kv", r"kv\s*[-_]?\s*cache|kv\s*bytes|kv\s*缓存|键值缓存|"
            r"(?<![a-z])kv(?![a-z]).{0,12}(?:多大|多少|size|per token|每\s*token)|"
-           r"total kv|kv total|(?<![a-z])kv(?![a-z]).{0,4}(?:总|total)"),
+           r"total kv|kv total|(?<![a-z])kv(?![a-z])"),
     ("concurrency", r"多少(?:个|路)?(?:并发|用户|会话|请求)|并发(?:多少|几)|撑多少|能?(?:支持|扛|带)多少|"
                     r"(?:同时|并发|一起).{0,4}(?:几|多少)\s*(?:路|个|人|条|用户|请求)|几路|"
                     r"how many (?:at once|at the same time|in parallel)|"
-                    r"how many .{0,24}(?:concurrent|users|requests|sequences|chats|sessions|streams)|"
+                    r"how many .{0,24}(?:concurrent|users|requests|sequences|seqs|chats|sessions|streams)|"
                     r"max(?:imum)? concurren|max concurrent|"
                     r"(?:concurrent|simultaneous) (?:chats|users|requests|sequences)"),
     ("memory", r"(?:多少|多大|几个?g|几g)\s*(?:的)?\s*显存|显存(?:需求|占用|要多少|需要多少|多少)|"
-               r"how much (?:v?ram|memory|gpu memory)|"
+               r"显存.{0,4}(?:一共|总共|合计|总计).{0,4}多少|"
+               r"how much (?:v?ram|memory|gpu memory|gpu mem|mem)|"
+               r"(?:v?ram|memory|mem) (?:to|for) (?:serve|run|host|load)|"
                r"(?:v?ram|memory) (?:do(?:es)? (?:i|it|we) need|needed|required|requirement|usage|footprint)|"
                r"vram for|memory for|total (?:v?ram|memory|gpu memory)|总显存"),
     ("rent_or_buy", r"租还是买|买还是租|租.{0,6}买|买.{0,6}租|rent or buy|buy or rent|rent.{0,20}\bbuy\b|"
@@ -313,6 +337,14 @@ _ASKED: tuple[tuple[str, str], ...] = (
 )
 
 
+_FOLLOWS_A_MODEL = ("kv", "concurrency", "memory", "time")
+
+
+def _asks(text: str) -> str | None:
+    """What the words ask of a model, said or not: a follow-up takes the model from its conversation."""
+    return next((name for name, pattern in _ASKED if name in _FOLLOWS_A_MODEL and re.search(pattern, text)), None)
+
+
 def _asked(text: str, q: Query) -> str | None:
     """What the question asks for, when it names it (contracts: the asked quantity)."""
     if q.attributes and len(q.gpus) + len(q.unknown_gpus) >= 2 and not q.model:
@@ -320,6 +352,8 @@ def _asked(text: str, q: Query) -> str | None:
     for name, pattern in _ASKED:
         if re.search(pattern, text) and (q.model or name in ("speed", "cost", "rent_or_buy")):
             return name
+    if q.asks in _FOLLOWS_A_MODEL:
+        return None  # "max concurrent users at 4k?": asked of the model a conversation already has
     if "price" in q.attributes and not q.model:
         return "price"
     if q.attributes and not q.model:
@@ -350,7 +384,9 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     _gpus(t, q, found)
     _bare_count(t, q)
     _words(t, q)
+    _bare_budget(t, q)
     if q.model is None:  # a figure of a card; a model's memory or speed is a fit question, not a spec one
         q.attributes = spec_attributes(t.original.lower())
+    q.asks = _asks(t.original.lower())
     q.asked = _asked(t.original.lower(), q)
     return q

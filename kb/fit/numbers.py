@@ -11,12 +11,14 @@ EN_WORDS = {"a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "dual": 2, "twin":
             "quad": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12,
             "sixteen": 16, "a pair of": 2, "pair of": 2, "a couple of": 2, "couple of": 2, "a dozen": 12}
 # Multipliers after a number ("50万", "2万亿", "1.5k", "70 billion").
-SCALE = {"万亿": 1e12, "千亿": 1e11, "亿": 1e8, "万": 1e4, "千": 1e3, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12,
+SCALE = {"万亿": 1e12, "千亿": 1e11, "亿": 1e8, "万": 1e4, "w": 1e4, "千": 1e3, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12,
          "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "mn": 1e6, "bn": 1e9}
 
 CN_NUMERAL = "[零〇一二两俩三四五六七八九十百千单双]+"
 EN_NUMBER_WORD = "|".join(sorted((re.escape(w) for w in EN_WORDS), key=len, reverse=True))
-NUM = r"\d+(?:,\d{3})*(?:\.\d+)?"
+# A number starts where no letter or digit is glued before it: the 16 of "fp16" and the 8 of "fp8,100 users"
+# are parts of names, not counts.
+NUM = r"(?<![A-Za-z\d.])\d+(?:,\d{3})*(?:\.\d+)?"
 
 
 def cn_int(text: str) -> int | None:
@@ -46,6 +48,6 @@ def to_int(token: str) -> int | None:
 
 
 def amount(number: str, scale: str | None) -> float:
-    """'50' + '万' -> 500000.0; '1,000' -> 1000.0; '32' + 'k' -> 32000.0."""
-    value = float(number.replace(",", ""))
+    """'50' + '万' -> 500000.0; '1,000' -> 1000.0; '32' + 'k' -> 32000.0; '二十' + '万' -> 200000.0."""
+    value = float(number.replace(",", "")) if number[:1].isdigit() else float(cn_int(number) or 0)
     return value * SCALE.get((scale or "").lower(), 1.0)

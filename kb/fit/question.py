@@ -114,7 +114,7 @@ def answer_query(engine: FitEngine, q: Query, language: str) -> QuestionFit:
         sel.assumptions = [*render_all(notes, language), *sel.assumptions]
         found.checks, found.selection = checks, sel
         return found
-    gpus = q.gpus or [(g, None) for g in DEFAULT_GPUS]
+    gpus = q.gpus or [(g, q.count) for g in DEFAULT_GPUS]  # "split over 8 cards": 8 of each default card
     if not q.gpus:
         notes.append(note("no_gpu"))
     results = [_one(engine, q, gpu, count, w, notes) for gpu, count in gpus for w in workloads]

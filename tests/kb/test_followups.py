@@ -56,6 +56,15 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["mixtral 8x7b on 4 h100", "and with two more gpus?"], "gpus", [("h100-sxm", 6)]),
     (["llama 3 8b on 4 a100 40gb", "少一张呢"], "gpus", [("a100-40gb", 3)]),
     (["llama 3 8b on one l40s, 16 users at 8k", "and 3x the users"], "concurrency", 48),
+    (["qwen2.5 14b int8 on 4 l40s", "just one?"], "gpus", [("l40s", 1)]),
+    (["2 张 a100 40g 跑 qwen2.5 32b", "多一张卡"], "gpus", [("a100-40gb", 3)]),
+    (["l4 跑 qwen2.5 7b fp16 并发 4", "16k呢"], "seq_len", 16384),
+    (["l4 跑 qwen2.5 7b fp16 并发 4", "16k呢"], "concurrency", 4),
+    (["qwen2.5 32b int8 on an h100", "sorry, the 14b one"], "model", "qwen2.5-14b"),
+    (["llama 3 70b 推理 2 张 h100", "说错了 是 8b"], "model", "llama-3-8b"),
+    (["qwen2.5 32b 推理 2 张 h100", "不对，是 13b"], "model", "13b"),  # no qwen2.5-13b preset: the size alone
+    (["h200 running qwen2.5 32b bf16", "how many concurrent users at 16k?"], "asked", "concurrency"),
+    (["llama 3 8b on an l40s", "and the kv for 8 users at 8k?"], "asked", "kv"),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value

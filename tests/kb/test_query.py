@@ -26,7 +26,7 @@ UNKNOWN_GPUS = ["RTX 3090", "3090", "3080", "RTX 3060", "2080Ti", "2080 Ti", "GT
                 "MI250X", "MI325X", "RX 7900 XTX", "7900XTX", "RX 6800", "Apple M2 Ultra", "M3 Max", "TPU v5e",
                 "TPU", "Gaudi 2", "Jetson Orin", "Trainium2", "Cerebras", "寒武纪", "Arc A770"]
 UNKNOWN_MODELS = ["GPT-4", "GPT-4o", "gpt-3.5-turbo", "Claude", "Claude 3 Opus", "Gemini 1.5 Pro", "Grok", "文心一言",
-                  "ChatGLM3", "Baichuan2", "Phi-3", "Kimi"]
+                  "ChatGLM3", "Baichuan2", "Phi-3", "Kimi", "DBRX", "Jamba"]
 
 
 @pytest.mark.parametrize("name", UNKNOWN_GPUS)
@@ -101,6 +101,19 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("a100 80g 跑 llama3 8b，4k 上下文 同时能跑几路", {"seq_len": 4096, "asked": "concurrency"}),
     ("rx 7900 xtx llama 3 8b tokens per sec", {"asked": "speed"}),
     ("405b in bf16 - total vram to serve it?", {"asked": "memory"}),
+    # a number glued to a name is part of the name: the 8 of "fp8," and the 16 of "fp16" count nothing
+    ("两张 h100 跑 mixtral 8x7b fp8，64 个用户 每人 4k", {"precision": "fp8", "concurrency": 64, "seq_len": 4096}),
+    ("4090 跑 qwen2.5 7b fp16 并发 12", {"precision": "fp16", "concurrency": 12}),
+    # people, sequences and budgets as people write them
+    ("qwen2.5 14b 30个人同时用 每人2k上下文", {"concurrency": 30, "seq_len": 2048}),
+    ("llama 3 8b, 12 seqs of 16k each", {"concurrency": 12, "seq_len": 16384}),
+    ("预算八十万 做 13b 推理 买什么卡", {"budget_cny": 800000.0}),
+    ("两百万预算 训练 7b", {"budget_cny": 2000000.0}),
+    ("40w 预算 推理 7b 选什么卡", {"budget_cny": 400000.0}),
+    ("手上一百二十万 推理训练都做 怎么配卡", {"budget_cny": 1200000.0}),
+    ("3块4090 跑 qwen2.5 32b int4", {"gpus": [("rtx-4090", 3)], "budget_cny": None}),
+    ("memory to run qwen2.5 32b in bf16 if split over 4 cards", {"asked": "memory", "count": 4}),
+    ("qwen2.5 32b 显存总共要多少", {"asked": "memory"}),
 ])
 def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str, object]) -> None:
     q = read(question)
@@ -117,6 +130,9 @@ def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str
     ("B200 多少钱一张？", "price"),
     ("RTX 4090 的显存带宽是多少？", "figure"),
     ("4 张 4090 训练 7B 要多久", "time"),
+    ("qwen2.5 14b: kv for 16 users at 4k?", "kv"),
+    ("l40s + llama 3 8b @ 16k: how many seqs at once?", "concurrency"),
+    ("H800 和 H100 训练算力一样吗", "comparison"),
 ])
 def test_what_is_asked(question: str, asked: str) -> None:
     assert read(question).asked == asked

@@ -23,7 +23,7 @@ from kb.models import Passage
 from kb.sentences import best_sentences
 from kb.verify import object_figures, text_figures, unsupported
 from kb.words.answer import end, gib, gpu_name, rate, whole, workload_phrase
-from kb.words.catalog import say
+from kb.words.catalog import cards, say
 
 GUIDE_YEAR = 2025  # the guide's own date, said beside a team's dated price (README: "the guide is from 2025")
 MAX_CHECKS = 3  # verdicts stated; the rest are in fit_checks
@@ -256,7 +256,9 @@ class Composer:
             return [Sentence(say("pick_none", lang, what=what), ["S"])]
         fastest = min(sel.rows, key=lambda r: r.rank_by_time)
         cheapest = min(sel.rows, key=lambda r: r.rank_by_cost)
-        out = []
+        # what was ranked: a fine-tune the question left open may have fallen back to LoRA or QLoRA
+        out = [] if sel.ranked_by == "memory" else [
+            Sentence(say("pick_for", lang, what=workload_phrase(sel.model, sel.workload, None, lang)), ["S"])]
         picks = {"memory": [("pick_memory", fastest)], "cost_headroom": [("pick_cheapest", cheapest)]}.get(
             sel.ranked_by, [("pick_fastest", fastest), ("pick_cheapest", cheapest)])
         for key, row in picks:
@@ -298,7 +300,25 @@ class Composer:
                 out.insert(0, Sentence(say("capex", f.language, count=n, gpu=gpu_name(gpu), capex=whole(n * price[0])),
                                        [self._cite(f, self._part_with(gpu, price[0]), top_k)], exempt=(gpu_name(gpu),),
                                        derived=(n * price[0], price[0], n)))
-        return self._ratio(f, top_k) + out
+        total = self._total_price(f, top_k)  # a sum asked ("一共多少钱") is the answer, not the cards' ratio
+        return (total or self._ratio(f, top_k)) + out
+
+    def _total_price(self, f: Facts, top_k: int) -> list[Sentence]:
+        """'两张4080 加一张4070ti 一共多少钱': the cards' prices times their counts, added up."""
+        counted = [g for g in f.gpus if g in f.counts]  # each card named with its own count
+        if "price" not in f.intent.attributes or len(counted) < 2 or not any(f.counts[g] > 1 for g in counted):
+            return []
+        priced = [(g, f.counts[g], self._figure(g, "price")) for g in counted]
+        if any(p is None for _, _, p in priced):
+            return []
+        items = [(g, n, p[0]) for g, n, p in priced if p is not None]
+        total = sum(n * v for _, n, v in items)
+        parts = (" + " if f.language == "en" else "＋").join(
+            cards(n, gpu_name(g), f.language) for g, n, _ in items)
+        markers = [self._cite(f, self._part_with(g, v), top_k) for g, _, v in items]
+        return [Sentence(say("capex_total", f.language, parts=parts, total=whole(total)), markers,
+                         exempt=tuple(gpu_name(g) for g, _, _ in items),
+                         derived=(total, *(n * v for _, n, v in items), *(float(n) for _, n, _ in items)))]
 
     def _chunk_figures(self, chunk_id: str) -> set[float]:
         """The figures a record or guide chunk states (empty for a chunk this composer was not built with)."""
@@ -357,8 +377,14 @@ class Composer:
             return []
         for attr in f.intent.attributes:
             a, b = self._figure(gpus[0], attr), self._figure(gpus[1], attr)
-            if a is None or b is None or not a[0] or not b[0] or a[1] != b[1] or a[0] == b[0]:
+            if a is None or b is None or not a[0] or not b[0] or a[1] != b[1]:
                 continue
+            if a[0] == b[0]:  # "一样吗": the same figure is the answer
+                markers = [self._cite(f, self._part_with(g, a[0]), top_k) for g in gpus
+                           if self._groups.get(f"spec-{g}")]
+                text = say("ratio_same", f.language, a=gpu_name(gpus[0]), b=gpu_name(gpus[1]), va=f"{a[0]:g}",
+                           metric=say(f"metric.{attr}", f.language), unit=a[1])
+                return [Sentence(text, markers, exempt=(gpu_name(gpus[0]), gpu_name(gpus[1])))]
             (hi, (vh, unit)), (lo, (vl, _)) = sorted(((gpus[0], a), (gpus[1], b)), key=lambda x: -x[1][0])
             ratio = vh / vl
             markers = [self._cite(f, self._part_with(g, v), top_k) for g, v in ((hi, vh), (lo, vl))

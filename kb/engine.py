@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from indexer.build import Progress
 from indexer.chunks import Chunk
 from indexer.embedder import Embedder
 from kb.cache import LruCache
@@ -37,6 +36,7 @@ from kb.settings import Settings, get_settings
 from kb.words.conversation import carried_line, resolved_question
 
 if TYPE_CHECKING:
+    from indexer.build import Progress
     from kb.documents.live import LiveDocuments
     from kb.fit.gpus import TeamPrice
 
@@ -77,7 +77,8 @@ class Engine:
                  "power": (spec.tdp_w, "W"), "nvlink": (spec.nvlink_gbs, "GB/s"),
                  "price": (spec.price_cny, "CNY") if spec.price_cny else None,
                  "vram": (spec.capacity_value or spec.vram_gib, spec.capacity_unit),
-                 "int8": (spec.int8_dense_tops, "TOPS") if spec.int8_dense_tops else None}.get(attribute)
+                 "int8": (spec.int8_dense_tops, "TOPS") if spec.int8_dense_tops else None,
+                 "fp8": (spec.fp8_dense_tflops, "TFLOPS") if spec.fp8_dense_tflops else None}.get(attribute)
         return value if value and value[0] else None
 
     def _team_prices(self, gpu: str, language: str) -> TeamPrices:

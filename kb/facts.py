@@ -17,12 +17,12 @@ from kb.words.catalog import has, say
 ROWS: dict[str, str] = {
     "vram": r"显存容量", "memory_type": r"显存容量", "bandwidth": r"显存带宽",
     "compute": r"稠密算力|文档所写FP16", "fp32": r"FP32 算力", "tf32": r"TF32", "int8": r"INT8",
-    "power": r"功耗", "nvlink": r"NVLink|卡间互连", "pcie": r"PCIe", "price": r"价格",
+    "power": r"功耗", "nvlink": r"NVLink|卡间互连", "pcie": r"PCIe", "price": r"价格", "fp8": r"FP8 稠密",
 }
 NOTES: dict[str, str] = {
     "vram": r"显存容量|容量", "bandwidth": r"带宽", "compute": r"FP16|TFLOPS|算力", "fp32": r"FP32",
     "int8": r"INT8", "power": r"功耗|W\b", "nvlink": r"NVLink|NVSwitch", "pcie": r"PCIe", "price": r"价格|售价",
-    "tf32": r"TF32", "memory_type": r"HBM|GDDR",
+    "tf32": r"TF32", "memory_type": r"HBM|GDDR", "fp8": r"FP8",
 }
 MAX_NOTES = 2
 _GLOSS = re.compile(r"\s*\[[^\]]*\]")

@@ -58,7 +58,9 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
         "int8": r"int8|tops\b",
         "fp32": r"fp32",
         "tf32": r"tf32",
-        "compute": r"fp16|bf16|tflops|算力|性能|compute|flops|performance|多强|how (?:fast|powerful)",
+        "compute": r"fp16|bf16|tflops|算力|性能|compute|flops|performance|多强|how (?:fast|powerful)|"
+                   r"trains? faster|训练.{0,3}快",
+        "fp8": r"fp8|float8",
         "power": r"功耗|功率|power|tdp|watt|瓦|耗电",
         "nvlink": r"nvlink|nvswitch|互连|interconnect",
         "pcie": r"pcie",
@@ -72,7 +74,11 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
 _OFF_DOMAIN = re.compile(
     r"yolo|object detect|目标检测|图像分类|image classif|图像分割|segmentation|stable\s*diffusion|sdxl|采样器|sampler|"
     r"resnet|\bcnn\b|卷积网络|语音识别|speech recogni|挖矿|crypto|mining|游戏帧|\bfps\b|gaming|股票|stock|recipe|菜谱|"
-    r"天气|weather|video edit|视频剪辑|渲染农场|render farm|blender|强化学习|reinforcement", re.IGNORECASE)
+    r"天气|weather|video edit|视频剪辑|渲染农场|render farm|blender|强化学习|reinforcement|剪视频|剪辑|视频导出|"
+    r"premiere|(?<![a-z])pr(?![a-z])|达芬奇|davinci|video (?:export|render|encod)|视频(?:渲染|编码)|"
+    r"render(?:ing)? time|打游戏|玩游戏|游戏性能|光追|ray tracing|帧率|frame rate|以太坊|(?<![a-z])eth(?![a-z])|"
+    r"比特币|bitcoin|hashrate",
+    re.IGNORECASE)
 _LLM = re.compile(r"llm|大模型|大语言|language model|\btokens?\b|llama|qwen|mistral|mixtral|deepseek|gpt|transformer|"
                   r"\blora\b|qlora|vllm|kv\s*cache|文本生成|chat", re.IGNORECASE)
 
@@ -145,14 +151,16 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
     q = normalise(question)
     speed, cost = bool(_SPEED.search(q)), bool(_COST.search(q))
     attrs = [name for name, p in SPEC_ATTRIBUTES.items() if p.search(q)]
+    if off_domain(q):  # "4090 打游戏怎么样": a card named in another field's question is still that field's
+        return Intent("not_covered")
     if asked == "rent_or_buy" and names_gpu and not has_checks:
         return Intent("spec", attributes=["price"])
-    if asked == "comparison" and attrs and not has_checks and not off_domain(q):
+    if asked == "comparison" and attrs and not has_checks:
         return Intent("spec", attributes=attrs)
     if names_gpu == 1 and not attrs and not names_model and not has_checks and not has_selection \
             and _SUITS.search(q) and not _CASE.search(q) and not _ASKS_WHY.search(q):
         return Intent("spec", attributes=list(KEY_FIGURES))
-    if off_domain(q) or not (domain.covers(q) or names_gpu or names_model or names_unknown):
+    if not (domain.covers(q) or names_gpu or names_model or names_unknown):
         return Intent("not_covered")
     if has_selection:
         return Intent("selection", wants_speed=speed, wants_cost=cost)

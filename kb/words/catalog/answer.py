@@ -89,6 +89,10 @@ ANSWER: dict[str, dict[str, str]] = {
         "zh": "按解码上限计，每百万 token 至少 {cost} 元（显卡按三年摊销加电费）",
     },
     # Budget selection.
+    "pick_for": {
+        "en": "Ranked for {what}",
+        "zh": "按{what}排序",
+    },
     "pick_fastest": {
         "en": "Fastest within the budget: {cards} ({capex} CNY{speed})",
         "zh": "预算内最快：{cards}（{capex} 元{speed}）",
@@ -134,12 +138,21 @@ ANSWER: dict[str, dict[str, str]] = {
     "part.activations": {"en": "activations", "zh": "激活"}, "part.kv_cache": {"en": "KV cache", "zh": "KV 缓存"},
     "part.overhead": {"en": "overhead", "zh": "额外开销"},
     # Comparisons and prices.
+    "ratio_same": {
+        "en": "The {a} and the {b} have the same {metric}: {va} {unit} each",
+        "zh": "{a} 和 {b} 的{metric}相同：都是 {va} {unit}",
+    },
+    "capex_total": {
+        "en": "Together {parts} cost about {total} CNY",
+        "zh": "{parts} 合计约 {total} 元",
+    },
     "ratio": {
         "en": "The {a}'s {metric} is {ratio}× the {b}'s ({va} vs {vb} {unit}, {diff} {unit} more)",
         "zh": "{a} 的{metric}是 {b} 的 {ratio} 倍（{va} 对 {vb} {unit}，多 {diff} {unit}）",
     },
     "metric.bandwidth": {"en": "memory bandwidth", "zh": "显存带宽"}, "metric.vram": {"en": "memory", "zh": "显存"},
     "metric.compute": {"en": "dense BF16 compute", "zh": "稠密 BF16 算力"},
+    "metric.fp8": {"en": "dense FP8 compute", "zh": "稠密 FP8 算力"},
     "metric.power": {"en": "power", "zh": "功耗"},
     "metric.nvlink": {"en": "NVLink bandwidth", "zh": "NVLink 带宽"}, "metric.price": {"en": "price", "zh": "价格"},
     "metric.int8": {"en": "INT8 throughput", "zh": "INT8 算力"},

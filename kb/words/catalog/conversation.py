@@ -8,7 +8,7 @@ _ATTRIBUTES: dict[str, dict[str, str]] = {
     "tf32": {"en": "TF32", "zh": "TF32 算力"}, "compute": {"en": "FP16 TFLOPS", "zh": "FP16 算力"},
     "power": {"en": "power", "zh": "功耗"}, "nvlink": {"en": "NVLink", "zh": "NVLink"},
     "pcie": {"en": "PCIe", "zh": "PCIe"}, "price": {"en": "price", "zh": "价格"},
-    "memory_type": {"en": "memory type", "zh": "显存类型"},
+    "memory_type": {"en": "memory type", "zh": "显存类型"}, "fp8": {"en": "FP8 TFLOPS", "zh": "FP8 算力"},
 }
 _SLOT_NAMES: dict[str, dict[str, str]] = {
     "model": {"en": "model", "zh": "模型"}, "gpu": {"en": "GPU", "zh": "显卡"},

@@ -5,17 +5,19 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import faiss
 import numpy as np
 
 from indexer.artifact import Manifest, read_manifest, verify_files
-from indexer.build import Progress, build_index
 from indexer.chunks import Chunk
 from indexer.embedder import Embedder, make_embedder
 from indexer.freshness import embedder_name, staleness
 from indexer.postings import Postings
+
+if TYPE_CHECKING:
+    from indexer.build import Progress
 from kb.errors import IndexUnavailable
 from kb.settings import Settings
 
@@ -76,6 +78,8 @@ def open_index(settings: Settings, embedder: Embedder | None = None, build_if_ne
     folder, corpus = settings.index_dir, settings.corpus_dir
     if build_if_needed and corpus.is_dir() and is_stale(folder, corpus):
         embedder = embedder or make_embedder(settings.embedder)
+        from indexer.build import build_index  # building is rare: a query on a current index never imports it
+
         build_index(corpus, folder, embedder, progress)
     index = load_index(folder, embedder.name if embedder else embedder_name(settings.embedder))
     return index, embedder or make_embedder(settings.embedder)

@@ -1,7 +1,7 @@
 """What `kb index` needs to decide "current, nothing to do", read without pydantic where that is exact.
 
 A no-op `kb index` should cost what the check costs (~20 ms: the manifest, the corpus hash, the indexing
-code's hash), but importing pydantic and pydantic-settings for kb/settings.py takes ~0.35 s of CPU, most of
+code's hash), but importing pydantic for kb/settings.py takes ~0.25 s of CPU, most of
 the 0.5 s a whole process may take (benchmarks/noop_index.py). When the environment sets no KB_* variable
 other than the plain ones below, every other field of Settings keeps its default (valid by construction) and
 these are paths and strings that Settings takes as they are: Settings() could not fail and would give the
@@ -37,7 +37,7 @@ def index_settings(environ: Mapping[str, str] = os.environ) -> IndexSettings | N
     """These three from `environ` when nothing else of Settings is set there; None when Settings must decide."""
     seen: dict[str, str] = {}
     for name, value in environ.items():
-        upper = name.upper()  # pydantic-settings matches KB_* names without regard to case
+        upper = name.upper()  # Settings matches KB_* names without regard to case
         if not upper.startswith("KB_") or upper in NOT_SETTINGS:
             continue
         if upper not in PLAIN or not value or upper in seen:

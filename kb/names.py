@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from indexer.chunks import split_front_matter
+from indexer.chunks import read_front_matter
 from kb.lexicon import UNKNOWN_GPUS, UNKNOWN_MODELS
 
 _SEP = r"[\s_.-]*"
@@ -137,7 +137,7 @@ def record_aliases(corpus_dir: Path) -> dict[str, tuple[list[str], list[str]]]:
     """Each spec record's GPU id → (aliases, bare names it is the default for), from its front matter."""
     out: dict[str, tuple[list[str], list[str]]] = {}
     for path in sorted((corpus_dir / "specs").glob("*.md")):
-        meta, _ = split_front_matter(path.read_text(encoding="utf-8"), str(path))
+        meta, _ = read_front_matter(path)
         if meta.get("gpu"):
             out[str(meta["gpu"])] = ([str(a) for a in meta.get("aliases") or []],
                                      [str(a) for a in meta.get("default_for") or []])

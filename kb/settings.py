@@ -1,22 +1,41 @@
-"""One settings class, the only place kb reads the environment (prefix ``KB_``)."""
+"""One settings class, the only place kb reads the environment (prefix ``KB_``).
+
+Each field is read from its KB_<NAME> variable (any case) and validated by pydantic like any model; a list is
+a JSON array or comma-separated values. This is the whole of what pydantic-settings did for kb, which cost a
+cold `kb ask` ~0.1 s of imports (its sources, dotenv, its CLI support) to do.
+"""
 
 import ipaddress
 import json
+import os
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from indexer.openmp import DEFAULT_WAIT_POLICY, WAIT_POLICY_PATTERN
 from kb.locations import default_corpus_dir, default_index_dir, default_sources_dir
 
+PREFIX = "KB_"
 
-class Settings(BaseSettings):
+
+def environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """The KB_* variables of `environ` by Settings field name ("KB_MFU" and "kb_mfu" are both `mfu`)."""
+    return {name.upper()[len(PREFIX):].lower(): value for name, value in environ.items()
+            if name.upper().startswith(PREFIX)}
+
+
+class Settings(BaseModel):
     """Everything configurable, with defaults that run offline on one machine."""
 
-    model_config = SettingsConfigDict(env_prefix="KB_", env_file=None, extra="ignore")
+    model_config = ConfigDict(extra="ignore")
+
+    def __init__(self, **values: Any) -> None:
+        """Values given here win; every other field is its KB_<NAME> variable, else its default."""
+        env = {k: v for k, v in environment(os.environ).items() if k in type(self).model_fields}
+        super().__init__(**{**env, **values})
 
     # A wheel's packaged corpus or a checkout's corpus/; the user cache or a checkout's .kb-index (kb/locations.py).
     corpus_dir: Path = Field(default_factory=default_corpus_dir)
@@ -47,11 +66,11 @@ class Settings(BaseSettings):
     threads: int = Field(default=4, ge=1)
     max_body_bytes: int = Field(default=16_384, ge=1024)
     # Lists: a JSON array or comma-separated values (the form an orchestrator's env and a shell each make easy).
-    api_keys: Annotated[list[SecretStr], NoDecode] = []
-    cors_origins: Annotated[list[str], NoDecode] = []
+    api_keys: list[SecretStr] = []
+    cors_origins: list[str] = []
     # Peers whose X-Forwarded-For is believed (addresses or networks, e.g. the edge's): the rate limit and the
     # access log see the client it names; anyone else's X-Forwarded-For is ignored. "*" trusts every peer.
-    trusted_proxies: Annotated[list[str], NoDecode] = ["127.0.0.1"]
+    trusted_proxies: list[str] = ["127.0.0.1"]
     rate_limit_per_minute: int = Field(default=600, ge=0)  # 0 turns the limit off
     embed_cache_size: int = Field(default=4096, ge=0)
     answer_cache_size: int = Field(default=1024, ge=0)  # whole rendered answers, keyed by (question, top_k)
@@ -84,7 +103,7 @@ class Settings(BaseSettings):
     # Between nodes: InfiniBand NDR / 400G RoCE, one NIC a GPU (../shared/reference/cluster.md); KB_INTER_NODE_GBPS.
     inter_node_gbps: float = Field(default=400.0, gt=0, le=12800)
 
-    @field_validator("api_keys", "cors_origins", "trusted_proxies", mode="before")
+    @field_validator("api_keys", "admin_keys", "cors_origins", "trusted_proxies", mode="before")
     @classmethod
     def _split_list(cls, value: Any, info: Any) -> Any:
         """A JSON array, or comma-separated values; an empty KB_API_KEYS is refused rather than read as no keys."""
@@ -126,9 +145,6 @@ def get_settings() -> Settings:
         err = e.errors()[0]
         field = str(err["loc"][0]) if err.get("loc") else ""
         raise BadInput(setting_error_line(field, err.get("input"), err["msg"]), field=_env_name(field)) from None
-    except SettingsError as e:  # a value pydantic-settings could not even decode (JSON for a complex field)
-        field = str(e).split('"')[1] if str(e).count('"') >= 2 else ""
-        raise BadInput(setting_error_line(field, None, "cannot be decoded"), field=_env_name(field)) from None
 
 
 def _env_name(field: str) -> str:

@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from indexer.chunks import split_front_matter
+from indexer.chunks import read_front_matter
 from kb.errors import BadInput, CorpusError
 from kb.numbers import GIB
 
@@ -81,7 +81,7 @@ class GpuSpec:
 
 
 def _spec_from_record(path: Path) -> GpuSpec:
-    meta, _ = split_front_matter(path.read_text(encoding="utf-8"), str(path))
+    meta, _ = read_front_matter(path)
     figures = meta.get("figures") or {}
     missing = [k for k in REQUIRED if k not in figures]
     if "vram_gib" not in figures and "vram_gb" not in figures:

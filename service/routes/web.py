@@ -7,16 +7,19 @@ fixed table: a request can never reach outside these folders.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import fastapi_offline
 from fastapi import APIRouter, HTTPException
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 
 from kb.fit.gpus import load_gpus
 from kb.fit.presets import PRESETS
 from kb.fit.request import DEFAULT_SEQ, MAX_COUNT, MAX_SEQ, WORKLOAD_PRECISIONS, WORKLOADS
+from kb.language import LANGUAGES
+from kb.words.catalog import table
 from service.deps import StateDep
 from service.web import STATIC
 
@@ -34,6 +37,8 @@ def _files(folder: Path, names: list[str] | None = None) -> dict[str, Path]:
 
 
 WEB_FILES = _files(STATIC)
+WORDS_MODULE = "export const WORDS = " + json.dumps({lang: table("page", lang) for lang in LANGUAGES},
+                                                    ensure_ascii=False) + ";\n"
 DOCS_FILES = _files(SWAGGER, ["swagger-ui-bundle.js", "swagger-ui.css", "favicon.png"])
 
 
@@ -78,6 +83,13 @@ async def config(state: StateDep) -> JSONResponse:
         "max_seq": MAX_SEQ,
     }
     return JSONResponse(body, headers=_CACHE)
+
+
+@router.get("/web/words.js")
+async def words() -> Response:
+    """The page's words in both languages, from kb's one words catalog (kb/words/catalog/page.py), as the ES
+    module the page's i18n.js imports: loaded with the page's scripts, before it asks anything."""
+    return Response(WORDS_MODULE, media_type=_TYPES[".js"], headers=_CACHE)
 
 
 @router.get("/web/{name}")

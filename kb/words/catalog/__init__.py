@@ -3,9 +3,8 @@
 The sentences are kept by topic (an answer's lead sentences, a fit check's working, the notes beside
 passages, a follow-up's slot names) in the modules of this package and merged here into one key space,
 checked once for a key used twice. `say` fills one sentence; `table` hands a front end its whole label
-set (the terminal, the plain-text fit check, Slack). A language is checked on every lookup
-(kb.language): nothing falls back to English silently. The web page's own words are its
-`static/i18n.js` (they load before any request).
+set (the terminal, the plain-text fit check, Slack, the web page: served to it as /web/words.js). A language
+is checked on every lookup (kb.language): nothing falls back to English silently.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from kb.words.catalog.answer import ANSWER, SOURCES
 from kb.words.catalog.conversation import CONVERSATION
 from kb.words.catalog.fit import FIT
 from kb.words.catalog.labels import FIT_TEXT, NOTES, TERMINAL
+from kb.words.catalog.page import PAGE
 from kb.words.catalog.slack import LABELS
 
 
@@ -32,7 +32,7 @@ def _merge(*parts: Mapping[str, dict[str, str]]) -> dict[str, dict[str, str]]:
 
 
 CATALOG = _merge(ANSWER, FIT, NOTES, CONVERSATION, {f"source.{k}": v for k, v in SOURCES.items()})
-_TABLES: dict[str, Mapping[str, Any]] = {"terminal": TERMINAL, "fit_text": FIT_TEXT, "slack": LABELS}
+_TABLES: dict[str, Mapping[str, Any]] = {"terminal": TERMINAL, "fit_text": FIT_TEXT, "slack": LABELS, "page": PAGE}
 
 
 def cards(count: Any, gpu: str, language: str) -> str:
@@ -56,5 +56,5 @@ def has(key: str) -> bool:
 
 
 def table(name: str, language: str) -> Any:
-    """A front end's whole label set ('terminal', 'fit_text' or 'slack') in `language`."""
+    """A front end's whole label set ('terminal', 'fit_text', 'slack' or 'page') in `language`."""
     return _TABLES[name][check_language(language)]

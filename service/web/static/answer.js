@@ -1,6 +1,6 @@
 // The answer: its sentences with [n] / [F1] / [S] markers as links, and the passages they cite.
 import { el, clear } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tf } from "./i18n.js";
 import { fitCard } from "./fitcard.js";
 import { selectionTable } from "./selection.js";
 
@@ -39,9 +39,9 @@ export function answerText(text, doc) {
 
 // A team document's place inside it: a sheet and row, a page (and a table's row on it), or lines.
 function place(s) {
-  if (s.sheet) return t("sheetRow")(s.sheet, s.row);
-  if (s.page) return s.row ? t("pageRow")(s.page, s.row) : t("pageAt")(s.page);
-  return t("lineRange")(s.start_line, s.end_line);
+  if (s.sheet) return tf("sheetRow", { s: s.sheet, r: s.row });
+  if (s.page) return s.row ? tf("pageRow", { p: s.page, r: s.row }) : tf("pageAt", { p: s.page });
+  return tf("lineRange", { a: s.start_line, b: s.end_line });
 }
 
 // Where a passage comes from: a guide record's file and lines, or a team document with its file, place and date.

@@ -1,6 +1,6 @@
 // The page's wiring: ask, show errors as the API words them, wait while the index loads, ask for a key if needed.
 import { el, clear } from "./dom.js";
-import { t, lang, setLanguage, onLanguage } from "./i18n.js";
+import { t, tf, lang, setLanguage, onLanguage } from "./i18n.js";
 import * as api from "./api.js";
 import { renderAnswer } from "./answer.js";
 import * as whatif from "./whatif.js";
@@ -28,13 +28,13 @@ export function showError(box, e) {
 }
 
 function countdown(box, seconds) {
-  const line = el("p", { class: "retry", dataset: { retryAfter: String(seconds) } }, t("retryIn")(seconds));
+  const line = el("p", { class: "retry", dataset: { retryAfter: String(seconds) } }, tf("retryIn", { s: seconds }));
   box.append(line);
   clearInterval(retryTimer);
   let left = seconds;
   retryTimer = setInterval(() => {
     left -= 1;
-    line.textContent = left > 0 ? t("retryIn")(left) : t("retryNow");
+    line.textContent = left > 0 ? tf("retryIn", { s: left }) : t("retryNow");
     if (left <= 0) clearInterval(retryTimer);
   }, 1000);
 }
@@ -48,7 +48,7 @@ async function waitUntilReady() {
     const r = await api.readiness();
     if (r.ready) break;
     said = true;
-    const why = r.status === "offline" ? t("offline") : t(r.status === "failed" ? "failed" : "loading")(r.retryAfter);
+    const why = r.status === "offline" ? t("offline") : tf(r.status === "failed" ? "failed" : "loading", { s: r.retryAfter });
     status(r.detail.length ? `${why} (${r.detail[0]})` : why);
     document.body.dataset.ready = "false";
     await new Promise((ok) => setTimeout(ok, r.retryAfter * 1000));

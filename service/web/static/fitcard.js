@@ -1,6 +1,6 @@
 // One fit check: verdict and figures beside its chart, alternatives, and the working one click away.
 import { el } from "./dom.js";
-import { t, gib, num } from "./i18n.js";
+import { t, tf, gib, num } from "./i18n.js";
 import { chart, legend, chartNote } from "./chart.js";
 
 function fact(label, value) { return value === null || value === undefined ? null : [el("dt", {}, label), el("dd", {}, value)]; }
@@ -87,7 +87,7 @@ export function fitCard(fc, index, onTry) {
     + (fc.zero_stage ? ` · ZeRO-${fc.zero_stage}` : "") + ` · seq ${fc.seq_len}`;
   return el("article", { class: "fit", id, tabindex: "-1", "aria-labelledby": `${id}-h`, dataset: {
     required: String(fc.per_gpu_required_bytes), available: String(fc.per_gpu_available_bytes) } },
-    el("h3", { id: `${id}-h` }, index ? `${t("fitTitle")(index)}: ${title}` : title),
+    el("h3", { id: `${id}-h` }, index ? `${tf("fitTitle", { i: index })}: ${title}` : title),
     el("div", { class: "fit-body" },
       el("figure", { class: "fit-chart" }, chart(fc, id), chartNote(fc), legend(fc)),
       el("div", { class: "fit-side" }, verdict, facts(fc), topology(fc), alternatives(fc),

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.evaluate import parse_jsonl
+from kb.language import Language
 from kb.models import Answer
 
 
@@ -25,7 +26,7 @@ class AnswerCase:
     q: str
     type: str
     must: tuple[re.Pattern[str], ...]
-    language: str
+    language: Language
     selection: bool = False
     no_fit: bool = False
     history: tuple[str, ...] = ()  # earlier turns of a conversation, oldest first

@@ -19,6 +19,7 @@ from kb.fit.render import layout_text
 from kb.fit.result import FitResult, Selection
 from kb.focus import FRAMING, asks_framing
 from kb.intent import Intent
+from kb.language import Language
 from kb.models import Passage
 from kb.sentences import best_sentences
 from kb.verify import object_figures, text_figures, unsupported
@@ -61,7 +62,7 @@ class Facts:
     """Everything the composer may state, gathered by the Engine."""
 
     question: str
-    language: str
+    language: Language
     intent: Intent
     passages: list[Passage]
     checks: list[FitResult]
@@ -81,10 +82,10 @@ class Facts:
 class Composer:
     """Composes and verifies answers over one index's chunks (records are looked up by their group id)."""
 
-    def __init__(self, chunks: list[Chunk], to_passage: Callable[[Chunk, int, float, str], Passage],
+    def __init__(self, chunks: list[Chunk], to_passage: Callable[[Chunk, int, float, Language], Passage],
                  top_k_of: Callable[[list[Passage]], int],
                  figure: Callable[[str, str], tuple[float, str] | None] = lambda gpu, attr: None,
-                 prices: Callable[[str, str], TeamPrices] = lambda gpu, language: TeamPrices(),
+                 prices: Callable[[str, Language], TeamPrices] = lambda gpu, language: TeamPrices(),
                  by_id: Mapping[str, Chunk] | None = None) -> None:
         """`chunks`: the guide's (its records are read here once); `by_id`: every live chunk, teams' documents'
         too, as the index holds them now (kb/search_index.py), for the price rows an answer cites."""
@@ -170,7 +171,7 @@ class Composer:
         return out
 
     @staticmethod
-    def _layout(c: FitResult, m: list[str], lang: str) -> list[Sentence]:
+    def _layout(c: FitResult, m: list[str], lang: Language) -> list[Sentence]:
         """The parallel layout, where there is one to say: nodes, TP inside a node, PP/DP between, replicas."""
         lay = c.layout
         if not c.fits or lay is None or (lay.nodes <= 1 and lay.tp <= 1 and lay.pp <= 1 and lay.dp <= 1):
@@ -184,7 +185,7 @@ class Composer:
         return [Sentence(say("measured", f.language, text=text.rstrip("。.")), [f"@{f.passages[i - 1].id}"])
                 for i, text in found if re.search(r"\d", text)]
 
-    def _alternatives(self, c: FitResult, m: list[str], lang: str) -> list[Sentence]:
+    def _alternatives(self, c: FitResult, m: list[str], lang: Language) -> list[Sentence]:
         alts = [a for a in c.alternatives if a.fits]
         out = []
         for a in alts[:2]:
@@ -239,7 +240,7 @@ class Composer:
             out += self._cost_of(c, [f"F{i}"], f.language)
         return out or self._fit(f)
 
-    def _cost_of(self, c: FitResult, m: list[str], lang: str) -> list[Sentence]:
+    def _cost_of(self, c: FitResult, m: list[str], lang: Language) -> list[Sentence]:
         out = []
         if c.capex_cny is not None:
             capex = whole(c.capex_cny)

@@ -24,7 +24,7 @@ from kb.focus import focus_of
 from kb.followup import Turn, is_reset, merge, slot_values
 from kb.index import LoadedIndex, open_index
 from kb.intent import Domain, classify
-from kb.language import detect_language
+from kb.language import Language, detect_language
 from kb.models import Answer, Passage
 from kb.passages import to_passage
 from kb.query import Query, from_state, to_state
@@ -81,7 +81,7 @@ class Engine:
                  "fp8": (spec.fp8_dense_tflops, "TFLOPS") if spec.fp8_dense_tflops else None}.get(attribute)
         return value if value and value[0] else None
 
-    def _team_prices(self, gpu: str, language: str) -> TeamPrices:
+    def _team_prices(self, gpu: str, language: Language) -> TeamPrices:
         """What teams' documents say of a card's price (its newest buy quote, and rent or buy)."""
         if self.documents is None or not self.documents.prices:
             return TeamPrices()
@@ -94,7 +94,7 @@ class Engine:
         return TeamPrices(spec.team_price, break_even(spec, self.documents.prices,
                                                       self.settings.energy_price_cny_per_kwh, language))
 
-    def _passage_of(self, chunk: Chunk, rank: int, score: float, language: str) -> Passage:
+    def _passage_of(self, chunk: Chunk, rank: int, score: float, language: Language) -> Passage:
         return to_passage(chunk, rank, score, self._tables, language)
 
     @classmethod
@@ -127,7 +127,7 @@ class Engine:
     def embed_query(self, text: str) -> np.ndarray:
         return self.cache.get_or_compute(text, lambda: self.embedder.embed_query(text))
 
-    def search(self, question: str, top_k: int, language: str | None = None,
+    def search(self, question: str, top_k: int, language: Language | None = None,
                searcher: HybridSearcher | None = None, query: Query | None = None) -> list[Passage]:
         """The top_k passages for a (validated) question (`searcher`: another configuration's, for kb eval;
         `query`: the question as already read, so an answer reads it once)."""
@@ -193,7 +193,7 @@ class Engine:
         new = self.fit.read(rest or text, detect_language(text))
         return Turn(new) if prior is None or reset else merge(prior, new, text, tuple(self.fit.gpus))
 
-    def _answer(self, text: str, query: Query, k: int, language: str) -> Answer:
+    def _answer(self, text: str, query: Query, k: int, language: Language) -> Answer:
         """A standalone question's answer, from its Query."""
         s = self.settings
         passages = self.search(text, k, language, query=query)
@@ -214,12 +214,12 @@ class Engine:
                       budget_cny=found.budget_cny, asked=query.asked, unknown_gpus=list(query.unknown_gpus),
                       model_named=query.model is not None, counts={g: c for g, c in query.gpus if c})
         composed = self.composer.compose(facts)
-        return Answer(question=text, language=language,  # type: ignore[arg-type]
+        return Answer(question=text, language=language,
                       answer=composed.answer, coverage=composed.coverage,  # type: ignore[arg-type]
                       unknown=unknown, passages=composed.passages, fit_checks=checks, selection=selection,
                       state={"intent": intent.kind})
 
-    def passage(self, passage_id: str, language: str = "zh") -> Passage | None:
+    def passage(self, passage_id: str, language: Language = "zh") -> Passage | None:
         """One passage by id (rank 1, score 0: it was asked for, not retrieved)."""
         chunk = self.index.chunk(passage_id)
         return None if chunk is None else to_passage(chunk, 1, 0.0, self._tables, language)

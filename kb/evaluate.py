@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kb.errors import BadInput
-from kb.language import detect_language
+from kb.language import Language, detect_language
 
 if TYPE_CHECKING:
     from kb.engine import Engine
@@ -26,7 +26,7 @@ T = TypeVar("T")
 class Question:
     q: str
     rel: frozenset[str]
-    language: str
+    language: Language
 
 
 def parse_jsonl(path: Path, field: str, expected: str, parse: Callable[[Any], T]) -> list[T]:

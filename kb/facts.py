@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from indexer.chunks import Chunk
+from kb.language import Language
 from kb.words.catalog import has, say
 
 # Spec attribute (kb.intent.SPEC_ATTRIBUTES) → pattern on a table row's metric cell; notes → pattern on a note.
@@ -33,7 +34,7 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
-def _aligned(chunk: Chunk, language: str) -> list[tuple[str, str]]:
+def _aligned(chunk: Chunk, language: Language) -> list[tuple[str, str]]:
     """(Chinese line, shown line) pairs; the shown line is the English one for en when the rendering aligns."""
     zh = chunk.text.split("\n")
     if language != "en":
@@ -43,7 +44,7 @@ def _aligned(chunk: Chunk, language: str) -> list[tuple[str, str]]:
 
 
 def spec_facts(parts: list[Chunk], gpu: str, attributes: list[str],
-               language: str) -> list[tuple[Chunk, str]]:
+               language: Language) -> list[tuple[Chunk, str]]:
     """(chunk, sentence) for each asked attribute's table rows, then up to MAX_NOTES matching notes."""
     rows: list[tuple[Chunk, str]] = []
     notes: list[tuple[Chunk, str]] = []
@@ -68,7 +69,7 @@ def spec_facts(parts: list[Chunk], gpu: str, attributes: list[str],
     return rows + notes[:MAX_NOTES] if rows else []
 
 
-def budget_rule(parts: list[Chunk], budget_cny: float, language: str) -> tuple[Chunk, str] | None:
+def budget_rule(parts: list[Chunk], budget_cny: float, language: Language) -> tuple[Chunk, str] | None:
     """The §11.3 budget band that holds `budget_cny`, and its recommended configuration, as the guide words it."""
     wan = budget_cny / 1e4
     for chunk in parts:
@@ -113,7 +114,7 @@ class Corrections:
     def __init__(self, spec_chunks: list[Chunk]) -> None:
         self._triggers = [(chunk, pattern, i) for chunk in spec_chunks for pattern, i in _triggers(chunk)]
 
-    def find(self, sentence: str, language: str) -> list[tuple[Chunk, str]]:
+    def find(self, sentence: str, language: Language) -> list[tuple[Chunk, str]]:
         out = []
         for chunk, pattern, i in self._triggers:
             if pattern.search(sentence):
@@ -129,7 +130,7 @@ _HARDWARE = re.compile(r"硬件|hardware|用了什么|配置|什么卡|哪些卡
                        r"gpus?\b|显卡|setup|set-up", re.IGNORECASE)
 
 
-def case_facts(parts: list[Chunk], question: str, language: str) -> list[tuple[Chunk, str]]:
+def case_facts(parts: list[Chunk], question: str, language: Language) -> list[tuple[Chunk, str]]:
     """A case study's hardware and outcome (whichever the question asks first), then kb's first caveat on it."""
     found: dict[str, tuple[Chunk, list[str]]] = {}
     current = ""  # a part may end with a heading whose list opens the next part

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from indexer.chunks import Chunk
+from kb.language import Language
 from kb.models import DocumentSource, Passage, Source
 from kb.words.catalog import say
 
 
-def passage_notes(chunk: Chunk, tables: dict[str, str], language: str) -> list[str]:
+def passage_notes(chunk: Chunk, tables: dict[str, str], language: Language) -> list[str]:
     """Caveats shown beside a passage, in the question's language."""
     notes = []
     if "missing_table" in chunk.notes:
@@ -26,7 +27,7 @@ def source_of(chunk: Chunk) -> Source | DocumentSource:
     return DocumentSource(path=chunk.path, **chunk.location)
 
 
-def to_passage(chunk: Chunk, rank: int, score: float, tables: dict[str, str], language: str) -> Passage:
+def to_passage(chunk: Chunk, rank: int, score: float, tables: dict[str, str], language: Language) -> Passage:
     return Passage(
         id=chunk.id, rank=rank, section=chunk.section, heading=chunk.shown_heading(language),
         kind=chunk.kind,  # type: ignore[arg-type]

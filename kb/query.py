@@ -12,6 +12,7 @@ from typing import Any
 
 from kb.errors import BadInput
 from kb.fit.notes import Note
+from kb.language import Language
 
 # What a question asks for (contracts: "what is asked"); None when nothing specific.
 ASKED = ("figure", "price", "comparison", "verdict", "count", "concurrency", "kv", "memory", "speed", "time",
@@ -46,7 +47,7 @@ class Query:
     unknown_models: list[str] = field(default_factory=list)  # as written: "GPT-4"
     unknown_gpus: list[str] = field(default_factory=list)  # as written: "RTX 3090"
     notes: list[Note] = field(default_factory=list)
-    language: str = "en"  # the language `notes` are written in
+    language: Language = "en"  # the language `notes` are written in
 
     @property
     def unknown(self) -> list[str]:
@@ -70,7 +71,7 @@ _STATE_SCALARS = ("model", "precision", "seq_len", "batch", "tokens", "zero", "t
 _STATE_FLAGS = ("how_many", "wants_selection", "latency", "speed")
 
 
-def to_state(q: Query, intent: str, language: str) -> dict[str, Any]:
+def to_state(q: Query, intent: str, language: Language) -> dict[str, Any]:
     """The Query as the JSON `state` of an Answer (no notes: those are re-derived on every turn)."""
     state: dict[str, Any] = {"intent": intent, "language": language,
                              "gpus": [{"id": g, "count": c} for g, c in q.gpus],

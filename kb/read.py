@@ -14,7 +14,7 @@ import unicodedata
 from kb.fit.notes import note
 from kb.fit.numbers import CN_NUMERAL, EN_NUMBER_WORD, NUM, amount, to_int
 from kb.intent import spec_attributes
-from kb.language import check_language
+from kb.language import Language, check_language
 from kb.names import Registry
 from kb.query import Query
 
@@ -363,7 +363,7 @@ def _asked(text: str, q: Query) -> str | None:
     return None
 
 
-def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language: str = "en") -> Query:
+def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language: Language = "en") -> Query:
     """The one pass from a question to its Query; order matters (names first, then money and tokens before
     sizes, so "A100 80G" is not 80 cards and "2万亿token" is not a model size).
 

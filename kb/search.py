@@ -22,6 +22,7 @@ import numpy as np
 from kb.bm25 import Bm25Scores
 from kb.expand import Expander
 from kb.focus import Focus
+from kb.language import Language
 from kb.search_index import SearchIndex
 
 # Weight of the dense signal, by question language; the rest is BM25. Measured with `kb eval --sweep`
@@ -96,11 +97,11 @@ class HybridSearcher:
     def use_glossary(self) -> bool:
         return self.config.use_glossary
 
-    def query_text(self, question: str, language: str) -> str:
+    def query_text(self, question: str, language: Language) -> str:
         """What the embedder sees of a question: English questions are first moved towards the corpus's Chinese."""
         return self.expander.translate(question) if language == "en" and self.use_glossary else question
 
-    def query_vector(self, embed: Callable[[str], np.ndarray], question: str, language: str,
+    def query_vector(self, embed: Callable[[str], np.ndarray], question: str, language: Language,
                      focus: Sequence[str] = ()) -> np.ndarray:
         """The question's query vector, leaning towards the guide's words for what it asks (kb.focus): the
         terms' own embedding added at FOCUS_VECTOR_WEIGHT, then normalised again for the cosine."""
@@ -110,7 +111,7 @@ class HybridSearcher:
         mixed = vector + FOCUS_VECTOR_WEIGHT * embed(" ".join(focus))
         return (mixed / np.linalg.norm(mixed)).astype(vector.dtype)
 
-    def lexical_scores(self, question: str, language: str, focus: Sequence[str] = ()) -> Bm25Scores:
+    def lexical_scores(self, question: str, language: Language, focus: Sequence[str] = ()) -> Bm25Scores:
         """BM25 of the typed words, their glossary translation (English) and the `focus` terms (kb.focus)."""
         lex = self.index.lexical
         terms = lex.tokenize_query(question)
@@ -141,7 +142,7 @@ class HybridSearcher:
         cosine[~found] = self.index.dense.similarity(query_vector, union[~found])
         return union, cosine
 
-    def search(self, query_vector: np.ndarray, question: str, language: str, k: int,
+    def search(self, query_vector: np.ndarray, question: str, language: Language, k: int,
                named: frozenset[str] = frozenset(), focus: Focus | None = None) -> list[Hit]:
         """The k best passages; `named` holds the record groups the question names (its GPUs' spec sheets),
         which a question about a card is about whatever its wording; `focus`, what it asks (kb.focus)."""
@@ -150,7 +151,7 @@ class HybridSearcher:
         lexical = self.lexical_scores(question, language, focus.terms) if w < 1.0 else None
         return self.rank(query_vector, lexical, language, k, named, focus.framing)
 
-    def rank(self, query_vector: np.ndarray, lexical: Bm25Scores | None, language: str, k: int,
+    def rank(self, query_vector: np.ndarray, lexical: Bm25Scores | None, language: Language, k: int,
              named: frozenset[str] = frozenset(), framing: bool = True) -> list[Hit]:
         """The k best of the candidates, given the question's BM25 scores (None: dense alone); `framing` False
         lets the guide's framing chapters yield (kb.focus)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from kb.language import Language
 from kb.models import Passage
 
 _ZH_SPLIT = re.compile(r"(?<=[。！？!?；])|\n")
@@ -27,7 +28,7 @@ _STOPWORDS = (
 _STOP = frozenset(_STOPWORDS.split())
 
 
-def question_terms(question: str, language: str, zh_terms: list[str]) -> list[str]:
+def question_terms(question: str, language: Language, zh_terms: list[str]) -> list[str]:
     """The terms a supporting sentence is scored by: Chinese words for zh, English content words for en."""
     if language == "zh":
         return zh_terms
@@ -35,7 +36,7 @@ def question_terms(question: str, language: str, zh_terms: list[str]) -> list[st
     return [w.rstrip("s") if len(w) > 4 else w for w in words if w not in _STOP and len(w) >= 3]
 
 
-def sentences(text: str, language: str) -> list[str]:
+def sentences(text: str, language: Language) -> list[str]:
     """The sentences of a passage worth showing alone."""
     out = []
     for raw in (_ZH_SPLIT if language == "zh" else _EN_SPLIT).split(text):
@@ -54,7 +55,7 @@ def sentences(text: str, language: str) -> list[str]:
 _NAME = re.compile(r"\d|^(?:rtx|gtx|geforce|nvidia|gpu|gpus|card|cards|显卡|卡|张)$", re.IGNORECASE)
 
 
-def best_sentences(ranked: list[tuple[int, Passage]], terms: list[str], language: str, n: int,
+def best_sentences(ranked: list[tuple[int, Passage]], terms: list[str], language: Language, n: int,
                    require_match: bool = False, per_passage: int = 1) -> list[tuple[int, str]]:
     """Up to n (marker, sentence) pairs: each passage's best sentence; the first passage always contributes unless
     `require_match` (after a direct answer, a sentence that shares no term with the question adds nothing)."""

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from kb.documents.prices import PriceFact, PriceKind
 from kb.fit.gpus import GpuSpec, TeamPrice
+from kb.language import Language
 
 HOURS_A_MONTH = 730  # 8,760 hours a year ÷ 12: a monthly rent as an hourly rate
 
@@ -47,7 +48,7 @@ class BreakEven(BaseModel):
 
 
 def break_even(gpu: GpuSpec, facts: list[PriceFact], energy_price_cny_per_kwh: float,
-               language: str = "zh") -> BreakEven | None:
+               language: Language = "zh") -> BreakEven | None:
     """Break-even for `gpu` from the newest buy price and rent rate, with every step written out; None without both."""
     buy = newest(facts, "buy").get(gpu.id)
     rent = newest(facts, "rent_hour").get(gpu.id) or newest(facts, "rent_month").get(gpu.id)

@@ -17,6 +17,7 @@ from kb.errors import BadInput
 from kb.fit.engine import FitEngine
 from kb.fit.render import render_fit_text
 from kb.fit.request import ACCEPTED, parse_request
+from kb.language import Language
 
 
 def _fail(message: str) -> NoReturn:
@@ -65,7 +66,7 @@ class _OneLineErrors(click.Command):
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="en", show_default=True,
               help="labels, assumptions and working")
 @click.option("--json", "as_json", is_flag=True, help="print the FitResult as JSON")
-def fit(lang: str, as_json: bool, config_path: str | None, **options: Any) -> None:
+def fit(lang: Language, as_json: bool, config_path: str | None, **options: Any) -> None:
     """Check whether a model fits a GPU for a workload: memory by term, layout, speed, cost, and the working."""
     from kb.fit.config import load_config
     from kb.settings import Settings

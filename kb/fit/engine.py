@@ -18,7 +18,7 @@ from kb.fit.gpus import GpuSpec, TeamPrice, get_gpu, gpu_records, load_gpus, wit
 from kb.fit.notes import Note
 from kb.fit.request import FitRequest
 from kb.fit.result import FitResult, Selection
-from kb.language import check_language
+from kb.language import Language, check_language
 from kb.query import Query
 from kb.words.fit import render_all
 
@@ -93,7 +93,7 @@ class FitEngine:
         """A FitResult without prose or alternatives: cheap, for searches."""
         return self.checked(request).result
 
-    def check(self, request: FitRequest, language: str = "en") -> FitResult:
+    def check(self, request: FitRequest, language: Language = "en") -> FitResult:
         """The full check: numbers, alternatives, and assumptions and steps written in `language`."""
         lang = check_language(language)
         c = self.checked(request)
@@ -101,7 +101,7 @@ class FitEngine:
         return self.render(c, lang).model_copy(update={"alternatives": alts})
 
     @staticmethod
-    def render(c: Checked, language: str, extra: list[Note] | None = None) -> FitResult:
+    def render(c: Checked, language: Language, extra: list[Note] | None = None) -> FitResult:
         return c.result.model_copy(update={"assumptions": render_all([*(extra or []), *c.assumptions], language),
                                            "steps": render_all(c.steps, language)})
 
@@ -109,24 +109,24 @@ class FitEngine:
         return gpu_records(self.corpus_dir)
 
     # -- selection and questions ------------------------------------------------------------------
-    def select(self, model: str, workload: str, *, language: str = "en",
+    def select(self, model: str, workload: str, *, language: Language = "en",
                **kw: Any) -> tuple[Selection, list[FitResult]]:
         from kb.fit.select import select
 
         return select(self, model, workload, language=check_language(language), **kw)
 
-    def for_question(self, question: str, language: str) -> QuestionFit:
+    def for_question(self, question: str, language: Language) -> QuestionFit:
         """Read a question (Chinese or English) and run the checks it names; prose in `language`."""
         return self.for_query(self.read(question, language), language)
 
-    def read(self, question: str, language: str) -> Query:
+    def read(self, question: str, language: Language) -> Query:
         """The question's Query, names from this corpus's registry."""
         from kb.names import registry_for
         from kb.read import read_query
 
         return read_query(question, registry_for(self.corpus_dir), self.usd_cny, check_language(language))
 
-    def for_query(self, query: Query, language: str) -> QuestionFit:
+    def for_query(self, query: Query, language: Language) -> QuestionFit:
         """The checks (or the selection) a Query asks for; prose in `language`."""
         from kb.fit.question import answer_query
 

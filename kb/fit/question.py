@@ -15,6 +15,7 @@ from kb.fit.alternatives import alternatives
 from kb.fit.notes import Note, note
 from kb.fit.request import WORKLOAD_PRECISIONS, parse_request
 from kb.fit.result import FitResult
+from kb.language import Language
 from kb.query import Query
 from kb.words.fit import render
 
@@ -76,7 +77,7 @@ def _one(engine: FitEngine, q: Query, gpu: str, count: int | None, workload: str
     return engine.render(checked, q.language, extra).model_copy(update={"alternatives": alts})
 
 
-def answer_query(engine: FitEngine, q: Query, language: str) -> QuestionFit:
+def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit:
     """Run the checks a Query names (or the selection it asks for); prose in `language`."""
     from kb.fit.engine import QuestionFit
     from kb.words.fit import render_all
@@ -127,7 +128,7 @@ def answer_query(engine: FitEngine, q: Query, language: str) -> QuestionFit:
 SHORT_CONTEXT = 256  # tokens: decode rates are quoted near an empty cache (llama.cpp's tg128 after a short prompt)
 
 
-def _short_context(engine: FitEngine, checks: list[FitResult], language: str) -> list[FitResult]:
+def _short_context(engine: FitEngine, checks: list[FitResult], language: Language) -> list[FitResult]:
     """For a tokens/s question that states no context: the same inference checks at a short context too, since
     the default full-context check reads a whole KV cache every token and quotes the slowest end."""
     out = []

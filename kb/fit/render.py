@@ -7,6 +7,7 @@ from typing import Any
 from kb.fit.memory import TERMS
 from kb.fit.result import FitResult, Selection
 from kb.fit.training import layout_line
+from kb.language import Language
 from kb.numbers import GIB
 from kb.words.catalog import table
 from kb.words.fit import alternative_note, render, serving_note
@@ -14,7 +15,7 @@ from kb.words.width import align, width
 
 MAX_ROWS = 10  # a terminal table longer than this stops being "short"; --json carries every row
 
-def _l(language: str) -> dict[str, Any]:
+def _l(language: Language) -> dict[str, Any]:
     return table("fit_text", language)
 
 
@@ -28,7 +29,7 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return [head, "  ".join("-" * w for w in widths), *body]
 
 
-def render_fit_text(result: FitResult, language: str) -> str:
+def render_fit_text(result: FitResult, language: Language) -> str:
     """The verdict, the memory breakdown as a table, speed and cost, then assumptions, working and sources."""
     L = _l(language)
     r = result
@@ -66,13 +67,13 @@ def render_fit_text(result: FitResult, language: str) -> str:
     return "\n".join(out)
 
 
-def layout_text(r: FitResult, language: str) -> str:
+def layout_text(r: FitResult, language: Language) -> str:
     """"8 node(s) × 8 GPUs: TP 8 inside a node over NVLink 4, DP 8 over InfiniBand …, ZeRO-1" (serving: replicas)."""
     assert r.layout is not None
     return render(layout_line(r.layout, serving=r.serving is not None), language)
 
 
-def render_selection_text(sel: Selection, language: str) -> str:
+def render_selection_text(sel: Selection, language: Language) -> str:
     """The ranked configurations as a short table, with the document's guidance cited beside it."""
     L = _l(language)
     head = f"{L['selection']}: {sel.model} · {L['workloads'].get(sel.workload, sel.workload)}"

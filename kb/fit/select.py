@@ -9,6 +9,7 @@ from kb.fit.gpus import GpuSpec
 from kb.fit.notes import Note, note
 from kb.fit.request import parse_request
 from kb.fit.result import FitResult, Selection, SelectionRow
+from kb.language import Language
 from kb.words.fit import render, render_all
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def _why_not(gpu: GpuSpec, need: int, budget: float | None, max_gpus: int | None
 def select(engine: FitEngine, model: str, workload: str, *, budget_cny: float | None = None,
            max_gpus: int | None = None, precision: str | None = None, seq_len: int | None = None, batch: int = 1,
            tokens: float | None = None, concurrency: int | None = None,
-           language: str = "en") -> tuple[Selection, list[FitResult]]:
+           language: Language = "en") -> tuple[Selection, list[FitResult]]:
     """The configurations that fit, each kind at its fewest cards and at the most the budget buys.
 
     Returns the ranked table and the full checks behind its first row by time and its first by cost,
@@ -140,7 +141,7 @@ def select(engine: FitEngine, model: str, workload: str, *, budget_cny: float | 
 
 
 def budget_options(engine: FitEngine, budget_cny: float, *, max_gpus: int | None = None, workload: str = "",
-                   language: str = "en") -> Selection:
+                   language: Language = "en") -> Selection:
     """What a budget buys when no model is named: each priced kind at the most cards within it, by total memory.
 
     kb will not guess a model, so there is no fit check; memory is what an LLM workload runs out of first,

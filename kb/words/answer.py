@@ -7,6 +7,7 @@ written the way the cited fit check or passage writes them (tests check each aga
 
 from __future__ import annotations
 
+from kb.language import Language
 from kb.numbers import GIB
 from kb.words.catalog import CATALOG
 
@@ -23,7 +24,7 @@ def gpu_name(gpu_id: str) -> str:
     return " ".join(_GPU_WORDS.get(w, w.upper()) for w in gpu_id.split("-"))
 
 
-def workload_phrase(model: str, workload: str, precision: str | None, language: str) -> str:
+def workload_phrase(model: str, workload: str, precision: str | None, language: Language) -> str:
     """'inference of llama-2-13b in fp16' / 'llama-2-13b fp16 推理'."""
     name = WORKLOADS.get(workload, {}).get(language, workload)
     if language == "zh":
@@ -47,7 +48,7 @@ def rate(x: float) -> str:
     return f"{x:,.0f}" if x >= 10 else f"{x:.1f}"
 
 
-def end(sentence: str, markers: list[str], language: str) -> str:
+def end(sentence: str, markers: list[str], language: Language) -> str:
     """A sentence closed by its markers: '… [1][F1].' or '…[1]。'."""
     body = sentence.rstrip("。.！!？?；;，, ")
     tags = "".join(f"[{m}]" for m in markers)

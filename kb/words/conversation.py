@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kb.language import check_language
+from kb.language import Language, check_language
 from kb.query import Query
 from kb.words.answer import WORKLOADS, gpu_name
 from kb.words.catalog import say
@@ -23,13 +23,13 @@ _ASK_EN = {"memory": "How much memory does {work} of {model} need{where}{more}?"
            "cost": "What does {work} of {model} cost{where}{more}?"}
 
 
-def _tokens(n: float, language: str) -> str:
+def _tokens(n: float, language: Language) -> str:
     if language == "zh":
         return f"{n / 1e12:g}万亿 token" if n >= 1e12 else f"{n / 1e8:g}亿 token"
     return f"{n / 1e12:g} trillion tokens" if n >= 1e12 else f"{n / 1e9:g} billion tokens"
 
 
-def _cards(q: Query, language: str) -> str:
+def _cards(q: Query, language: Language) -> str:
     parts = []
     for g, c in q.gpus:
         name = gpu_name(g)
@@ -42,7 +42,7 @@ def _cards(q: Query, language: str) -> str:
     return (" 和 " if language == "zh" else " and ").join(parts)
 
 
-def resolved_question(q: Query, language: str) -> str:
+def resolved_question(q: Query, language: Language) -> str:
     """The Query as one standalone question in `language`."""
     zh = language == "zh"
     workload = q.workloads[0] if len(q.workloads) == 1 else None
@@ -89,7 +89,7 @@ def resolved_question(q: Query, language: str) -> str:
     return f"Can {work} of {model} run{where}{more}?"
 
 
-def _value(slot: str, value: Any, language: str) -> str:
+def _value(slot: str, value: Any, language: Language) -> str:
     if value is None:
         return "—"
     if slot == "gpu":
@@ -105,12 +105,12 @@ def _value(slot: str, value: Any, language: str) -> str:
     return str(value)
 
 
-def _slot(slot: str, language: str) -> str:
+def _slot(slot: str, language: Language) -> str:
     return say(f"slot.{slot}", language)
 
 
 def carried_line(carried: list[str], changed: list[str], before: dict[str, Any], after: dict[str, Any],
-                 language: str) -> str:
+                 language: Language) -> str:
     """'沿用上文：模型 llama-3-70b · 任务 推理；本次修改：卡数 2→4' / 'From earlier: …; changed: …'."""
     lang = check_language(language)
     kept = [f"{_slot(s, lang)} {_value(s, after[s], lang)}" for s in carried]

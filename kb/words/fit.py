@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from kb.fit.notes import Note
+from kb.language import Language
 from kb.words.catalog import has, say
 
 
-def workload_name(workload: str, language: str) -> str:
+def workload_name(workload: str, language: Language) -> str:
     """A workload as a sentence names it: the id in English, 推理/全参数训练/… in Chinese."""
     return say(f"workload.{workload}", language) if has(f"workload.{workload}") else workload
 
@@ -42,7 +43,7 @@ def serving_note(s: Any) -> Note:
                                  "tokens": s.kv_tokens_capacity, "max": s.max_concurrent_sequences, "speed": speed})
 
 
-def _value(v: Any, language: str) -> Any:
+def _value(v: Any, language: Language) -> Any:
     if isinstance(v, Note):
         return render(v, language)
     if isinstance(v, list) and v and all(isinstance(x, Note) for x in v):
@@ -50,12 +51,12 @@ def _value(v: Any, language: str) -> Any:
     return v
 
 
-def render(n: Note, language: str) -> str:
+def render(n: Note, language: Language) -> str:
     """One Note as a sentence in `language` ('zh' or 'en'); Notes inside it are rendered too."""
     if n.key == "joined":  # pieces of one sentence, written one after another
         return "".join(_value(p, language) for p in n.values["parts"])
     return say(n.key, language, **{k: _value(v, language) for k, v in n.values.items()})
 
 
-def render_all(notes: list[Note], language: str) -> list[str]:
+def render_all(notes: list[Note], language: Language) -> list[str]:
     return [render(n, language) for n in notes]

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from kb.fit.result import Selection
+from kb.language import Language
 from kb.models import Answer, Passage
 from kb.words import catalog
 from service.slack.tables import fit_caption, fit_table, selection_caption, selection_table
@@ -62,7 +63,7 @@ def answer_markup(answer: Answer) -> str:
     return _MARKER.sub(lambda m: f"*[{m.group(1)}]*", escape(answer.answer))
 
 
-def passage_blocks(p: Passage, language: str) -> list[Block]:
+def passage_blocks(p: Passage, language: Language) -> list[Block]:
     """The passage's section, heading and a quoted excerpt; then where it comes from and its notes."""
     t = catalog.table("slack", language)
     head = f"*[{p.rank}]* §{p.section} {escape(p.heading)}"
@@ -73,7 +74,7 @@ def passage_blocks(p: Passage, language: str) -> list[Block]:
     return [body, context([where, *notes])]
 
 
-def selection_section(sel: Selection, language: str) -> Block:
+def selection_section(sel: Selection, language: Language) -> Block:
     """The configurations that fit, ranked (or that none does), then what was left out and why."""
     t = catalog.table("slack", language)
     title = f"*{t['selection']}* · {escape(clip(selection_caption(sel, language), 150, '…'))}\n"

@@ -17,7 +17,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from kb.errors import BadInput
-from kb.language import detect_language
+from kb.language import check_language, detect_language
 from kb.question import clean_question
 from kb.words import catalog
 from service.shared_limits import SharedSet, SharedUserRateLimiter
@@ -221,8 +221,9 @@ class Bot:
         vote = "up" if action.get("action_id") == VOTE_ACTIONS["up"] else "down"
         try:
             carried = json.loads(action.get("value") or "{}")
-            question, language, passages = str(carried["q"]), str(carried["l"]), [str(p) for p in carried["p"]]
-        except (ValueError, KeyError, TypeError):
+            question, passages = str(carried["q"]), [str(p) for p in carried["p"]]
+            language = check_language(str(carried["l"]))
+        except (ValueError, KeyError, TypeError, BadInput):
             log.warning("a feedback click carried no readable value")
             context["kb_skip"] = True
             ack()
@@ -238,7 +239,7 @@ class Bot:
     def thank_voter(self, body: dict[str, Any], context: BoltContext, client: WebClient) -> None:
         if context.get("kb_skip"):
             return
-        t = catalog.table("slack", str(context.get("kb_language")))
+        t = catalog.table("slack", check_language(str(context.get("kb_language"))))
         text = t["thanks"].format(vote=t[f"vote_{context.get('kb_vote')}"])
         url = body.get("response_url")
         if url:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.gaps import GapStore, thumbs_down_quietly
+from kb.language import Language
 
 try:  # an advisory lock keeps lines whole across worker processes; threads share the lock below
     import fcntl
@@ -33,7 +34,7 @@ class FeedbackLog:
         self._lock = threading.Lock()
         self.gaps = gaps  # a 👎 is also a question kb answered wrongly: `kb gaps` lists it (no user id)
 
-    def record(self, *, vote: str, question: str, language: str, passages: list[str], user_id: str,
+    def record(self, *, vote: str, question: str, language: Language, passages: list[str], user_id: str,
                team_id: str | None = None, message: str | None = None) -> dict[str, Any]:
         """Append one vote and return the record as written."""
         rec: dict[str, Any] = {

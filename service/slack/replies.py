@@ -15,7 +15,7 @@ from slack_sdk.http_retry import ConnectionErrorRetryHandler, RateLimitErrorRetr
 from slack_sdk.webhook import WebhookClient
 
 from kb.errors import BadInput, IndexUnavailable
-from kb.language import detect_language
+from kb.language import Language, detect_language
 from kb.models import Answer
 from kb.words import catalog
 from service.slack.blocks import Block, answer_blocks, answer_text
@@ -46,7 +46,7 @@ def retry_handlers() -> list[RetryHandler]:
 class Reply:
     """An answer to post, or a short notice (bad question, failure) for the asker alone."""
 
-    language: str
+    language: Language
     answer: Answer | None = None
     notice: str = ""
     blocks: list[Block] = field(default_factory=list)

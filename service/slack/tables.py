@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from kb.fit.render import layout_text
 from kb.fit.result import FitResult, Selection
+from kb.language import Language
 from kb.numbers import GIB
 from kb.words import catalog
 from kb.words.width import pad, width
@@ -38,7 +39,7 @@ def _gib(n: int) -> str:
     return f"{n / GIB:.1f}"
 
 
-def _money(cny: float | None, language: str) -> str:
+def _money(cny: float | None, language: Language) -> str:
     if cny is None:
         return "—"
     if language == "zh" and cny >= 10_000:
@@ -46,7 +47,7 @@ def _money(cny: float | None, language: str) -> str:
     return f"¥{cny:,.0f}"
 
 
-def _speed(decode: float | None, train_hours: float | None, language: str) -> str:
+def _speed(decode: float | None, train_hours: float | None, language: Language) -> str:
     t = catalog.table("slack", language)
     if decode is not None:
         return t["decode"].format(v=f"{decode:,.0f}")
@@ -55,7 +56,7 @@ def _speed(decode: float | None, train_hours: float | None, language: str) -> st
     return "—"
 
 
-def verdict(check: FitResult, language: str) -> str:
+def verdict(check: FitResult, language: Language) -> str:
     """The verdict cell: the same words in every table row, so a reader (or a test) can scan for them."""
     return catalog.table("slack", language)["fits" if check.fits else "nofit"]
 
@@ -70,7 +71,7 @@ def fit_caption(checks: Sequence[FitResult]) -> str:
             f"batch {distinct([c.batch for c in checks])}")
 
 
-def fit_table(checks: Sequence[FitResult], language: str, budget: int) -> str:
+def fit_table(checks: Sequence[FitResult], language: Language, budget: int) -> str:
     """Verdict, GPU × count, per-GPU need vs capacity (GiB), fewest GPUs that fit, speed, cost: one row a check."""
     t = catalog.table("slack", language)
     header = ["", t["verdict"], t["gpu"], t["need"] + " GiB", t["min_gpus"], t["speed"], t["cost"]]
@@ -91,14 +92,14 @@ def fit_table(checks: Sequence[FitResult], language: str, budget: int) -> str:
     return table
 
 
-def selection_caption(selection: Selection, language: str) -> str:
+def selection_caption(selection: Selection, language: Language) -> str:
     """Workload · model · budget, the question the ranking answers."""
     label = catalog.table("slack", language)["budget"]
     budget = f" · {label} {_money(selection.budget_cny, language)}" if selection.budget_cny else ""
     return f"{selection.workload} · {selection.model}{budget}"
 
 
-def selection_table(selection: Selection, language: str, budget: int) -> str:
+def selection_table(selection: Selection, language: Language, budget: int) -> str:
     """The configurations that fit, ranked: GPU × count, cost, speed, rank by speed and by cost."""
     t = catalog.table("slack", language)
     header = [t["gpu"], t["cost"], t["speed"], t["rank_time"], t["rank_cost"]]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kb.language import check_language
+from kb.language import Language, check_language
 from kb.words.catalog.answer import ANSWER, SOURCES
 from kb.words.catalog.conversation import CONVERSATION
 from kb.words.catalog.fit import FIT
@@ -35,14 +35,14 @@ CATALOG = _merge(ANSWER, FIT, NOTES, CONVERSATION, {f"source.{k}": v for k, v in
 _TABLES: dict[str, Mapping[str, Any]] = {"terminal": TERMINAL, "fit_text": FIT_TEXT, "slack": LABELS, "page": PAGE}
 
 
-def cards(count: Any, gpu: str, language: str) -> str:
+def cards(count: Any, gpu: str, language: Language) -> str:
     """'one RTX 4090', '4 × RTX 4090', '4 张 RTX 4090'."""
     if check_language(language) == "zh":
         return f"{count} 张 {gpu}"
     return f"one {gpu}" if count == 1 else f"{count} × {gpu}"
 
 
-def say(key: str, language: str, /, **values: Any) -> str:
+def say(key: str, language: Language, /, **values: Any) -> str:
     """The sentence `key` in `language`, its placeholders filled; {cards} is made from `count` and `gpu`."""
     entry = CATALOG[key][check_language(language)]
     if "{cards}" in entry and "cards" not in values:
@@ -55,6 +55,6 @@ def has(key: str) -> bool:
     return key in CATALOG
 
 
-def table(name: str, language: str) -> Any:
+def table(name: str, language: Language) -> Any:
     """A front end's whole label set ('terminal', 'fit_text', 'slack' or 'page') in `language`."""
     return _TABLES[name][check_language(language)]

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from indexer.embed_cache import cache_path
 from tests.conftest import CORPUS
 from tests.support.cli import Ran, run_kb
 
@@ -102,8 +104,12 @@ def test_corrupt_index_names_the_fix(tmp_path: Path, index_dir: Path) -> None:
     assert "kb index" in p.stderr and len(p.stderr.strip().splitlines()) == 1
 
 
-def test_ask_builds_the_index_on_first_use(tmp_path: Path) -> None:
+def test_ask_builds_the_index_on_first_use(index_dir: Path, tmp_path: Path) -> None:
+    """No index: `kb ask` builds one, then answers. The session index's embedding cache is put beside the new
+    folder, as a user's would be after an earlier build, so the build re-embeds nothing (embedding is tested in
+    tests/indexer); the rest of a first build (chunks, BM25, FAISS, the manifest, the progress) runs."""
     out = tmp_path / "fresh"
+    shutil.copy(cache_path(index_dir), cache_path(out))
     p = kb("ask", "Which GPU is best for edge deployment?", "--json", index_dir=out)
     assert p.returncode == 0, p.stderr
     assert "building the index" in p.stderr

@@ -21,6 +21,7 @@ from kb.focus import FRAMING, asks_framing
 from kb.intent import Intent
 from kb.language import Language
 from kb.models import Passage
+from kb.numbers import GIB
 from kb.sentences import best_sentences
 from kb.verify import object_figures, text_figures, unsupported
 from kb.words.answer import end, gib, gpu_name, rate, whole, workload_phrase
@@ -167,7 +168,7 @@ class Composer:
                 parts = [(say(f"part.{k}", lang), gib(v)) for k, v in b.model_dump().items() if v]
                 out.append(Sentence(say("memory_total", lang, what=what, total=gib(total),
                                       parts=("，" if lang == "zh" else ", ").join(f"{k} {v} GiB" for k, v in parts)),
-                                    m))
+                                    m, derived=(total / GIB,)))  # the terms' sum, each term the check's own
         return out
 
     @staticmethod

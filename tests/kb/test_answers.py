@@ -15,6 +15,7 @@ import pytest
 from kb.answer_eval import load_answer_cases, report, run_answers
 from kb.engine import Engine
 from kb.models import Answer
+from kb.numbers import GIB
 from kb.verify import MARKER, object_figures, text_figures, unsupported
 from tests.support.paths import REPO
 
@@ -60,7 +61,9 @@ def _cited(answer: Answer, markers: list[str]) -> set[float]:
             assert answer.selection is not None, f"{answer.question!r}: [S] without a selection"
             out |= object_figures(answer.selection)
         elif m.startswith("F"):
-            out |= object_figures(answer.fit_checks[int(m[1:]) - 1])
+            check = answer.fit_checks[int(m[1:]) - 1]
+            out |= object_figures(check)
+            out.add(sum(check.breakdown.model_dump().values()) / GIB)  # the total of its memory terms
         else:
             p = answer.passages[int(m) - 1]
             out |= text_figures(f"{p.section} {p.heading}\n{p.text}\n{p.original}")

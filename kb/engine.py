@@ -137,13 +137,28 @@ class Engine:
         query = query or self.fit.read(question, language)
         focus = focus_of(question, query)
         vector = searcher.query_vector(self.embed_query, question, language, focus.terms)
-        named = frozenset(f"spec-{g}" for g, _ in query.gpus[:2])
+        named = frozenset(f"spec-{g}" for g, _ in query.gpus[:2]) | self._price_sections(query)
         hits = searcher.search(vector, question, language, top_k, named, focus)
         if self.observe_retrieval is not None:
             self.observe_retrieval(time.perf_counter() - started)
         chunks = searcher.index.rows
         return [to_passage(chunks[h.row], rank, h.score, self._tables, language)
                 for rank, h in enumerate(hits, 1)]
+
+    def _price_sections(self, query: Query) -> frozenset[str]:
+        """For a price asked of named cards, the guide's passages their records cite for the price (A100 3.4, RTX
+        4.3): their spec sheets hold the figure, those passages what it means."""
+        if query.asked != "price" and "price" not in query.attributes:
+            return frozenset()
+        sections = set()
+        for gpu, _ in query.gpus[:2]:
+            try:
+                section = self.fit.gpu(gpu).price_section
+            except KbError:
+                continue
+            if section:
+                sections.add(f"guide-{section}")
+        return frozenset(sections)
 
     def answer(self, question: str, top_k: int | None = None, history: list[str] | None = None,
                state: dict[str, Any] | None = None) -> Answer:

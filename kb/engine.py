@@ -23,7 +23,7 @@ from kb.fit.engine import FitEngine
 from kb.focus import focus_of
 from kb.followup import Turn, is_reset, merge, slot_values
 from kb.index import LoadedIndex, open_index
-from kb.intent import Domain, classify
+from kb.intent import Domain, about_a_case, classify
 from kb.language import Language, detect_language
 from kb.models import Answer, Passage
 from kb.passages import to_passage
@@ -137,7 +137,9 @@ class Engine:
         query = query or self.fit.read(question, language)
         focus = focus_of(question, query)
         vector = searcher.query_vector(self.embed_query, question, language, focus.terms)
-        named = frozenset(f"spec-{g}" for g, _ in query.gpus[:2]) | self._price_sections(query)
+        named = frozenset(f"spec-{g}" for g, _ in query.gpus[:2])
+        if not about_a_case(question):  # "大学团队的 4090 集群花了多少钱" is the case's figure, not the card's
+            named |= self._price_sections(query)
         hits = searcher.search(vector, question, language, top_k, named, focus)
         if self.observe_retrieval is not None:
             self.observe_retrieval(time.perf_counter() - started)

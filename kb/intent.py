@@ -89,6 +89,11 @@ def off_domain(question: str) -> bool:
     return bool(_OFF_DOMAIN.search(q)) and not _LLM.search(q)
 
 
+def about_a_case(question: str) -> bool:
+    """Whether a question is about one of the guide's deployment cases (a company, a team, a lab)."""
+    return bool(_CASE.search(normalise(question)))
+
+
 def spec_attributes(text: str) -> list[str]:
     """The spec attributes a (lower-cased) question asks for, in SPEC_ATTRIBUTES order."""
     return [name for name, p in SPEC_ATTRIBUTES.items() if p.search(text)]

@@ -394,8 +394,12 @@ class Composer:
             text = say("ratio", f.language, a=gpu_name(hi), b=gpu_name(lo), metric=say(f"metric.{attr}", f.language),
                      ratio=f"{ratio:.2f}", va=f"{vh:g}", vb=f"{vl:g}", unit=unit, diff=f"{vh - vl:g}")
             # The two figures are the records' own (as the fit engine reads them); the ratio is computed from them.
-            return [Sentence(text, markers, exempt=(gpu_name(hi), gpu_name(lo)),
-                             derived=(round(ratio, 2), round(vh - vl, 6), vh, vl))]
+            out = [Sentence(text, markers, exempt=(gpu_name(hi), gpu_name(lo)),
+                            derived=(round(ratio, 2), round(vh - vl, 6), vh, vl))]
+            if attr == "price" and _HOW_MANY.search(f.question):  # "一张 A100 的钱够买几张 4090"
+                out.append(Sentence(say("price_buys", f.language, a=gpu_name(hi), b=gpu_name(lo), n=int(ratio)),
+                                    markers, exempt=(gpu_name(hi), gpu_name(lo)), derived=(float(int(ratio)),)))
+            return out
         return []
 
     def _case(self, f: Facts, top_k: int) -> list[Sentence]:
@@ -511,6 +515,7 @@ class Composer:
         return cache[marker]
 
 
+_HOW_MANY = re.compile(r"几张|几块|多少张|多少块|how many", re.IGNORECASE)
 _COMPUTED = {"fit", "speed", "cost", "selection", "spec"}  # answers from records and checks
 _SPLIT = {"zh": re.compile(r"(?<=[。！？])"), "en": re.compile(r"(?<=[.!?])\s+(?=[A-Z])")}
 _ALT_CHANGES = {"precision", "count", "workload", "zero", "offload"}

@@ -143,7 +143,8 @@ def _batch(t: _Text, q: Query) -> None:
         n, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         q.concurrency = int(float(n.replace(",", "")))
         q.seq_len = int(float(k.replace(",", "")) * 1024)
-    for m in t.take(rf"(?:并发(?:数|量)?|concurrency(?: of)?)\s*(?:为|是|=|:)?\s*({NUM})\s*(?:万|k)?"
+    to = r"(?:降|减|加|增加|提高|提升|恢复|改|变|调)?(?:到|为|成)"  # "并发降到 24", "并发恢复到 24 个"
+    for m in t.take(rf"(?:并发(?:数|量)?|concurrency(?: of)?)\s*(?:为|是|=|:|{to})?\s*({NUM})\s*(?:万|k)?"
                     rf"|({NUM})\s*(?:万|k)?\s*(?:路|个|名)?\s*(?:并发|concurrent)\s*(?:的)?\s*(?:users?|用户|请求|requests?)?"
                     rf"|({NUM})\s*(?:个|名|位)?\s*(?:同时在线的?\s*)?(?:users|用户|seqs?|sequences)"
                     rf"|({NUM})\s*(?:个|名|位)\s*人(?![工民])"):

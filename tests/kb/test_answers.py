@@ -135,6 +135,8 @@ def test_third_round_dev_halves_hold_the_bar(name: str, engine: Engine) -> None:
     # a price of several cards at several counts, added up
     ("三张 4090 加两张 4080 一共多少钱", r"57,?000.{0,40}|合计约 75,?998"),
     ("price of 2 rtx 4090 plus one a100 40gb in total?", r"Together .{0,60}\d"),
+    # how many of one card another's price buys
+    ("一张 a100 80g 的钱够买几张 4070", r"够买 31 张 RTX 4070"),
     # the FP8 figure when FP8 is asked
     ("b200 fp8 dense tflops?", r"4,?500"),
     # another field of computing, even with a card named, is not covered

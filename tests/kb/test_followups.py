@@ -64,6 +64,7 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["llama 3 70b 推理 2 张 h100", "说错了 是 8b"], "model", "llama-3-8b"),
     (["qwen2.5 32b 推理 2 张 h100", "不对，是 13b"], "model", "13b"),  # no qwen2.5-13b preset: the size alone
     (["h200 running qwen2.5 32b bf16", "how many concurrent users at 16k?"], "asked", "concurrency"),
+    (["l40s 跑 qwen2.5 14b fp16 推理 并发 40", "并发降到 10 个呢"], "concurrency", 10),
     (["llama 3 8b on an l40s", "and the kv for 8 users at 8k?"], "asked", "kv"),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:

@@ -138,6 +138,10 @@ ANSWER: dict[str, dict[str, str]] = {
     "part.activations": {"en": "activations", "zh": "激活"}, "part.kv_cache": {"en": "KV cache", "zh": "KV 缓存"},
     "part.overhead": {"en": "overhead", "zh": "额外开销"},
     # Comparisons and prices.
+    "price_buys": {
+        "en": "One {a}'s price buys {n} × {b}",
+        "zh": "一张 {a} 的价格够买 {n} 张 {b}",
+    },
     "ratio_same": {
         "en": "The {a} and the {b} have the same {metric}: {va} {unit} each",
         "zh": "{a} 和 {b} 的{metric}相同：都是 {va} {unit}",

@@ -167,6 +167,9 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
     # after a conversation about something else.
     own_subject = not opener and ((new.model is not None and (bool(new.gpus) or bool(new.workloads)))
                                   or (bool(new.gpus) and bool(new.attributes) and not prior.attributes))
+    # "那 a100 多少钱" after a fit question: a card's price is a question of its own, whatever the opener
+    own_subject = own_subject or (new.asked == "price" and bool(new.gpus) and prior.asked != "price"
+                                  and not prior.attributes)
     relative = bool(re.search(f"{_DOUBLE}|{_HALF}", text, re.IGNORECASE)) or bool(_MORE.search(text)) \
         or bool(_LESS.search(text)) or bool(_TIMES.search(text))
     fit_slots = bool(new.gpus or new.model or new.count or new.workloads or new.precision or new.seq_len

@@ -83,6 +83,7 @@ def test_a_new_workload_drops_what_only_the_old_one_had() -> None:
     ["两张 A100 80G 能跑 Llama-3-70B 推理吗？", "新问题：4090 能跑 Qwen2.5-7B 吗"],
     ["Can Llama 3 70B run on one H100?", "new question: can a 4090 run mistral 7b?"],
     ["4 张 4090 能跑 70B 吗", "Can two H100 serve Mixtral 8x7B?"],  # its own subject
+    ["l40s 跑 qwen2.5 14b 推理", "那 h100 多少钱"],  # a card's price after a fit question
 ])
 def test_topic_switches_resets_and_own_subjects_stand_alone(turns: list[str]) -> None:
     t = turn(*turns)

@@ -255,7 +255,7 @@ class Composer:
         assert sel is not None
         if not sel.rows:
             what = workload_phrase(sel.model, sel.workload, None, lang)
-            return [Sentence(say("pick_none", lang, what=what), ["S"])]
+            return [Sentence(say("pick_none", lang, what=what), ["S"]), *self._budget_rule(f, sel.budget_cny, top_k)]
         fastest = min(sel.rows, key=lambda r: r.rank_by_time)
         cheapest = min(sel.rows, key=lambda r: r.rank_by_cost)
         # what was ranked: a fine-tune the question left open may have fallen back to LoRA or QLoRA
@@ -292,6 +292,12 @@ class Composer:
             found = spec_facts(parts, gpu_name(gpu), f.intent.attributes, f.language)
             for chunk, sentence in found:
                 out.append(Sentence(sentence, [self._cite(f, chunk, top_k)]))
+            for attr in ("fp8", "fp4"):  # a rate the record holds outside its table (RTX 5090 FP4)
+                value = self._figure(gpu, attr) if attr in f.intent.attributes and parts else None
+                if value and not any(f"{value[0]:g}" in s.text for s in out):
+                    out.append(Sentence(say("spec_figure", f.language, gpu=gpu_name(gpu), value=f"{value[0]:g}",
+                                            metric=say(f"metric.{attr}", f.language), unit=value[1]),
+                                        [self._cite(f, parts[0], top_k)], exempt=(gpu_name(gpu),), derived=(value[0],)))
             price = self._figure(gpu, "price")
             if "price" in f.intent.attributes or f.asked == "rent_or_buy":
                 out = self._team_price(f, gpu, top_k) + out
@@ -304,6 +310,22 @@ class Composer:
                                        derived=(n * price[0], price[0], n)))
         total = self._total_price(f, top_k)  # a sum asked ("一共多少钱") is the answer, not the cards' ratio
         return (total or self._ratio(f, top_k)) + out
+
+    def _budget_buys(self, f: Facts, top_k: int) -> list[Sentence]:
+        """'一百二十万能买几张 A100': the budget over the card's price, whole cards."""
+        gpus = [g for g in f.gpus if g != "a100-40gb"] or f.gpus  # "the A100" is both cards; one price
+        if f.budget_cny is None or len(gpus) != 1 or not _HOW_MANY.search(f.question):
+            return []
+        gpu = gpus[0]
+        price, parts = self._figure(gpu, "price"), self._groups.get(f"spec-{gpu}", [])
+        if not parts:
+            return []
+        if price is None:  # "八十万能买几张 H100": no price, so no count
+            return [Sentence(say("no_price", f.language, gpu=gpu_name(gpu)), [self._cite(f, parts[0], top_k)])]
+        n = int(f.budget_cny // price[0])
+        return [Sentence(say("budget_buys", f.language, budget=whole(f.budget_cny), n=n, gpu=gpu_name(gpu),
+                             price=whole(price[0])), [self._cite(f, self._part_with(gpu, price[0]), top_k)],
+                         exempt=(gpu_name(gpu),), derived=(f.budget_cny, float(n)))]
 
     def _total_price(self, f: Facts, top_k: int) -> list[Sentence]:
         """'两张4080 加一张4070ti 一共多少钱': the cards' prices times their counts, added up."""
@@ -461,6 +483,7 @@ class Composer:
             direct = self._measured(f) + direct
         if kind != "selection" and f.budget_cny is not None:
             direct = self._budget_rule(f, f.budget_cny, top_k) + direct
+        direct = self._budget_buys(f, top_k) + direct
         prefer = ("tradeoff", "case") if kind in ("why", "case") else ("guide",)
         if f.unknown and not direct and not f.gpus and (f.asked or f.model_named):
             support = []  # the guide's sentences about other cards would answer a question nobody asked

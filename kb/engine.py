@@ -78,7 +78,8 @@ class Engine:
                  "price": (spec.price_cny, "CNY") if spec.price_cny else None,
                  "vram": (spec.capacity_value or spec.vram_gib, spec.capacity_unit),
                  "int8": (spec.int8_dense_tops, "TOPS") if spec.int8_dense_tops else None,
-                 "fp8": (spec.fp8_dense_tflops, "TFLOPS") if spec.fp8_dense_tflops else None}.get(attribute)
+                 "fp8": (spec.fp8_dense_tflops, "TFLOPS") if spec.fp8_dense_tflops else None,
+                 "fp4": (spec.fp4_dense_tflops, "TFLOPS") if spec.fp4_dense_tflops else None}.get(attribute)
         return value if value and value[0] else None
 
     def _team_prices(self, gpu: str, language: Language) -> TeamPrices:

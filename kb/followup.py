@@ -13,19 +13,23 @@ import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 
+from kb.fit.numbers import cn_int
 from kb.fit.request import DEFAULT_SEQ
 from kb.query import Query
 
-_RESET = re.compile(r"^\s*(?:新问题|新的问题|重新开始|换个问题|另一个问题|new question|reset|start over|"
-                    r"another question)"
+_RESET = re.compile(r"^\s*(?:新问题|新的问题|重新开始|重新问|换个问题|换个话题|另一个问题|另外一个问题|new question|"
+                    r"reset|start over|another question|new topic|different (?:topic|question)|unrelated)"
                     r"\s*[:：,，。.!！-]*\s*", re.IGNORECASE)
 _OPENER = re.compile(
     r"^\s*(?:那么?|如果|要是|假如|换成|改成|换|改为|改用|用|再|还有|同样|同上|那如果|其他不变|"
     r"what about|how about|and\b|what if|instead|same\b|then\b|ok,? and|also\b|now\b|with\b|if\b|but\b|"
     r"不对|不是|错了|我是说|我说的是|no\b|nope|i meant|actually|sorry|wait)"
-    r"|(?:呢|如何|怎么样|行吗|可以吗)\s*[？?。!！]*\s*$|\binstead\b|\bthe same\b", re.IGNORECASE)
+    r"|(?:呢|如何|怎么样|行吗|可以吗)\s*[？?。!！]*\s*$|\binstead\b|\bthe same\b"
+    # a turn that points back at the earlier subject: "could it do a full fine-tune too?", "它能训练吗"
+    r"|\b(?:could|can|would|will|does|is) (?:it|they|that)\b|\btoo\s*[?？.]*\s*$|它|这个模型|这张卡", re.IGNORECASE)
 _DOUBLE = r"(?:翻倍|翻一倍|加倍|double[ds]?|twice|2x|×\s*2)"
-_TIMES = re.compile(r"(?:改成|变成|扩大|增加到|乘以)?\s*(\d+)\s*(?:倍|x\b|times)|[x×]\s*(\d+)\b", re.IGNORECASE)
+_TIMES = re.compile(r"(?:改成|变成|扩大|增加到|乘以|翻)?\s*(\d+|[三四五六七八九十])\s*(?:倍|x\b|times)|[x×]\s*(\d+)\b",
+                    re.IGNORECASE)
 _TOKENS = r"(?:tokens?|数据量|训练数据)"
 _HALF = r"(?:减半|一半|halve[ds]?|half)"
 _CONTEXT = r"(?:上下文|context|序列|seq|ctx)"
@@ -35,10 +39,12 @@ _N_ZH = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "
 _N_EN = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
 _N = rf"(\d+|[{''.join(_N_ZH)}])"
 _N_WORD = rf"(\d+|{'|'.join(_N_EN)})"
-# "多加两张", "再加 2 张卡", "two more cards", "add 2 gpus", "another card"; "少一张", "one fewer card".
+# "多加两张", "再加 2 张卡", "two more cards", "add 2 gpus", "another card", "one more"; "少一张", "one fewer card".
 _MORE = re.compile(rf"(?:多加|再加|加|增加|(?<![最至])多)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|"
                    rf"(?:多加|再加)\s*{_N}\s*{_CARDS}|"
-                   rf"\b{_N_WORD} more {_CARDS}|\badd {_N_WORD} (?:more )?{_CARDS}|\banother {_CARDS}", re.IGNORECASE)
+                   rf"\b{_N_WORD} more {_CARDS}|\badd {_N_WORD} (?:more )?{_CARDS}|\banother {_CARDS}|"
+                   rf"^\W*(?:and\s+|just\s+|maybe\s+)?{_N_WORD} more\W*$|^\W*(?:再来|再多)\s*{_N}\s*(?:张|块)\W*$",
+                   re.IGNORECASE)
 _LESS = re.compile(rf"(?:少|减)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|\b{_N_WORD} (?:less|fewer) {_CARDS}", re.IGNORECASE)
 _SHORT_ZH, _SHORT_EN = 14, 6  # characters / words: shorter turns are read as follow-ups when they hold slots
 
@@ -119,16 +125,23 @@ def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None
             merged.tokens = prior.tokens * scale
             changed.add("tokens")
     times = _TIMES.search(s)
-    if times and re.search(_CONTEXT, s) and not re.search(f"{_DOUBLE}|{_HALF}", s):
-        merged.seq_len = (prior.seq_len or DEFAULT_SEQ.get(workload, 4096)) * int(times.group(1) or times.group(2))
+    factor = _factor(times) if times else 0
+    if factor and re.search(_CONTEXT, s) and not re.search(f"{_DOUBLE}|{_HALF}", s):
+        merged.seq_len = (prior.seq_len or DEFAULT_SEQ.get(workload, 4096)) * factor
         changed.add("seq_len")
-    if times and re.search(_USERS, s) and not re.search(_CONTEXT, s) and prior.concurrency:
-        merged.concurrency = prior.concurrency * int(times.group(1) or times.group(2))
+    if factor and re.search(_USERS, s) and not re.search(_CONTEXT, s) and prior.concurrency:
+        merged.concurrency = prior.concurrency * factor
         changed.add("concurrency")
     step = _step(s)
     if step and merged.gpus:
         merged.gpus = [(g, max(1, (c or 1) + step)) for g, c in merged.gpus]
         changed.add("gpu_count")
+
+
+def _factor(m: re.Match[str]) -> int:
+    """×N from "4倍", "翻四倍", "x4", "4 times"."""
+    word = m.group(1) or m.group(2)
+    return int(word) if word.isdigit() else cn_int(word) or 0
 
 
 def _count_word(m: re.Match[str]) -> int:

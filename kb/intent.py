@@ -52,7 +52,7 @@ _CASE = re.compile(
 # Spec attributes: name → the pattern in a question. The spec composer matches each to a record's table rows.
 SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
     name: re.compile(p, re.IGNORECASE) for name, p in {
-        "bandwidth": r"带宽|bandwidth|bandwith|bandwdith",
+        "bandwidth": r"带宽|bandwidth|bandwith|bandwdith|(?<![a-z])bw(?![a-z])",
         "vram": r"显存(?!带宽)|vram|memory(?!\s*bandwidth)|memroy|memmory|内存|容量|capacity|多大|"
                 r"how much (?:v?ram|memory)|多少g",
         "int8": r"int8|tops\b",
@@ -61,6 +61,7 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
         "compute": r"fp16|bf16|tflops|算力|性能|compute|flops|performance|多强|how (?:fast|powerful)|"
                    r"trains? faster|训练.{0,3}快",
         "fp8": r"fp8|float8",
+        "fp4": r"fp4|mxfp4|nvfp4",
         "power": r"功耗|功率|power|tdp|watt|瓦|耗电",
         "nvlink": r"nvlink|nvswitch|互连|interconnect",
         "pcie": r"pcie",
@@ -76,16 +77,24 @@ _OFF_DOMAIN = re.compile(
     r"resnet|\bcnn\b|卷积网络|语音识别|speech recogni|挖矿|crypto|mining|游戏帧|\bfps\b|gaming|股票|stock|recipe|菜谱|"
     r"天气|weather|video edit|视频剪辑|渲染农场|render farm|blender|强化学习|reinforcement|剪视频|剪辑|视频导出|"
     r"premiere|(?<![a-z])pr(?![a-z])|达芬奇|davinci|video (?:export|render|encod)|视频(?:渲染|编码)|"
-    r"render(?:ing)? time|打游戏|玩游戏|游戏性能|光追|ray tracing|帧率|frame rate|以太坊|(?<![a-z])eth(?![a-z])|"
-    r"比特币|bitcoin|hashrate",
+    r"render(?:ing)? time|打游戏|玩游戏|游戏性能|光追|ray tracing|path tracing|帧率|frame rate|以太坊|"
+    r"(?<![a-z])eth(?![a-z])|比特币|bitcoin|hashrate|cyberpunk|赛博朋克|黑神话|(?<![a-z])games?(?![a-z])|"
+    r"learning rate|学习率",
     re.IGNORECASE)
 _LLM = re.compile(r"llm|大模型|大语言|language model|\btokens?\b|llama|qwen|mistral|mixtral|deepseek|gpt|transformer|"
                   r"\blora\b|qlora|vllm|kv\s*cache|文本生成|chat", re.IGNORECASE)
+# Subjects of another field that LLM-generic words ("LoRA", "tokens") do not bring back: a Stable Diffusion LoRA
+# is still Stable Diffusion. Only a language model named outright does.
+_OTHER_FIELD = re.compile(r"stable\s*diffusion|sdxl|yolo|目标检测|object detect|cyberpunk|赛博朋克|挖矿|mining",
+                          re.IGNORECASE)
+_LLM_NAMED = re.compile(r"llm|大模型|大语言|language model|llama|qwen|mistral|mixtral|deepseek|gpt", re.IGNORECASE)
 
 
 def off_domain(question: str) -> bool:
     """A question about another field (a YOLO detector, Stable Diffusion samplers) that names nothing of LLMs."""
     q = normalise(question)
+    if _OTHER_FIELD.search(q):
+        return not _LLM_NAMED.search(q)
     return bool(_OFF_DOMAIN.search(q)) and not _LLM.search(q)
 
 

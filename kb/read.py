@@ -77,7 +77,7 @@ def _budget(t: _Text, q: Query, usd_cny: float) -> None:
         q.budget_cny = usd * usd_cny
         q.notes.append(note("budget_usd", usd=usd, rate=usd_cny, cny=q.budget_cny))
     for m in re.finditer(rf"¥\s*({NUM})\s*({_SCALE})?|({NUM})\s*({_SCALE})?\s*{_CURRENCY_CN}"
-                         rf"|({_CN_AMOUNT})\s*({_SCALE})?\s*(?:元|rmb|cny|人民币)"
+                         rf"|({_CN_AMOUNT})\s*({_SCALE})?\s*(?:元|rmb|cny|人民币|(?<=[万千])块)"
                          rf"|(?:预算|budget(?: of)?|花)\s*(?:是|为|有|大概|约|:)?\s*({_MONEY})\s*({_SCALE})?"
                          rf"|({_MONEY})\s*({_SCALE})\s*(?:的)?(?:预算|budget)", t.s):
         groups = [(m.group(i), m.group(i + 1)) for i in (1, 3, 5, 7, 9) if m.group(i)]
@@ -105,6 +105,8 @@ def _each(t: _Text, q: Query) -> None:
     for m in t.take(rf"(?:每个|每路|每条|每人|each|per (?:user|request|sequence))\s*(?:用户|请求)?\s*({NUM})\s*(k)\b"
                     rf"(?:\s*(?:tokens?|上下文|context))?"):
         q.seq_len = int(float(m.group(1).replace(",", "")) * 1024)
+    for m in t.take(rf"({NUM})\s*k\s*(?:tokens?\s*|context\s*|ctx\s*)?(?:each|apiece|per (?:user|person|head))"):
+        q.seq_len = int(float(m.group(1).replace(",", "")) * 1024)
 
 
 def _denied(t: _Text) -> None:
@@ -126,19 +128,29 @@ def _bare_context(t: _Text, q: Query) -> None:
     after the batch reader, so "100 users at 8k" stays 100 sequences of 8k)."""
     if q.seq_len is not None:
         return
+    for m in t.take(rf"({NUM})\s*k\s*(?:-?\s*(?:token|context|ctx)\s*)?(?:chats?|conversations?|requests?|sequences?"
+                    rf"|seqs?|sessions?|prompts?|对话|会话|请求)"):
+        q.seq_len = int(float(m.group(1).replace(",", "")) * 1024)
+    if q.seq_len is not None:
+        return
     for m in t.take(rf"^\s*({NUM})\s*k\s*(?:tokens?|上下文|context|ctx)?\s*(?:呢|吗|的话|[?？.。!！])*\s*$"
                     rf"|(?:\bat|@)\s*({NUM})\s*k\b(?![\s-]*(?:tokens?\s*/|tok/|per\b|元|块|rmb|cny|usd|dollars?|\$))"):
         q.seq_len = int(float((m.group(1) or m.group(2)).replace(",", "")) * 1024)
 
 
 def _batch(t: _Text, q: Query) -> None:
-    # "16 个 8k 并发", "32 concurrent 4k requests": a count of sequences, each of a context length.
+    # "16 个 8k 并发", "32 concurrent 4k requests", "并发 4 个 8k": a count of sequences, each of a context length.
+    for m in t.take(rf"(?:并发|concurrency)\s*(?:为|是|=|:)?\s*({NUM})\s*(?:个|路|条)\s*(?:的)?\s*({NUM})\s*k"
+                    rf"(?![a-z])"):
+        q.concurrency = int(float(m.group(1).replace(",", "")))
+        q.seq_len = int(float(m.group(2).replace(",", "")) * 1024)
     for m in t.take(rf"({NUM})\s*(?:个|路)?\s*(?:并发|concurrent)\s*(?:的|at|of)?\s*({NUM})\s*k(?![a-z])"):
         q.concurrency = int(float(m.group(1).replace(",", "")))
         q.seq_len = int(float(m.group(2).replace(",", "")) * 1024)
     for m in t.take(rf"({NUM})\s*(?:个|路|条|x)?\s*({NUM})\s*k\s*(?:tokens?\s*)?(?:的|context\s*)?\s*"
                     rf"(?:并发|concurrent|sequences?|requests?|会话|请求|对话|chats?|users?|用户)"
-                    rf"|({NUM})\s*(?:concurrent\s*)?(?:users?|requests?|sequences?|seqs?|chats?)\s*(?:at|of|with|@|x|\*)\s*({NUM})\s*k"
+                    rf"|({NUM})\s*(?:concurrent\s*)?(?:users?|people|ppl|persons?|requests?|sequences?|seqs?|chats?)\s*"
+                    rf"(?:at|of|with|w/|@|x|\*|on)\s*(?:a\s*)?({NUM})\s*k"
                     rf"(?:\s*(?:tokens?|context))*"):
         n, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         q.concurrency = int(float(n.replace(",", "")))
@@ -146,7 +158,7 @@ def _batch(t: _Text, q: Query) -> None:
     to = r"(?:降|减|加|增加|提高|提升|恢复|改|变|调)?(?:到|为|成)"  # "并发降到 24", "并发恢复到 24 个"
     for m in t.take(rf"(?:并发(?:数|量)?|concurrency(?: of)?)\s*(?:为|是|=|:|{to})?\s*({NUM})\s*(?:万|k)?"
                     rf"|({NUM})\s*(?:万|k)?\s*(?:路|个|名)?\s*(?:并发|concurrent)\s*(?:的)?\s*(?:users?|用户|请求|requests?)?"
-                    rf"|({NUM})\s*(?:个|名|位)?\s*(?:同时在线的?\s*)?(?:users|用户|seqs?|sequences)"
+                    rf"|({NUM})\s*(?:个|名|位)?\s*(?:同时在线的?\s*)?(?:users|用户|seqs?|sequences|people|ppl|persons)"
                     rf"|({NUM})\s*(?:个|名|位)\s*人(?![工民])"):
         text = m.group(0)
         n = float((m.group(1) or m.group(2) or m.group(3) or m.group(4)).replace(",", ""))
@@ -306,9 +318,10 @@ def _words(t: _Text, q: Query) -> None:
     q.how_many = t.has(r"how many|几张|几块|几个|多少张|多少块|多少卡|几卡|需要多少(?:张|块|卡|个gpu|gpu)|"
                        r"minimum number|fewest")
     q.latency = t.has(r"latency|延迟|首字|ttft|time to first|prefill|响应时间")
-    q.speed = t.has(r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|each) second|每秒|多快|速度|speed|how fast")
+    q.speed = t.has(r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|each) second|每秒|一秒|多快|速度|speed|how fast")
     if t.has(r"选哪|哪种|哪款|哪个|哪张|哪一|which (?:gpu|card)|what (?:gpu|card)|买什么|选什么|推荐|"
-             r"怎么配|如何配|配什么|should i (?:buy|get)|"
+             r"怎么配|如何配|配什么|买啥|选啥|啥卡|什么卡|能买|买得起|should i (?:buy|get)|"
+             r"can (?:i|we) (?:buy|afford)|afford|"
              r"best gpu|recommend"):
         q.wants_selection = True
 
@@ -333,8 +346,8 @@ _ASKED: tuple[tuple[str, str], ...] = (
                     r"\bbuy\b.{0,20}\brent|break[\s-]?even|盈亏平衡|回本"),
     ("time", r"多久|多长时间|几天|多少天|how long|how many (?:days|hours)|训练时间|time to train"),
     ("cost", r"电费|成本|per million|每百万|cost (?:to|of|per)|花多少"),
-    ("speed", r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|an) ?s(?:ec(?:ond)?)?\b|\bt/s\b|\btps\b|每秒|多快|速度|how fast|"
-              r"throughput|吞吐"),
+    ("speed", r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|an) ?s(?:ec(?:ond)?)?\b|\bt/s\b|\btps\b|每秒|一秒|多快|速度|"
+              r"how fast|throughput|吞吐"),
 )
 
 

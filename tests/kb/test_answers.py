@@ -142,6 +142,12 @@ def test_third_round_dev_halves_hold_the_bar(name: str, engine: Engine) -> None:
     # another field of computing, even with a card named, is not covered
     ("4090 打游戏 4k 帧率怎么样", r"不涉及"),
     ("is an h100 still profitable for eth mining?", r"does not cover"),
+    # a rate the record holds outside its table; a budget over one card's price; more fields that are not covered
+    ("b200 fp4 dense tflops?", r"9,?000"),
+    ("八十万能买几张 h100", r"没有 H100 SXM 的价格|无价|不给报价"),
+    ("一百万 能买几张 4080", r"可买 105 张 RTX 4080"),
+    ("sdxl lora on a 4090: best learning rate?", r"does not cover"),
+    ("rtx 4090 for cyberpunk with path tracing, good?", r"does not cover"),
     # an open fine-tune with a budget says which method the ranking assumed
     ("预算 30 万 微调 llama 3 70b 买什么卡", r"(QLoRA|LoRA)"),
 ])

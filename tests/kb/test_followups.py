@@ -65,6 +65,10 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["qwen2.5 32b 推理 2 张 h100", "不对，是 13b"], "model", "13b"),  # no qwen2.5-13b preset: the size alone
     (["h200 running qwen2.5 32b bf16", "how many concurrent users at 16k?"], "asked", "concurrency"),
     (["l40s 跑 qwen2.5 14b fp16 推理 并发 40", "并发降到 10 个呢"], "concurrency", 10),
+    (["qwen2.5 72b int4 on 2 l40s", "one more"], "gpus", [("l40s", 3)]),
+    (["qwen2.5 7b on an l4", "can it do lora too?"], "workloads", ["lora"]),
+    (["a100 80g 跑 qwen2.5 14b，上下文 4k", "上下文翻三倍呢"], "seq_len", 12288),
+    (["h100 跑 qwen2.5 32b int8", "and for 6 people at 16k ctx?"], "concurrency", 6),
     (["llama 3 8b on an l40s", "and the kv for 8 users at 8k?"], "asked", "kv"),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
@@ -84,6 +88,8 @@ def test_a_new_workload_drops_what_only_the_old_one_had() -> None:
     ["Can Llama 3 70B run on one H100?", "new question: can a 4090 run mistral 7b?"],
     ["4 张 4090 能跑 70B 吗", "Can two H100 serve Mixtral 8x7B?"],  # its own subject
     ["l40s 跑 qwen2.5 14b 推理", "那 h100 多少钱"],  # a card's price after a fit question
+    ["h100 跑 qwen2.5 72b 要几张", "换个话题，金融科技那个案例用了几张 a100"],
+    ["4090 全参训练 7b 要几张", "重新问：l40s 跑 qwen2.5 7b int8 可以吗"],
 ])
 def test_topic_switches_resets_and_own_subjects_stand_alone(turns: list[str]) -> None:
     t = turn(*turns)

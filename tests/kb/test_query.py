@@ -114,6 +114,11 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("3块4090 跑 qwen2.5 32b int4", {"gpus": [("rtx-4090", 3)], "budget_cny": None}),
     ("memory to run qwen2.5 32b in bf16 if split over 4 cards", {"asked": "memory", "count": 4}),
     ("qwen2.5 32b 显存总共要多少", {"asked": "memory"}),
+    ("12 people on llama 3 8b with 4k each on an l40s", {"concurrency": 12, "seq_len": 4096}),
+    ("并发 6 个 16k 的 qwen2.5 7b 4090 行吗", {"concurrency": 6, "seq_len": 16384}),
+    ("h200: how many concurrent 16k chats for qwen2.5 32b?", {"seq_len": 16384, "asked": "concurrency"}),
+    ("三万块 想 qlora 微调 qwen2.5 7b 买啥卡", {"budget_cny": 30000.0, "wants_selection": True}),
+    ("4090 上 qwen2.5 7b 一秒能出几个 token", {"asked": "speed"}),
 ])
 def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str, object]) -> None:
     q = read(question)

@@ -138,6 +138,14 @@ ANSWER: dict[str, dict[str, str]] = {
     "part.activations": {"en": "activations", "zh": "激活"}, "part.kv_cache": {"en": "KV cache", "zh": "KV 缓存"},
     "part.overhead": {"en": "overhead", "zh": "额外开销"},
     # Comparisons and prices.
+    "spec_figure": {
+        "en": "{gpu} {metric}: {value} {unit} (the spec record's figure)",
+        "zh": "{gpu} {metric}：{value} {unit}（规格记录的数据）",
+    },
+    "budget_buys": {
+        "en": "{budget} CNY buys {n} × {gpu} at {price} CNY each",
+        "zh": "{budget} 元按每张 {price} 元可买 {n} 张 {gpu}",
+    },
     "price_buys": {
         "en": "One {a}'s price buys {n} × {b}",
         "zh": "一张 {a} 的价格够买 {n} 张 {b}",
@@ -157,6 +165,7 @@ ANSWER: dict[str, dict[str, str]] = {
     "metric.bandwidth": {"en": "memory bandwidth", "zh": "显存带宽"}, "metric.vram": {"en": "memory", "zh": "显存"},
     "metric.compute": {"en": "dense BF16 compute", "zh": "稠密 BF16 算力"},
     "metric.fp8": {"en": "dense FP8 compute", "zh": "稠密 FP8 算力"},
+    "metric.fp4": {"en": "dense FP4 compute", "zh": "稠密 FP4 算力"},
     "metric.power": {"en": "power", "zh": "功耗"},
     "metric.nvlink": {"en": "NVLink bandwidth", "zh": "NVLink 带宽"}, "metric.price": {"en": "price", "zh": "价格"},
     "metric.int8": {"en": "INT8 throughput", "zh": "INT8 算力"},

@@ -9,6 +9,7 @@ _ATTRIBUTES: dict[str, dict[str, str]] = {
     "power": {"en": "power", "zh": "功耗"}, "nvlink": {"en": "NVLink", "zh": "NVLink"},
     "pcie": {"en": "PCIe", "zh": "PCIe"}, "price": {"en": "price", "zh": "价格"},
     "memory_type": {"en": "memory type", "zh": "显存类型"}, "fp8": {"en": "FP8 TFLOPS", "zh": "FP8 算力"},
+    "fp4": {"en": "FP4 TFLOPS", "zh": "FP4 算力"},
 }
 _SLOT_NAMES: dict[str, dict[str, str]] = {
     "model": {"en": "model", "zh": "模型"}, "gpu": {"en": "GPU", "zh": "显卡"},

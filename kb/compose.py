@@ -292,6 +292,7 @@ class Composer:
             found = spec_facts(parts, gpu_name(gpu), f.intent.attributes, f.language)
             for chunk, sentence in found:
                 out.append(Sentence(sentence, [self._cite(f, chunk, top_k)]))
+            out += self._no_cores(f, gpu, top_k)
             for attr in ("fp8", "fp4"):  # a rate the record holds outside its table (RTX 5090 FP4)
                 value = self._figure(gpu, attr) if attr in f.intent.attributes and parts else None
                 if value and not any(f"{value[0]:g}" in s.text for s in out):
@@ -310,6 +311,25 @@ class Composer:
                                        derived=(n * price[0], price[0], n)))
         total = self._total_price(f, top_k)  # a sum asked ("一共多少钱") is the answer, not the cards' ratio
         return (total or self._ratio(f, top_k)) + out
+
+    def _no_cores(self, f: Facts, gpu: str, top_k: int) -> list[Sentence]:
+        """'A100 上跑 FP8 为什么没加速': the record says the card has no tensor cores for the format asked."""
+        parts = self._groups.get(f"spec-{gpu}", [])
+        name = gpu_name(gpu)
+        formats = [fmt for fmt in ("fp8", "fp4")
+                   if fmt in f.intent.attributes and parts and self._figure(gpu, f"no_{fmt}_cores")]
+        return [Sentence(say(f"no_{fmt}_cores", f.language, gpu=name), [self._cite(f, parts[0], top_k)],
+                         exempt=(name, *_FORMAT_WORDS)) for fmt in formats]
+
+    def _why_cards(self, f: Facts, top_k: int) -> list[Sentence]:
+        """A why-question about named cards' figures: what their records say of them, before the guide's reasons."""
+        out: list[Sentence] = []
+        for gpu in f.gpus[:2]:
+            out += self._no_cores(f, gpu, top_k)
+            for chunk, sentence in spec_facts(self._groups.get(f"spec-{gpu}", []), gpu_name(gpu),
+                                              [a for a in f.intent.attributes if a not in ("fp8", "fp4")], f.language):
+                out.append(Sentence(sentence, [self._cite(f, chunk, top_k)]))
+        return out
 
     def _budget_buys(self, f: Facts, top_k: int) -> list[Sentence]:
         """'一百二十万能买几张 A100': the budget over the card's price, whole cards."""
@@ -479,6 +499,8 @@ class Composer:
             direct = self._spec(f, top_k)
         elif kind == "case":
             direct = self._case(f, top_k)
+        elif kind == "why" and f.gpus and f.intent.attributes:
+            direct = self._why_cards(f, top_k)
         if kind in ("fit", "speed"):
             direct = self._measured(f) + direct
         if kind != "selection" and f.budget_cny is not None:
@@ -538,6 +560,7 @@ class Composer:
         return cache[marker]
 
 
+_FORMAT_WORDS = ("FP8", "FP4", "Blackwell", "16 位", "8 位", "4 位", "16-bit", "8 bits", "4 bits")  # names, not figures
 _HOW_MANY = re.compile(r"几张|几块|多少张|多少块|how many", re.IGNORECASE)
 _COMPUTED = {"fit", "speed", "cost", "selection", "spec"}  # answers from records and checks
 _SPLIT = {"zh": re.compile(r"(?<=[。！？])"), "en": re.compile(r"(?<=[.!?])\s+(?=[A-Z])")}

@@ -79,7 +79,10 @@ class Engine:
                  "vram": (spec.capacity_value or spec.vram_gib, spec.capacity_unit),
                  "int8": (spec.int8_dense_tops, "TOPS") if spec.int8_dense_tops else None,
                  "fp8": (spec.fp8_dense_tflops, "TFLOPS") if spec.fp8_dense_tflops else None,
-                 "fp4": (spec.fp4_dense_tflops, "TFLOPS") if spec.fp4_dense_tflops else None}.get(attribute)
+                 "fp4": (spec.fp4_dense_tflops, "TFLOPS") if spec.fp4_dense_tflops else None,
+                 # flags, not figures: the record says the card has no tensor cores for the format
+                 "no_fp8_cores": (1.0, "") if spec.fp8_dense_tflops == 0 else None,
+                 "no_fp4_cores": (1.0, "") if not spec.fp4_dense_tflops else None}.get(attribute)
         return value if value and value[0] else None
 
     def _team_prices(self, gpu: str, language: Language) -> TeamPrices:

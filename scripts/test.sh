@@ -18,4 +18,5 @@ fi
 scripts/setup.sh dev
 .venv/bin/ruff check .
 .venv/bin/mypy
-.venv/bin/pytest -q -p no:cacheprovider "$@"
+# The slowest tests are listed at the end, so a CI log says where its minutes went.
+.venv/bin/pytest -q -p no:cacheprovider --durations=25 "$@"

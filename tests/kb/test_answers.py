@@ -148,6 +148,9 @@ def test_third_round_dev_halves_hold_the_bar(name: str, engine: Engine) -> None:
     ("一百万 能买几张 4080", r"可买 105 张 RTX 4080"),
     ("sdxl lora on a 4090: best learning rate?", r"does not cover"),
     ("rtx 4090 for cyberpunk with path tracing, good?", r"does not cover"),
+    # why a format brings no speed-up: the record says the card lacks its tensor cores
+    ("为什么 a100 40g 用 fp8 推理不会更快", r"没有 FP8 张量核心"),
+    ("why no fp4 speedup on an rtx 4090?", r"no FP4 tensor cores"),
     # an open fine-tune with a budget says which method the ranking assumed
     ("预算 30 万 微调 llama 3 70b 买什么卡", r"(QLoRA|LoRA)"),
 ])

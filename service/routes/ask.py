@@ -3,7 +3,7 @@
 import json
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Response
+from fastapi import APIRouter, BackgroundTasks, Body, Response
 
 from kb.models import Answer
 from service.deps import StateDep
@@ -16,12 +16,15 @@ router = APIRouter(tags=["ask"])
 
 
 @router.post("/v1/ask", response_model=Answer, responses=documented(*BODY_ERRORS, *GUARD_ERRORS, 503))
-async def ask(request: Annotated[AskRequest, Body(openapi_examples=ASK)], state: StateDep) -> Response:
+async def ask(request: Annotated[AskRequest, Body(openapi_examples=ASK)], state: StateDep,
+              after: BackgroundTasks) -> Response:
     """Answer a GPU question (Chinese or English) with cited passages and computed fit checks."""
     history = [turn.question for turn in request.history] if request.history else None
     body = await state.answer_json(request.question, request.top_k, history, request.state)
     if b'"coverage":"answered"' not in body or b'"unknown":[]' not in body:  # kb fell short: kb gaps
+        # Recorded once the answer has gone out: a SQLite commit (or a Redis call) is no part of the answer's
+        # latency, and a record lost with a dying process costs only the log (as Redis being down does).
         answer = json.loads(body)
-        await state.run(record_gap, state.gaps, state.shared, answer["question"], answer["coverage"],
-                        answer["unknown"])
+        after.add_task(state.run, record_gap, state.gaps, state.shared, answer["question"], answer["coverage"],
+                       answer["unknown"])
     return Response(body, media_type="application/json")

@@ -1,7 +1,8 @@
 """The answer a person reads first: the direct answer from what kb knows exactly, then supporting sentences.
 
 Facts come from fit checks (verdicts, speeds, costs), the selection (picks), spec records (figures and
-their notes), the guide's budget rule, and passages (the guide's own words in the asker's language).
+their notes, prices: kb/record_sentences.py), the guide's budget rule, and passages (the guide's own words in
+the asker's language).
 Each sentence carries the markers of what it cites; `kb.verify` drops any sentence whose numbers its
 markers do not support, so a mistake here shows as a missing sentence, never as a wrong figure.
 """
@@ -10,77 +11,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
 
 from indexer.chunks import Chunk
-from kb.facts import Corrections, budget_rule, case_facts, spec_facts
+from kb.answer_parts import Composition, Facts, Sentence, TeamPrices
+from kb.facts import Corrections, budget_rule, case_facts
 from kb.fit.render import layout_text
-from kb.fit.result import FitResult, Selection
+from kb.fit.result import FitResult
 from kb.focus import FRAMING, asks_framing
-from kb.intent import Intent
 from kb.language import Language
 from kb.models import Passage
 from kb.numbers import GIB
+from kb.record_sentences import RecordSentences
 from kb.sentences import best_sentences
 from kb.verify import object_figures, text_figures, unsupported
 from kb.words.answer import end, gib, gpu_name, rate, whole, workload_phrase
-from kb.words.catalog import cards, say
+from kb.words.catalog import say
 
-GUIDE_YEAR = 2025  # the guide's own date, said beside a team's dated price (README: "the guide is from 2025")
 MAX_CHECKS = 3  # verdicts stated; the rest are in fit_checks
 SUPPORT = {"case": 2}  # passage sentences after a direct answer (one, unless named here)
 REASONS = 4  # sentences, at most two a passage, when the guide's own words are the answer
 
 
-@dataclass
-class Sentence:
-    text: str
-    markers: list[str]
-    exempt: tuple[str, ...] = ()  # names from the question kb has no record for (their digits are not figures)
-    derived: tuple[float, ...] = ()  # figures computed here from what the markers cite (a ratio of two records)
-
-
-@dataclass
-class TeamPrices:
-    """What teams' documents say of one card's price: the newest buy quote and, with a rent rate, the
-    break-even (kb/documents/pricebook.py), each with the rows to cite."""
-
-    buy: Any = None  # kb.fit.gpus.TeamPrice
-    break_even: Any = None  # kb.documents.pricebook.BreakEven
-
-
-@dataclass
-class Composition:
-    answer: str
-    coverage: str
-    passages: list[Passage]
-    dropped: list[str] = field(default_factory=list)  # sentences the number check refused
-
-
-@dataclass
-class Facts:
-    """Everything the composer may state, gathered by the Engine."""
-
-    question: str
-    language: Language
-    intent: Intent
-    passages: list[Passage]
-    checks: list[FitResult]
-    selection: Selection | None
-    unknown: list[str]
-    gpus: list[str]
-    terms: list[str]
-    mfu: float
-    budget_cny: float | None = None
-    asked: str | None = None  # what the question asks for (kb.query.ASKED)
-    unknown_gpus: list[str] = field(default_factory=list)  # the names in `unknown` that are accelerators
-    model_named: bool = False  # the question names a model (so it asks for a check, not about a card)
-    counts: dict[str, int] = field(default_factory=dict)  # GPU id → the count the question gives beside it
-    cited: set[str] = field(default_factory=set)  # passage ids the answer cites (never replaced by another)
-
-
-class Composer:
+class Composer(RecordSentences):
     """Composes and verifies answers over one index's chunks (records are looked up by their group id)."""
 
     def __init__(self, chunks: list[Chunk], to_passage: Callable[[Chunk, int, float, Language], Passage],
@@ -285,165 +237,6 @@ class Composer:
         chunk, rule = found
         return [Sentence(say("budget_rule", f.language, rule=rule), [self._cite(f, chunk, top_k)])]
 
-    def _spec(self, f: Facts, top_k: int) -> list[Sentence]:
-        out = []
-        for gpu in f.gpus:
-            parts = self._groups.get(f"spec-{gpu}", [])
-            found = spec_facts(parts, gpu_name(gpu), f.intent.attributes, f.language)
-            for chunk, sentence in found:
-                out.append(Sentence(sentence, [self._cite(f, chunk, top_k)]))
-            out += self._no_cores(f, gpu, top_k)
-            for attr in ("fp8", "fp4"):  # a rate the record holds outside its table (RTX 5090 FP4)
-                value = self._figure(gpu, attr) if attr in f.intent.attributes and parts else None
-                if value and not any(f"{value[0]:g}" in s.text for s in out):
-                    out.append(Sentence(say("spec_figure", f.language, gpu=gpu_name(gpu), value=f"{value[0]:g}",
-                                            metric=say(f"metric.{attr}", f.language), unit=value[1]),
-                                        [self._cite(f, parts[0], top_k)], exempt=(gpu_name(gpu),), derived=(value[0],)))
-            price = self._figure(gpu, "price")
-            if "price" in f.intent.attributes or f.asked == "rent_or_buy":
-                out = self._team_price(f, gpu, top_k) + out
-            if "price" in f.intent.attributes and parts and price is None:
-                out.append(Sentence(say("no_price", f.language, gpu=gpu_name(gpu)), [self._cite(f, parts[0], top_k)]))
-            elif "price" in f.intent.attributes and price and f.counts.get(gpu, 1) > 1:
-                n = f.counts[gpu]  # "8 张 4090 多少钱": the cards' price times the count, from the record's price
-                out.insert(0, Sentence(say("capex", f.language, count=n, gpu=gpu_name(gpu), capex=whole(n * price[0])),
-                                       [self._cite(f, self._part_with(gpu, price[0]), top_k)], exempt=(gpu_name(gpu),),
-                                       derived=(n * price[0], price[0], n)))
-        total = self._total_price(f, top_k)  # a sum asked ("一共多少钱") is the answer, not the cards' ratio
-        return (total or self._ratio(f, top_k)) + out
-
-    def _no_cores(self, f: Facts, gpu: str, top_k: int) -> list[Sentence]:
-        """'A100 上跑 FP8 为什么没加速': the record says the card has no tensor cores for the format asked."""
-        parts = self._groups.get(f"spec-{gpu}", [])
-        name = gpu_name(gpu)
-        formats = [fmt for fmt in ("fp8", "fp4")
-                   if fmt in f.intent.attributes and parts and self._figure(gpu, f"no_{fmt}_cores")]
-        return [Sentence(say(f"no_{fmt}_cores", f.language, gpu=name), [self._cite(f, parts[0], top_k)],
-                         exempt=(name, *_FORMAT_WORDS)) for fmt in formats]
-
-    def _why_cards(self, f: Facts, top_k: int) -> list[Sentence]:
-        """A why-question about named cards' figures: what their records say of them, before the guide's reasons."""
-        out: list[Sentence] = []
-        for gpu in f.gpus[:2]:
-            out += self._no_cores(f, gpu, top_k)
-            for chunk, sentence in spec_facts(self._groups.get(f"spec-{gpu}", []), gpu_name(gpu),
-                                              [a for a in f.intent.attributes if a not in ("fp8", "fp4")], f.language):
-                out.append(Sentence(sentence, [self._cite(f, chunk, top_k)]))
-        return out
-
-    def _budget_buys(self, f: Facts, top_k: int) -> list[Sentence]:
-        """'一百二十万能买几张 A100': the budget over the card's price, whole cards."""
-        gpus = [g for g in f.gpus if g != "a100-40gb"] or f.gpus  # "the A100" is both cards; one price
-        if f.budget_cny is None or len(gpus) != 1 or not _HOW_MANY.search(f.question):
-            return []
-        gpu = gpus[0]
-        price, parts = self._figure(gpu, "price"), self._groups.get(f"spec-{gpu}", [])
-        if not parts:
-            return []
-        if price is None:  # "八十万能买几张 H100": no price, so no count
-            return [Sentence(say("no_price", f.language, gpu=gpu_name(gpu)), [self._cite(f, parts[0], top_k)])]
-        n = int(f.budget_cny // price[0])
-        return [Sentence(say("budget_buys", f.language, budget=whole(f.budget_cny), n=n, gpu=gpu_name(gpu),
-                             price=whole(price[0])), [self._cite(f, self._part_with(gpu, price[0]), top_k)],
-                         exempt=(gpu_name(gpu),), derived=(f.budget_cny, float(n)))]
-
-    def _total_price(self, f: Facts, top_k: int) -> list[Sentence]:
-        """'两张4080 加一张4070ti 一共多少钱': the cards' prices times their counts, added up."""
-        counted = [g for g in f.gpus if g in f.counts]  # each card named with its own count
-        if "price" not in f.intent.attributes or len(counted) < 2 or not any(f.counts[g] > 1 for g in counted):
-            return []
-        priced = [(g, f.counts[g], self._figure(g, "price")) for g in counted]
-        if any(p is None for _, _, p in priced):
-            return []
-        items = [(g, n, p[0]) for g, n, p in priced if p is not None]
-        total = sum(n * v for _, n, v in items)
-        parts = (" + " if f.language == "en" else "＋").join(
-            cards(n, gpu_name(g), f.language) for g, n, _ in items)
-        markers = [self._cite(f, self._part_with(g, v), top_k) for g, _, v in items]
-        return [Sentence(say("capex_total", f.language, parts=parts, total=whole(total)), markers,
-                         exempt=tuple(gpu_name(g) for g, _, _ in items),
-                         derived=(total, *(n * v for _, n, v in items), *(float(n) for _, n, _ in items)))]
-
-    def _chunk_figures(self, chunk_id: str) -> set[float]:
-        """The figures a record or guide chunk states (empty for a chunk this composer was not built with)."""
-        if chunk_id not in self._figures_of:
-            c = self._chunks_by_id.get(chunk_id)
-            self._figures_of[chunk_id] = text_figures(
-                f"{c.section} {c.heading} {c.heading_en}\n{c.text}\n{c.text_en}") if c else set()
-        return self._figures_of[chunk_id]
-
-    def _part_with(self, gpu: str, value: float) -> Chunk:
-        """The part of a card's spec record that states `value` (a long record is split into parts)."""
-        group = self._groups[f"spec-{gpu}"]
-        return next((c for c in group if value in self._chunk_figures(c.id)), group[0])
-
-    def _team_price(self, f: Facts, gpu: str, top_k: int) -> list[Sentence]:
-        """A team's newest quote for the card, dated, with the guide's beside it; and rent or buy."""
-        found = self._prices(gpu, f.language)
-        out: list[Sentence] = []
-        lang, name = f.language, gpu_name(gpu)
-        if found.buy is not None and found.buy.chunk_id in self._by_id:
-            p = found.buy
-            marks = [self._cite(f, self._by_id[p.chunk_id], top_k)]
-            if p.guide_price_cny is not None and self._groups.get(f"spec-{gpu}"):
-                marks.append(self._cite(f, self._part_with(gpu, p.guide_price_cny), top_k))
-                out.append(Sentence(say("team_price_guide", lang, gpu=name, quoted=p.quoted, title=p.title, date=p.date,
-                                      guide=whole(p.guide_price_cny)), marks, exempt=(name, p.date, p.title),
-                                    derived=(GUIDE_YEAR,)))
-            else:
-                out.append(Sentence(say("team_price", lang, gpu=name, quoted=p.quoted, title=p.title, date=p.date),
-                                    marks, exempt=(name, p.date, p.title)))
-        b = found.break_even if f.asked == "rent_or_buy" else None
-        if b is not None and b.buy.chunk_id in self._by_id and b.rent.chunk_id in self._by_id:
-            marks = [self._cite(f, self._by_id[c], top_k) for c in dict.fromkeys((b.buy.chunk_id, b.rent.chunk_id))]
-            if self._groups.get(f"spec-{gpu}"):
-                marks.append(self._cite(f, self._groups[f"spec-{gpu}"][0], top_k))
-            values = {"gpu": name, "buy": b.buy.quoted, "rent": f"{b.rent_cny_per_hour:,.2f}",
-                      "energy": f"{b.energy_cny_per_hour:,.2f}"}
-            exempt = (name, b.buy.date, b.rent.date)
-            if b.card_hours is None:
-                out.append(Sentence(say("rent_always", lang, **values), marks, exempt=exempt,
-                                    derived=(round(b.rent_cny_per_hour, 2), round(b.energy_cny_per_hour, 2))))
-            else:
-                hours, days = b.card_hours, b.days_round_the_clock or 0.0
-                out.append(Sentence(say("break_even", lang, hours=whole(hours), days=whole(days),
-                                      months=f"{days / 30.4:,.1f}", **values), marks, exempt=exempt,
-                                    derived=(round(hours), round(days), round(days / 30.4, 1),
-                                             round(b.rent_cny_per_hour, 2), round(b.energy_cny_per_hour, 2))))
-        return out
-
-    def _ratio(self, f: Facts, top_k: int) -> list[Sentence]:
-        """Two cards' figure for the asked attribute as a ratio, first: "how much more bandwidth"."""
-        gpus = [g for g in f.gpus if g != "a100-40gb" or len(f.gpus) == 2][:2]
-        if len(gpus) != 2:
-            return []
-        if f.asked != "comparison":  # "A100 的显存带宽" names one card, even when the record is two
-            return []
-        for attr in f.intent.attributes:
-            a, b = self._figure(gpus[0], attr), self._figure(gpus[1], attr)
-            if a is None or b is None or not a[0] or not b[0] or a[1] != b[1]:
-                continue
-            if a[0] == b[0]:  # "一样吗": the same figure is the answer
-                markers = [self._cite(f, self._part_with(g, a[0]), top_k) for g in gpus
-                           if self._groups.get(f"spec-{g}")]
-                text = say("ratio_same", f.language, a=gpu_name(gpus[0]), b=gpu_name(gpus[1]), va=f"{a[0]:g}",
-                           metric=say(f"metric.{attr}", f.language), unit=a[1])
-                return [Sentence(text, markers, exempt=(gpu_name(gpus[0]), gpu_name(gpus[1])))]
-            (hi, (vh, unit)), (lo, (vl, _)) = sorted(((gpus[0], a), (gpus[1], b)), key=lambda x: -x[1][0])
-            ratio = vh / vl
-            markers = [self._cite(f, self._part_with(g, v), top_k) for g, v in ((hi, vh), (lo, vl))
-                       if self._groups.get(f"spec-{g}")]
-            text = say("ratio", f.language, a=gpu_name(hi), b=gpu_name(lo), metric=say(f"metric.{attr}", f.language),
-                     ratio=f"{ratio:.2f}", va=f"{vh:g}", vb=f"{vl:g}", unit=unit, diff=f"{vh - vl:g}")
-            # The two figures are the records' own (as the fit engine reads them); the ratio is computed from them.
-            out = [Sentence(text, markers, exempt=(gpu_name(hi), gpu_name(lo)),
-                            derived=(round(ratio, 2), round(vh - vl, 6), vh, vl))]
-            if attr == "price" and _HOW_MANY.search(f.question):  # "一张 A100 的钱够买几张 4090"
-                out.append(Sentence(say("price_buys", f.language, a=gpu_name(hi), b=gpu_name(lo), n=int(ratio)),
-                                    markers, exempt=(gpu_name(hi), gpu_name(lo)), derived=(float(int(ratio)),)))
-            return out
-        return []
-
     def _case(self, f: Facts, top_k: int) -> list[Sentence]:
         case = next((p for p in f.passages[:3] if p.kind == "case"), None)
         if case is None:
@@ -560,8 +353,6 @@ class Composer:
         return cache[marker]
 
 
-_FORMAT_WORDS = ("FP8", "FP4", "Blackwell", "16 位", "8 位", "4 位", "16-bit", "8 bits", "4 bits")  # names, not figures
-_HOW_MANY = re.compile(r"几张|几块|多少张|多少块|how many", re.IGNORECASE)
 _COMPUTED = {"fit", "speed", "cost", "selection", "spec"}  # answers from records and checks
 _SPLIT = {"zh": re.compile(r"(?<=[。！？])"), "en": re.compile(r"(?<=[.!?])\s+(?=[A-Z])")}
 _ALT_CHANGES = {"precision", "count", "workload", "zero", "offload"}

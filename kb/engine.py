@@ -16,8 +16,9 @@ import numpy as np
 
 from indexer.chunks import Chunk
 from indexer.embedder import Embedder
+from kb.answer_parts import Facts, TeamPrices
 from kb.cache import LruCache
-from kb.compose import Composer, Facts, TeamPrices
+from kb.compose import Composer
 from kb.errors import BadInput, KbError
 from kb.fit.engine import FitEngine
 from kb.focus import focus_of

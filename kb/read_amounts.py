@@ -1,0 +1,164 @@
+"""The amounts a question attaches to its nouns: money, training tokens, contexts, concurrent sequences, batch.
+
+Part of kb/read.py's one pass over a question (its `Text`, whose spans are blanked as they are read, is here):
+"16 个 8k 并发" is 16 sequences of 8,192 tokens, "50万" a budget, "1T token" a training run, and a number
+glued to a name ("fp16") is part of the name, not an amount.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from kb.fit.notes import note
+from kb.fit.numbers import NUM, amount
+from kb.query import Query
+
+_WIDTH = str.maketrans({"×": "x", "＊": "*", "￥": "¥", "＄": "$", "：": ":", "，": ",", "（": "(", "）": ")"})
+
+
+class Text:
+    """The question, lower-cased, with spans blanked out as they are consumed."""
+
+    def __init__(self, question: str) -> None:
+        self.original = unicodedata.normalize("NFKC", question).translate(_WIDTH)
+        self.s = self.original.lower()
+
+    def written(self, m: re.Match[str]) -> str:
+        """A match as the user wrote it (case kept), where lower-casing kept the offsets."""
+        text = self.original[m.start(): m.end()] if len(self.original) == len(self.s) else m.group(0)
+        return re.sub(r"\s+", " ", text).strip()
+
+    def span(self, start: int, end: int) -> str:
+        """Text as the user wrote it (case kept), where lower-casing kept the offsets."""
+        text = self.original[start:end] if len(self.original) == len(self.s) else self.s[start:end]
+        return re.sub(r"\s+", " ", text).strip()
+
+    def blank(self, start: int, end: int) -> None:
+        self.s = self.s[:start] + " " * (end - start) + self.s[end:]
+
+    def take(self, pattern: str | re.Pattern[str]) -> list[re.Match[str]]:
+        found = list(re.finditer(pattern, self.s))
+        for m in reversed(found):
+            self.s = self.s[: m.start()] + " " * (m.end() - m.start()) + self.s[m.end():]
+        return found
+
+    def has(self, pattern: str) -> bool:
+        return re.search(pattern, self.s) is not None
+
+
+_CURRENCY_CN = r"(?:元|块钱|块|rmb|cny|人民币)"
+_CURRENCY_US = r"(?:usd|us\$|dollars?|美元|美金|刀)"
+_SCALE = r"(?:万亿|千亿|亿|万|千|w\b|k|m\b|mn|million|thousand)"
+# An amount of money said in Chinese numerals ("二十万", "一百八十万", "三百五十万"): digits and 十/百/千 only.
+_CN_AMOUNT = r"[零〇一二两三四五六七八九十百千]+"
+_MONEY = rf"(?:{NUM}|{_CN_AMOUNT})"
+
+
+_LEAST_BUDGET = 1000.0  # CNY: less buys no GPU, so a smaller "N块" is a count of cards
+
+
+def bare_budget(t: Text, q: Query) -> None:
+    """'三百五十万 训练推理都要做 怎么配卡': an amount in 万 with no currency, in a question asking what to buy."""
+    if q.budget_cny is not None or not q.wants_selection:
+        return
+    for m in t.take(rf"({_MONEY})\s*(万|w\b)(?!\s*(?:亿|token|tokens|参数|用户|并发|条|次|小时|张|块))"):
+        q.budget_cny = amount(m.group(1), m.group(2))
+
+
+def budget(t: Text, q: Query, usd_cny: float) -> None:
+    for m in t.take(rf"(?:us)?\$\s*({NUM})\s*({_SCALE})?|({NUM})\s*({_SCALE})?\s*{_CURRENCY_US}"):
+        num, scale = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        usd = amount(num, scale)
+        q.budget_cny = usd * usd_cny
+        q.notes.append(note("budget_usd", usd=usd, rate=usd_cny, cny=q.budget_cny))
+    for m in re.finditer(rf"¥\s*({NUM})\s*({_SCALE})?|({NUM})\s*({_SCALE})?\s*{_CURRENCY_CN}"
+                         rf"|({_CN_AMOUNT})\s*({_SCALE})?\s*(?:元|rmb|cny|人民币|(?<=[万千])块)"
+                         rf"|(?:预算|budget(?: of)?|花)\s*(?:是|为|有|大概|约|:)?\s*({_MONEY})\s*({_SCALE})?"
+                         rf"|({_MONEY})\s*({_SCALE})\s*(?:的)?(?:预算|budget)", t.s):
+        groups = [(m.group(i), m.group(i + 1)) for i in (1, 3, 5, 7, 9) if m.group(i)]
+        value = amount(*groups[0])
+        if m.group(0).endswith("块") and value < _LEAST_BUDGET:
+            continue  # "2块4090" is two cards (块 counts them), not two yuan
+        q.budget_cny = value
+        t.blank(m.start(), m.end())
+    if q.budget_cny is not None:
+        q.wants_selection = True
+
+
+def tokens(t: Text, q: Query) -> None:
+    unit = r"(?:万亿|千亿|亿|万|trillion|billion|million|t|b|m|k)"
+    for m in t.take(rf"({NUM})\s*({unit})?\s*(?:个)?\s*(?:training\s+)?(?:tokens?|词元)(?!\s*/\s*s)"):
+        value = amount(m.group(1), m.group(2))
+        if value >= 1e7:
+            q.tokens = value
+        elif value >= 16:
+            q.seq_len = int(value * (1.024 if m.group(2) == "k" else 1))  # "32k tokens" is 32768
+
+
+def each(t: Text, q: Query) -> None:
+    """'并发 8 个，每个 8k', 'each 8k tokens': the context of every sequence."""
+    for m in t.take(rf"(?:每个|每路|每条|每人|each|per (?:user|request|sequence))\s*(?:用户|请求)?\s*({NUM})\s*(k)\b"
+                    rf"(?:\s*(?:tokens?|上下文|context))?"):
+        q.seq_len = int(float(m.group(1).replace(",", "")) * 1024)
+    for m in t.take(rf"({NUM})\s*k\s*(?:tokens?\s*|context\s*|ctx\s*)?(?:each|apiece|per (?:user|person|head))"):
+        q.seq_len = int(float(m.group(1).replace(",", "")) * 1024)
+
+
+def denied(t: Text) -> None:
+    """'不是 int8，是 fp16', 'not int8 but fp16': what the asker rules out is not read."""
+    t.take(r"(?:不是|并非|\bnot\b|\bisn't\b)\s*[^,，;；。]{1,24}?(?=\s*[,，;；]?\s*(?:而是|是|\bbut\b|\bit'?s\b|rather))")
+
+
+def context(t: Text, q: Query) -> None:
+    word = (r"(?:context(?:\s+length|\s+window)?|上下文(?:长度)?|序列长度|seq(?:uence)?[\s_-]*len(?:gth)?|ctx"
+            r"|max[\s_-]*len)")
+    for m in t.take(rf"({NUM})\s*(k)?[\s-]*(?:tokens?[\s-]*)?(?:的)?\s*{word}"
+                    rf"|{word}\s*(?:of|为|是|=|:)?\s*({NUM})\s*(k)?"):
+        num, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        q.seq_len = int(float(num.replace(",", "")) * (1024 if k else 1))
+
+
+def bare_context(t: Text, q: Query) -> None:
+    """"serving a 7B at 8k" / "@32k": a context said with no word for it, once nothing else has read it (run
+    after the batch reader, so "100 users at 8k" stays 100 sequences of 8k)."""
+    if q.seq_len is not None:
+        return
+    for m in t.take(rf"({NUM})\s*k\s*(?:-?\s*(?:token|context|ctx)\s*)?(?:chats?|conversations?|requests?|sequences?"
+                    rf"|seqs?|sessions?|prompts?|对话|会话|请求)"):
+        q.seq_len = int(float(m.group(1).replace(",", "")) * 1024)
+    if q.seq_len is not None:
+        return
+    for m in t.take(rf"^\s*({NUM})\s*k\s*(?:tokens?|上下文|context|ctx)?\s*(?:呢|吗|的话|[?？.。!！])*\s*$"
+                    rf"|(?:\bat|@)\s*({NUM})\s*k\b(?![\s-]*(?:tokens?\s*/|tok/|per\b|元|块|rmb|cny|usd|dollars?|\$))"):
+        q.seq_len = int(float((m.group(1) or m.group(2)).replace(",", "")) * 1024)
+
+
+def batch(t: Text, q: Query) -> None:
+    # "16 个 8k 并发", "32 concurrent 4k requests", "并发 4 个 8k": a count of sequences, each of a context length.
+    for m in t.take(rf"(?:并发|concurrency)\s*(?:为|是|=|:)?\s*({NUM})\s*(?:个|路|条)\s*(?:的)?\s*({NUM})\s*k"
+                    rf"(?![a-z])"):
+        q.concurrency = int(float(m.group(1).replace(",", "")))
+        q.seq_len = int(float(m.group(2).replace(",", "")) * 1024)
+    for m in t.take(rf"({NUM})\s*(?:个|路)?\s*(?:并发|concurrent)\s*(?:的|at|of)?\s*({NUM})\s*k(?![a-z])"):
+        q.concurrency = int(float(m.group(1).replace(",", "")))
+        q.seq_len = int(float(m.group(2).replace(",", "")) * 1024)
+    for m in t.take(rf"({NUM})\s*(?:个|路|条|x)?\s*({NUM})\s*k\s*(?:tokens?\s*)?(?:的|context\s*)?\s*"
+                    rf"(?:并发|concurrent|sequences?|requests?|会话|请求|对话|chats?|users?|用户)"
+                    rf"|({NUM})\s*(?:concurrent\s*)?(?:users?|people|ppl|persons?|requests?|sequences?|seqs?|chats?)\s*"
+                    rf"(?:at|of|with|w/|@|x|\*|on)\s*(?:a\s*)?({NUM})\s*k"
+                    rf"(?:\s*(?:tokens?|context))*"):
+        n, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        q.concurrency = int(float(n.replace(",", "")))
+        q.seq_len = int(float(k.replace(",", "")) * 1024)
+    to = r"(?:降|减|加|增加|提高|提升|恢复|改|变|调)?(?:到|为|成)"  # "并发降到 24", "并发恢复到 24 个"
+    for m in t.take(rf"(?:并发(?:数|量)?|concurrency(?: of)?)\s*(?:为|是|=|:|{to})?\s*({NUM})\s*(?:万|k)?"
+                    rf"|({NUM})\s*(?:万|k)?\s*(?:路|个|名)?\s*(?:并发|concurrent)\s*(?:的)?\s*(?:users?|用户|请求|requests?)?"
+                    rf"|({NUM})\s*(?:个|名|位)?\s*(?:同时在线的?\s*)?(?:users|用户|seqs?|sequences|people|ppl|persons)"
+                    rf"|({NUM})\s*(?:个|名|位)\s*人(?![工民])"):
+        text = m.group(0)
+        n = float((m.group(1) or m.group(2) or m.group(3) or m.group(4)).replace(",", ""))
+        n *= 1e4 if "万" in text else 1e3 if re.search(r"\dk", text) else 1
+        q.concurrency = int(n)
+    for m in t.take(rf"(?:batch(?:[\s_-]*size)?|批量(?:大小)?|批大小|bs)\s*(?:of|为|是|=|:)?\s*({NUM})"):
+        q.batch = int(float(m.group(1).replace(",", "")))

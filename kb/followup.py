@@ -21,15 +21,17 @@ _RESET = re.compile(r"^\s*(?:新问题|新的问题|重新开始|重新问|换�
                     r"reset|start over|another question|new topic|different (?:topic|question)|unrelated)"
                     r"\s*[:：,，。.!！-]*\s*", re.IGNORECASE)
 _OPENER = re.compile(
-    r"^\s*(?:那么?|如果|要是|假如|换成|改成|换|改为|改用|用|再|还有|同样|同上|那如果|其他不变|"
+    r"^\s*(?:(?:oops|whoops|hmm+|ah|oh|ok(?:ay)?|哦|啊|嗯|额|呃)\s*[,，!！.。]*\s*)?"
+    r"(?:那么?|如果|要是|假如|换成|改成|换|改为|改用|用|再|还有|同样|同上|那如果|其他不变|"
     r"what about|how about|and\b|what if|instead|same\b|then\b|ok,? and|also\b|now\b|with\b|if\b|but\b|"
-    r"不对|不是|错了|我是说|我说的是|no\b|nope|i meant|actually|sorry|wait)"
+    r"不对|不是|错了|我是说|我说的是|我打错|打错|写错|说错|搞错|口误|no\b|nope|i meant|i mean\b|actually|sorry|"
+    r"wait|my bad|typo|correction)"
     r"|(?:呢|如何|怎么样|行吗|可以吗)\s*[？?。!！]*\s*$|\binstead\b|\bthe same\b"
     # a turn that points back at the earlier subject: "could it do a full fine-tune too?", "它能训练吗"
     r"|\b(?:could|can|would|will|does|is) (?:it|they|that)\b|\btoo\s*[?？.]*\s*$|它|这个模型|这张卡", re.IGNORECASE)
 _DOUBLE = r"(?:翻倍|翻一倍|加倍|double[ds]?|twice|2x|×\s*2)"
-_TIMES = re.compile(r"(?:改成|变成|扩大|增加到|乘以|翻)?\s*(\d+|[三四五六七八九十])\s*(?:倍|x\b|times)|[x×]\s*(\d+)\b",
-                    re.IGNORECASE)
+_TIMES = re.compile(r"(?:改成|变成|扩大|增加到|乘以|翻)?\s*(\d+|[三四五六七八九十]|three|four|five|six|eight|ten)\s*"
+                    r"(?:倍|x\b|times)|[x×]\s*(\d+)\b", re.IGNORECASE)
 _TOKENS = r"(?:tokens?|数据量|训练数据)"
 _HALF = r"(?:减半|一半|halve[ds]?|half)"
 _CONTEXT = r"(?:上下文|context|序列|seq|ctx)"
@@ -43,7 +45,7 @@ _N_WORD = rf"(\d+|{'|'.join(_N_EN)})"
 _MORE = re.compile(rf"(?:多加|再加|加|增加|(?<![最至])多)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|"
                    rf"(?:多加|再加)\s*{_N}\s*{_CARDS}|"
                    rf"\b{_N_WORD} more {_CARDS}|\badd {_N_WORD} (?:more )?{_CARDS}|\banother {_CARDS}|"
-                   rf"^\W*(?:and\s+|just\s+|maybe\s+)?{_N_WORD} more\W*$|^\W*(?:再来|再多)\s*{_N}\s*(?:张|块)\W*$",
+                   rf"^\W*(?:and\s+|just\s+|maybe\s+)?{_N_WORD} more\W*$|(?:再来|再多|多来|再上)\s*{_N}\s*(?:张|块)",
                    re.IGNORECASE)
 _LESS = re.compile(rf"(?:少|减)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|\b{_N_WORD} (?:less|fewer) {_CARDS}", re.IGNORECASE)
 _SHORT_ZH, _SHORT_EN = 14, 6  # characters / words: shorter turns are read as follow-ups when they hold slots
@@ -141,7 +143,9 @@ def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None
 def _factor(m: re.Match[str]) -> int:
     """×N from "4倍", "翻四倍", "x4", "4 times"."""
     word = m.group(1) or m.group(2)
-    return int(word) if word.isdigit() else cn_int(word) or 0
+    if word.isdigit():
+        return int(word)
+    return _N_EN.get(word.lower()) or {"ten": 10}.get(word.lower()) or cn_int(word) or 0
 
 
 def _count_word(m: re.Match[str]) -> int:

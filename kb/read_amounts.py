@@ -11,7 +11,7 @@ import re
 import unicodedata
 
 from kb.fit.notes import note
-from kb.fit.numbers import NUM, amount
+from kb.fit.numbers import NUM, amount, cn_int
 from kb.query import Query
 
 _WIDTH = str.maketrans({"×": "x", "＊": "*", "￥": "¥", "＄": "$", "：": ":", "，": ",", "（": "(", "）": ")"})
@@ -49,21 +49,36 @@ class Text:
 
 _CURRENCY_CN = r"(?:元|块钱|块|rmb|cny|人民币)"
 _CURRENCY_US = r"(?:usd|us\$|dollars?|美元|美金|刀)"
-_SCALE = r"(?:万亿|千亿|亿|万|千|w\b|k|m\b|mn|million|thousand)"
+_SCALE = r"(?:万亿|千亿|亿|万|千|w(?![a-z])|k|m\b|mn|million|thousand)"
 # An amount of money said in Chinese numerals ("二十万", "一百八十万", "三百五十万"): digits and 十/百/千 only.
 _CN_AMOUNT = r"[零〇一二两三四五六七八九十百千]+"
 _MONEY = rf"(?:{NUM}|{_CN_AMOUNT})"
 
 
 _LEAST_BUDGET = 1000.0  # CNY: less buys no GPU, so a smaller "N块" is a count of cards
+# "一万二", "两万五", "1万5", "1w5": one digit right after 万 counts thousands (after 千, hundreds).
+_TAIL = re.compile(r"([一二两三四五六七八九]|[1-9])(?![0-9a-z.〇零一二两三四五六七八九十百千万亿])")
+_TAIL_UNIT = {"万": 1000.0, "w": 1000.0, "千": 100.0}
+
+
+def _tail(t: Text, end: int, scale: str | None) -> tuple[float, int]:
+    """The digit said after a 万 / 千 ending at `end` (its value, and where the amount now ends)."""
+    unit = _TAIL_UNIT.get((scale or "").strip())
+    m = _TAIL.match(t.s, end) if unit else None
+    if m is None or unit is None:
+        return 0.0, end
+    digit = int(m.group(1)) if m.group(1).isdigit() else cn_int(m.group(1)) or 0
+    return digit * unit, m.end()
 
 
 def bare_budget(t: Text, q: Query) -> None:
     """'三百五十万 训练推理都要做 怎么配卡': an amount in 万 with no currency, in a question asking what to buy."""
     if q.budget_cny is not None or not q.wants_selection:
         return
-    for m in t.take(rf"({_MONEY})\s*(万|w\b)(?!\s*(?:亿|token|tokens|参数|用户|并发|条|次|小时|张|块))"):
-        q.budget_cny = amount(m.group(1), m.group(2))
+    for m in t.take(rf"({_MONEY})\s*(万|w(?![a-z]))(?!\s*(?:亿|token|tokens|参数|用户|并发|条|次|小时|张|块))"):
+        extra, end = _tail(t, m.end(), m.group(2))
+        q.budget_cny = amount(m.group(1), m.group(2)) + extra
+        t.blank(m.start(), end)
 
 
 def budget(t: Text, q: Query, usd_cny: float) -> None:
@@ -76,12 +91,14 @@ def budget(t: Text, q: Query, usd_cny: float) -> None:
                          rf"|({_CN_AMOUNT})\s*({_SCALE})?\s*(?:元|rmb|cny|人民币|(?<=[万千])块)"
                          rf"|(?:预算|budget(?: of)?|花)\s*(?:是|为|有|大概|约|:)?\s*({_MONEY})\s*({_SCALE})?"
                          rf"|({_MONEY})\s*({_SCALE})\s*(?:的)?(?:预算|budget)", t.s):
-        groups = [(m.group(i), m.group(i + 1)) for i in (1, 3, 5, 7, 9) if m.group(i)]
-        value = amount(*groups[0])
+        i = next(i for i in (1, 3, 5, 7, 9) if m.group(i))
+        value = amount(m.group(i), m.group(i + 1))
         if m.group(0).endswith("块") and value < _LEAST_BUDGET:
             continue  # "2块4090" is two cards (块 counts them), not two yuan
-        q.budget_cny = value
-        t.blank(m.start(), m.end())
+        ends_at_scale = m.group(i + 1) is not None and m.end(i + 1) == m.end()  # "预算1万5", not "1万元"
+        extra, end = _tail(t, m.end(), m.group(i + 1)) if ends_at_scale else (0.0, m.end())
+        q.budget_cny = value + extra
+        t.blank(m.start(), end)
     if q.budget_cny is not None:
         q.wants_selection = True
 
@@ -98,10 +115,11 @@ def tokens(t: Text, q: Query) -> None:
 
 def each(t: Text, q: Query) -> None:
     """'并发 8 个，每个 8k', 'each 8k tokens': the context of every sequence."""
-    for m in t.take(rf"(?:每个|每路|每条|每人|each|per (?:user|request|sequence))\s*(?:用户|请求)?\s*({NUM})\s*(k)\b"
-                    rf"(?:\s*(?:tokens?|上下文|context))?"):
+    per = r"(?:user|person|head|request|sequence|seq|chat|conversation|session|prompt|query)"
+    for m in t.take(rf"(?:每个|每路|每条|每人|每次|单个|单条|each|per {per})\s*(?:用户|请求|对话|会话)?\s*(?:的)?\s*"
+                    rf"(?:上下文|context|ctx)?\s*({NUM})\s*(k)\b(?:\s*(?:tokens?|上下文|context|ctx))?"):
         q.seq_len = int(float(m.group(1).replace(",", "")) * 1024)
-    for m in t.take(rf"({NUM})\s*k\s*(?:tokens?\s*|context\s*|ctx\s*)?(?:each|apiece|per (?:user|person|head))"):
+    for m in t.take(rf"({NUM})\s*k\s*(?:tokens?\s*|context\s*|ctx\s*)?(?:each|apiece|per {per}|a {per})"):
         q.seq_len = int(float(m.group(1).replace(",", "")) * 1024)
 
 
@@ -151,6 +169,14 @@ def batch(t: Text, q: Query) -> None:
         n, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         q.concurrency = int(float(n.replace(",", "")))
         q.seq_len = int(float(k.replace(",", "")) * 1024)
+    # "20 个请求同时", "64 requests concurrently", "同时处理 12 个请求": requests counted as they run at once.
+    together = r"(?:同时|并行|并发|concurrently|at once|at the same time|simultaneously|in parallel)"
+    for m in t.take(rf"({NUM})\s*(?:个|路|条)?\s*(?:请求|会话|对话|requests?|queries|sessions?|chats?|conversations?"
+                    rf"|users?|用户)\s*(?:的)?\s*{together}"
+                    rf"|{together}\s*(?:处理|服务|跑|进行|handling|serving|running)?\s*({NUM})\s*(?:个|路|条)\s*"
+                    rf"(?:请求|会话|对话|用户)"
+                    rf"|({NUM})\s*(?:chats|conversations|sessions)(?!\s*(?:/|per\b|a (?:day|second|minute|hour)|每))"):
+        q.concurrency = int(float((m.group(1) or m.group(2) or m.group(3)).replace(",", "")))
     to = r"(?:降|减|加|增加|提高|提升|恢复|改|变|调)?(?:到|为|成)"  # "并发降到 24", "并发恢复到 24 个"
     for m in t.take(rf"(?:并发(?:数|量)?|concurrency(?: of)?)\s*(?:为|是|=|:|{to})?\s*({NUM})\s*(?:万|k)?"
                     rf"|({NUM})\s*(?:万|k)?\s*(?:路|个|名)?\s*(?:并发|concurrent)\s*(?:的)?\s*(?:users?|用户|请求|requests?)?"

@@ -22,7 +22,10 @@ NUM = r"(?<![A-Za-z\d.])\d+(?:,\d{3})*(?:\.\d+)?"
 
 
 def cn_int(text: str) -> int | None:
-    """A Chinese numeral below ten thousand ("十六" 16, "二十" 20, "一百二十八" 128); None if not one."""
+    """A Chinese numeral below ten thousand ("十六" 16, "二十" 20, "一百二十八" 128); None if not one.
+
+    A digit right after 百 or 千 counts the next unit down, as people say prices: "六千五" is 6,500 and "三百五"
+    350 ("六千零五", with the zero, is 6,005)."""
     if not text or any(c not in CN_DIGITS and c not in CN_UNITS for c in text):
         return None
     if len(text) == 1 and text in CN_DIGITS:
@@ -34,6 +37,8 @@ def cn_int(text: str) -> int | None:
             digit = None
         else:
             digit = CN_DIGITS[c]
+    if digit and len(text) >= 2 and text[-2] in CN_UNITS and CN_UNITS[text[-2]] >= 100:
+        return total + digit * CN_UNITS[text[-2]] // 10
     return total + (digit or 0)
 
 

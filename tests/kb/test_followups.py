@@ -70,6 +70,13 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["a100 80g 跑 qwen2.5 14b，上下文 4k", "上下文翻三倍呢"], "seq_len", 12288),
     (["h100 跑 qwen2.5 32b int8", "and for 6 people at 16k ctx?"], "concurrency", 6),
     (["llama 3 8b on an l40s", "and the kv for 8 users at 8k?"], "asked", "kv"),
+    (["一张 a100 80g 跑 llama3 8b 推理", "再来一张呢"], "gpus", [("a100-80gb", 2)]),
+    (["l40s 跑 qwen2.5 7b", "再上两块吧"], "gpus", [("l40s", 3)]),
+    (["llama 3 8b on an h100 serving 10 users at 8k", "four times as many users"], "concurrency", 40),
+    (["qwen2.5 14b on an l4 with 8 users", "hmm, make that five times the users"], "concurrency", 40),
+    (["can an a100 40gb run llama 3 70b int8", "oops, i meant the 80gb one"], "gpus", [("a100-80gb", 1)]),
+    (["两张 h100 跑 qwen2.5 72b int8", "我写错了，是 a100 40g"], "gpus", [("a100-40gb", 2)]),
+    (["4090 跑 7b", "啊 口误 是 13b"], "model", "13b"),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value

@@ -119,6 +119,19 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("h200: how many concurrent 16k chats for qwen2.5 32b?", {"seq_len": 16384, "asked": "concurrency"}),
     ("三万块 想 qlora 微调 qwen2.5 7b 买啥卡", {"budget_cny": 30000.0, "wants_selection": True}),
     ("4090 上 qwen2.5 7b 一秒能出几个 token", {"asked": "speed"}),
+    # requests and chats counted as they run at once, the context said per request; money said the short way
+    ("llama 3 8b fp16 推理, 每个请求 8k 上下文, 20 个请求同时, 一张 a100 40g 够吗", {"concurrency": 20, "seq_len": 8192}),
+    ("30 chats, 8k tokens per chat, llama3 8b on a 4090?", {"concurrency": 30, "seq_len": 8192}),
+    ("serve 64 requests concurrently at 2k context with llama 3 70b int4", {"concurrency": 64, "seq_len": 2048}),
+    ("h100 同时处理 12 个请求 每个 16k 上下文 跑 qwen2.5 14b", {"concurrency": 12, "seq_len": 16384}),
+    ("qwen2.5 32b on h100, 8k context per request, 10 users", {"concurrency": 10, "seq_len": 8192}),
+    ("l4 跑 qwen2.5 7b，500 requests a day", {"concurrency": None}),
+    ("预算六千五 买啥卡", {"budget_cny": 6500.0}),
+    ("预算一万二 买什么卡跑 7b", {"budget_cny": 12000.0}),
+    ("预算 1万5 买啥", {"budget_cny": 15000.0}),
+    ("预算1w5 买什么卡", {"budget_cny": 15000.0}),
+    ("两万五能买几张 4060", {"budget_cny": 25000.0}),
+    ("预算六千零五 买啥卡", {"budget_cny": 6005.0}),
 ])
 def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str, object]) -> None:
     q = read(question)

@@ -79,7 +79,26 @@ _OFF_DOMAIN = re.compile(
     r"premiere|(?<![a-z])pr(?![a-z])|达芬奇|davinci|video (?:export|render|encod)|视频(?:渲染|编码)|"
     r"render(?:ing)? time|打游戏|玩游戏|游戏性能|光追|ray tracing|path tracing|帧率|frame rate|以太坊|"
     r"(?<![a-z])eth(?![a-z])|比特币|bitcoin|hashrate|cyberpunk|赛博朋克|黑神话|(?<![a-z])games?(?![a-z])|"
-    r"learning rate|学习率",
+    r"learning rate|学习率|"
+    # scientific and engineering computing
+    r"gromacs|lammps|(?<![a-z])namd(?![a-z])|(?<![a-z])amber(?![a-z])|molecular dynamics|分子动力学|蛋白质?模拟|"
+    r"protein (?:folding|simulation)|alphafold|(?<![a-z])cfd(?![a-z])|流体(?:力学|仿真|模拟)|fluid (?:dynamics|sim)|"
+    r"ansys|fluent|openfoam|comsol|abaqus|有限元|finite element|(?<![a-z])fe[am](?![a-z])|vasp|量子化学|"
+    r"quantum chemistry|气象模拟|天气预报模型|climate model|基因测序|genomics|地震勘探|seismic|"
+    # graphics, VR, streaming and design
+    r"(?<![a-z])vr(?![a-z])|virtual reality|虚拟现实|flight sim|msfs|模拟飞行|飞行模拟|unreal|(?<![a-z])ue[45](?![a-z])|"
+    r"虚幻引擎|(?<![a-z])unity(?![a-z])|pixel streaming|像素流|cloud gaming|云游戏|game streaming|直播推流|推流|"
+    r"(?<![a-z])obs(?![a-z])|nvenc|转码|transcod|octane|redshift|v-?ray|keyshot|(?<![a-z])c4d(?![a-z])|cinema 4d|"
+    r"(?<![a-z])maya(?![a-z])|3ds ?max|solidworks|autocad|(?<![a-z])cad(?![a-z])|lumion|twinmotion|3d 渲染|三维渲染|"
+    r"建模渲染|效果图|"
+    # games said by their titles or their settings
+    r"原神|艾尔登法环|elden ring|使命召唤|call of duty|(?<![a-z])gta|荒野大镖客|starfield|星空|(?<![a-z])cs2(?![a-z])|"
+    r"valorant|英雄联盟|绝地求生|(?<![a-z])pubg|永劫无间|吃鸡|3a ?大作|3a ?游戏|dlss|帧生成|frame gen|画质|特效全开|"
+    r"开满特效|全高特效|(?:玩|跑).{0,10}(?:卡不卡|流畅|满帧|掉帧)|满帧|掉帧|(?<![a-z])1440p|(?<![a-z])4k (?:60|120|144)|"
+    # other models than language models
+    r"文生图|text[- ]to[- ]image|图像生成|image generation|midjourney|comfyui|视频生成|video generation|"
+    r"语音合成|(?<![a-z])tts(?![a-z])|whisper|推荐系统|recommend(?:er|ation) system|自动驾驶|autonomous driving|"
+    r"点云|point cloud|图神经网络|(?<![a-z])gnn",
     re.IGNORECASE)
 _LLM = re.compile(r"llm|大模型|大语言|language model|\btokens?\b|llama|qwen|mistral|mixtral|deepseek|gpt|transformer|"
                   r"\blora\b|qlora|vllm|kv\s*cache|文本生成|chat", re.IGNORECASE)

@@ -158,6 +158,11 @@ OFF_DOMAIN = [
     "How do I do video editing on a laptop?",
     "Blender 渲染农场怎么搭", "强化学习入门看什么书", "足球世界杯谁赢了", "How do I make sourdough bread?",
     "What's a good name for a cat?", "图像分割用什么模型", "怎么减肥", "How tall is Mount Everest?",
+    # other fields that name a card: scientific computing, VR, streaming, design, games by title
+    "a100 good for gromacs protein simulation?", "h100 跑 cfd 流体仿真 合适吗", "4090 跑 lammps 分子动力学快不快",
+    "rtx 4080 for a vr flight sim, msfs on a quest 3?", "l40s for unreal engine pixel streaming, how many streams",
+    "4090 玩原神卡不卡", "4070 ti 跑 comfyui 出图快吗", "4090 做 3d 渲染 octane 怎么样",
+    "is a 4080 enough for solidworks and autocad?", "用 l4 做直播推流 转码 能带几路",
 ]
 GUIDE = (ROOT / "corpus" / "guide.md").read_text(encoding="utf-8")
 

@@ -247,9 +247,16 @@ class Composer(RecordSentences):
 
     def _unknown(self, f: Facts) -> list[Sentence]:
         out = []
+        sized = {c.model for c in f.checks if re.fullmatch(r"\d+(?:\.\d+)?b", c.model)}
         for name in f.unknown:
-            key = "unknown_gpu" if name in f.unknown_gpus else "unknown_model"
-            out.append(Sentence(say(key, f.language, name=name), [], exempt=(name,)))
+            size = next((m for m in sized if re.search(rf"(?<![\d.]){re.escape(m[:-1])}\s*b", name.lower())), None)
+            if name in f.unknown_gpus:
+                out.append(Sentence(say("unknown_gpu", f.language, name=name), [], exempt=(name,)))
+            elif size:  # "Yi-34B": checked below at the size its name states, as the checks' notes say
+                out.append(Sentence(say("unknown_model_sized", f.language, name=name, size=size[:-1].upper()),
+                                    ["F1"], exempt=(name,)))
+            else:
+                out.append(Sentence(say("unknown_model", f.language, name=name), [], exempt=(name,)))
         return out
 
     def _support(self, f: Facts, n: int, prefer: tuple[str, ...], require_match: bool,

@@ -20,6 +20,11 @@ UNKNOWN_GPUS: tuple[str, ...] = (
     rf"(?:amd{_SEP})?(?:radeon{_SEP})?rx{_SEP}\d{{4}}",  # RX 6800
     rf"(?:amd{_SEP})?(?:instinct{_SEP})?mi(?:250x?|210|100|325x|355x|350x?|300a)",  # MI250X, MI325X
     rf"(?:nvidia{_SEP})?(?:rtx{_SEP})?a(?:6000|5000|4500|4000|2000)",  # RTX A6000
+    rf"(?:nvidia{_SEP})?rtx{_SEP}pro{_SEP}\d{{4}}(?:{_SEP}blackwell)?|(?:nvidia{_SEP})?rtx{_SEP}[2-5]000{_SEP}ada",
+    rf"(?:amd{_SEP})?(?:radeon{_SEP})?(?:pro{_SEP})?w[5-7][0-9]00(?:{_SEP}(?:xt|x))?",  # Radeon Pro W7900
+    # laptop GPUs: same names, other memory and power (a laptop RTX 4090 has 16 GB)
+    rf"(?:rtx{_SEP})?[2-5]0[5-9]0(?:{_SEP}ti)?{_SEP}(?:laptop|mobile|移动版|笔记本版?)|(?:笔记本|laptop){_SEP}"
+    rf"(?:rtx{_SEP})?[2-5]0[5-9]0(?:{_SEP}ti)?",
     rf"(?:nvidia{_SEP})?(?:tesla{_SEP})?(?:v100|p100|p40|k80|t4|m40)(?:{_SEP}(?:sxm2|pcie|16gb|32gb))?",
     rf"(?:nvidia{_SEP})?(?:a10g?|a16|a30|a40|l40(?!s)|l20|h20|h800|a800|h100{_SEP}nvl|gh200|gb200|b100|b300)",
     rf"(?:nvidia{_SEP})?(?:jetson{_SEP})?(?:agx{_SEP})?orin|jetson{_SEP}\w+|dgx{_SEP}spark|dgx{_SEP}station",

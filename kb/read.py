@@ -10,6 +10,7 @@ workloads and what is asked are read here; money, tokens, contexts and concurren
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from kb import read_amounts as amounts
 from kb.fit.notes import note
@@ -67,11 +68,28 @@ def _size(t: Text, q: Query) -> None:
             continue
         value = amount(m.group(2), m.group(3))
         q.model = f"{value / 1e9:g}b"
-        word = re.search(r"([a-z][a-z0-9.]*(?:[\s-][a-z0-9.]+)?)[\s_-]*$", t.s[max(0, m.start() - 24): m.start()])
-        name = word.group(1).split()[-1] if word else ""
-        if word and name not in _NOT_A_NAME and word.group(1).split()[0] not in _NOT_A_NAME:
-            start = m.start() - len(t.s[max(0, m.start() - 24): m.start()]) + word.start(1)
-            q.notes.append(note("size_from_name", text=t.span(start, m.end()), size=f"{value / 1e9:g}"))
+        before = t.s[max(0, m.start() - 24): m.start()]
+        word = re.search(r"([a-z][a-z0-9.]*(?:[\s-][a-z0-9.]+)?)[\s_-]*$", before)
+        if word is None:
+            continue
+        tokens = word.group(1).split()
+        while tokens and tokens[0] in _NOT_A_NAME:  # "run falcon 180b": the name is "falcon"
+            tokens.pop(0)
+        if not tokens or tokens[-1] in _NOT_A_NAME:
+            continue
+        start = m.start() - len(before) + word.start(1) + word.group(1).index(tokens[0])
+        named = t.span(start, m.end())
+        q.notes.append(note("size_from_name", text=named, size=f"{value / 1e9:g}"))
+        if named not in q.unknown_models and not (len(tokens) == 1 and tokens[0] in _families()):
+            q.unknown_models.append(named)  # "Yi-34B": kb has no shape for it (a bare "llama 70b" is a size)
+
+
+@lru_cache(maxsize=1)
+def _families() -> frozenset[str]:
+    """The model families kb has presets of ("llama", "qwen2.5" → "qwen" …): a family and a size is a size."""
+    from kb.fit.presets import PRESETS
+
+    return frozenset(re.match(r"[a-z]+", p).group(0) for p in PRESETS if re.match(r"[a-z]+", p))
 
 
 _COUNT_BEFORE = re.compile(rf"(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:x|\*|张|块|卡|片|台|个|路|pcs)?\s*(?:的)?\s*$")

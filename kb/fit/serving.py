@@ -2,8 +2,8 @@
 replicas for throughput: vLLM's distributed-serving rules, cluster.md), and what each copy serves.
 
 A replica is `tp · pp` GPUs; the sequences served at once are spread evenly over the replicas. Below a node
-one replica uses the largest TP the heads allow; above a node TP is a node's GPUs and PP the fewest nodes a
-copy needs. Decode of a replica is read over its `tp · pp` GPUs (a pipeline kept full by enough sequences).
+one replica uses the largest TP the heads allow (and, where the heads allow less than the GPUs given, the rest
+as pipeline stages); above a node TP is a node's GPUs and PP the fewest nodes a copy needs. Decode of a replica is read over its `tp · pp` GPUs (a pipeline kept full by enough sequences).
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ def arrange(shape: ModelShape, gpu: GpuSpec, count: int, sequences: int, availab
             plan_of: Planner) -> Replicas:
     """TP × PP × replicas for `count` GPUs serving `sequences` at once."""
     tp = largest_tp(shape, gpu, count)
-    if count <= gpu.gpus_per_node:
-        return Replicas(tp, 1, 1, sequences)
+    if count <= gpu.gpus_per_node:  # TP as wide as the heads allow, the node's other GPUs as pipeline stages
+        return Replicas(tp, count // tp, 1, sequences)
     stages = count // tp
     for pp in range(1, stages + 1):
         if stages % pp:
@@ -85,7 +85,7 @@ def fewest(shape: ModelShape, gpu: GpuSpec, sequences: int, available: int, plan
     needs least a GPU (the weights split widest, the KV cache the same in all), so that is what is tested."""
     def fits(n: int) -> bool:
         tp = largest_tp(shape, gpu, n)
-        group = tp if n <= gpu.gpus_per_node else tp * (n // tp)
+        group = tp * (n // tp)
         return plan_of(group, sequences).per_gpu_required <= available
 
     for n in range(1, gpu.gpus_per_node + 1):

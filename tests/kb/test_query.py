@@ -24,7 +24,8 @@ UNKNOWN_GPUS = ["RTX 3090", "3090", "3080", "RTX 3060", "2080Ti", "2080 Ti", "GT
                 "V100 32GB", "Tesla T4", "T4", "A10", "A10G", "A30", "A40", "RTX A6000", "A6000", "A5000", "L20",
                 "L40", "H20", "H800", "A800", "GH200", "GB200", "B100", "H100 NVL", "Ascend 910B", "昇腾910B",
                 "MI250X", "MI325X", "RX 7900 XTX", "7900XTX", "RX 6800", "Apple M2 Ultra", "M3 Max", "TPU v5e",
-                "TPU", "Gaudi 2", "Jetson Orin", "Trainium2", "Cerebras", "寒武纪", "Arc A770"]
+                "TPU", "Gaudi 2", "Jetson Orin", "Trainium2", "Cerebras", "寒武纪", "Arc A770", "Radeon Pro W7900",
+                "W7800", "RTX PRO 6000 Blackwell", "RTX 5000 Ada", "RTX 4090 Laptop", "4060 laptop"]
 UNKNOWN_MODELS = ["GPT-4", "GPT-4o", "gpt-3.5-turbo", "Claude", "Claude 3 Opus", "Gemini 1.5 Pro", "Grok", "文心一言",
                   "ChatGLM3", "Baichuan2", "Phi-3", "Kimi", "DBRX", "Jamba"]
 
@@ -167,3 +168,12 @@ def test_state_round_trips_and_a_bad_state_is_named() -> None:
         with pytest.raises(BadInput) as e:
             from_state(bad)  # type: ignore[arg-type]
         assert e.value.field == "state"
+
+
+def test_a_model_kb_lacks_that_states_its_size_is_named_and_checked_at_that_size(engine: Engine) -> None:
+    a = engine.answer("yi-34b 4bit 两张 4090 能跑吗")
+    assert a.unknown == ["yi-34b"] and a.coverage == "partial" and a.fit_checks
+    assert a.answer.startswith("kb 没有 yi-34b 的结构数据：按通用的 34B 模型检查"), a.answer
+    en = engine.answer("can two 4090s run Falcon 180B in int4?")
+    assert en.unknown == ["Falcon 180B"] and en.answer.startswith("kb has no shape for Falcon 180B"), en.answer
+    assert read("a llama 70b at int4").unknown == []  # a family kb has presets of, and a size: the size

@@ -97,7 +97,7 @@ def test_unknown_model_with_a_known_gpu_lists_the_gpu() -> None:
 
 def test_a_name_that_states_its_size_is_checked_at_that_size() -> None:
     found = ENGINE.for_question("Falcon 180B on 8 H200", "en")
-    assert found.unknown == [] and found.models == ["180b"]
+    assert found.unknown == ["Falcon 180B"] and found.models == ["180b"]  # named as unknown, checked by its size
     (check,) = found.checks
     assert check.model_params == 180_000_000_000 and check.gpu == "h200" and check.gpu_count == 8
     assert any("Falcon 180B" in a and "180B" in a for a in check.assumptions)
@@ -124,3 +124,9 @@ def test_500_concurrent_users_needs_about_ten_a100s_not_eighteen() -> None:
     assert a100.breakdown.activations < 3 * 2**30  # chunked prefill, not 500 × 4,096 tokens at once
     # ~10 GPUs of memory; issue 16 keeps TP inside a node and counts whole nodes beyond one, so 2 nodes of 8.
     assert (a100.min_gpus or 0) == 16
+
+
+def test_heads_that_tensor_parallelism_cannot_split_leave_the_other_gpus_as_pipeline_stages() -> None:
+    """An estimated 34B has 51 heads: TP 1 only, so two cards hold it as two pipeline stages, not two copies."""
+    (check,) = ENGINE.for_question("34b int4 on 2 rtx 4090", "en").checks
+    assert check.fits and check.layout.tp == 1 and check.layout.pp == 2 and check.min_gpus == 2

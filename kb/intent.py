@@ -65,7 +65,8 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
         "power": r"功耗|功率|power|tdp|watt|瓦|耗电",
         "nvlink": r"nvlink|nvswitch|互连|interconnect",
         "pcie": r"pcie",
-        "price": r"价格|价位|多少钱|price|cost|贵|cheap|便宜|售价|报价|花|(?<![省赚])钱|how much (?:is|are|for|would)",
+        "price": r"价格|价位|多少钱|price|cost|贵|cheap|便宜|售价|报价|花|(?<![省赚])钱|"
+                 r"how much (?:is|are|for|would|more|extra|less)|more expensive|pricier|costlier|dearer",
         "memory_type": r"hbm|gddr|显存类型|memory type",
     }.items()
 }

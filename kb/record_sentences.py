@@ -165,12 +165,13 @@ class RecordSentences:
         return out
 
     def _ratio(self, f: Facts, top_k: int) -> list[Sentence]:
-        """Two cards' figure for the asked attribute as a ratio, first: "how much more bandwidth"."""
+        """Two cards' figure for each asked attribute as a ratio, first: "how much more bandwidth" (and price)."""
         gpus = [g for g in f.gpus if g != "a100-40gb" or len(f.gpus) == 2][:2]
         if len(gpus) != 2:
             return []
         if f.asked != "comparison":  # "A100 的显存带宽" names one card, even when the record is two
             return []
+        said: list[Sentence] = []
         for attr in f.intent.attributes:
             a, b = self._figure(gpus[0], attr), self._figure(gpus[1], attr)
             if a is None or b is None or not a[0] or not b[0] or a[1] != b[1]:
@@ -180,7 +181,8 @@ class RecordSentences:
                            if self._groups.get(f"spec-{g}")]
                 text = say("ratio_same", f.language, a=gpu_name(gpus[0]), b=gpu_name(gpus[1]), va=f"{a[0]:g}",
                            metric=say(f"metric.{attr}", f.language), unit=a[1])
-                return [Sentence(text, markers, exempt=(gpu_name(gpus[0]), gpu_name(gpus[1])))]
+                said.append(Sentence(text, markers, exempt=(gpu_name(gpus[0]), gpu_name(gpus[1]))))
+                continue
             (hi, (vh, unit)), (lo, (vl, _)) = sorted(((gpus[0], a), (gpus[1], b)), key=lambda x: -x[1][0])
             ratio = vh / vl
             markers = [self._cite(f, self._part_with(g, v), top_k) for g, v in ((hi, vh), (lo, vl))
@@ -193,5 +195,5 @@ class RecordSentences:
             if attr == "price" and _HOW_MANY.search(f.question):  # "一张 A100 的钱够买几张 4090"
                 out.append(Sentence(say("price_buys", f.language, a=gpu_name(hi), b=gpu_name(lo), n=int(ratio)),
                                     markers, exempt=(gpu_name(hi), gpu_name(lo)), derived=(float(int(ratio)),)))
-            return out
-        return []
+            said += out
+        return said

@@ -121,6 +121,9 @@ class Composer(RecordSentences):
                 out.append(Sentence(say("memory_total", lang, what=what, total=gib(total),
                                       parts=("，" if lang == "zh" else ", ").join(f"{k} {v} GiB" for k, v in parts)),
                                     m, derived=(total / GIB,)))  # the terms' sum, each term the check's own
+                if c.gpu_count > 1:  # "per card if split over 2": the share of each GPU, as the check sizes it
+                    out.append(Sentence(say("memory_each", lang, count=c.gpu_count,
+                                          each=gib(c.per_gpu_required_bytes)), m))
         return out
 
     @staticmethod

@@ -132,8 +132,11 @@ def _bare_count(t: Text, q: Query) -> None:
     for m in t.take(rf"(?<![\d.])(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:张|块|片)?\s*(?:显卡|卡|gpus?\b|cards?\b)"
                     rf"|(?<![\d.])(\d+|{CN_NUMERAL})\s*(?:张|块)(?!\s*[a-z0-9])"
                     rf"|(?<![\d.])(\d+|{EN_NUMBER_WORD})\s+of (?:them|those|these)"
-                    rf"|\b(?:just|only)\s+(?:have\s+|with\s+|use\s+)?(one|a single|1)\b|(单)卡"):
-        count = to_int(m.group(1) or m.group(2) or m.group(3) or m.group(4) or m.group(5))
+                    rf"|\b(?:just|only)\s+(?:have\s+|with\s+|use\s+)?(one|a single|1)\b|(单)卡"
+                    # "if split over 2", "sharded across 4", "per gpu on 4": a split said after the ask
+                    rf"|\b(?:split|spread|shard(?:ed)?|distributed|divided)\s+(?:over|across|between|on(?:to)?|in(?:to)?)"
+                    rf"\s+(\d+|{EN_NUMBER_WORD})\b|\b(?:over|across|on)\s+(\d+|{EN_NUMBER_WORD})\s*(?=$|[?？,，.。!;])"):
+        count = to_int(next((g for g in m.groups() if g), ""))
         if count is not None and 1 <= count <= MAX_QUESTION_COUNT:
             q.count = count
 
@@ -211,7 +214,9 @@ _ASKED: tuple[tuple[str, str], ...] = (
                r"how much (?:v?ram|memory|gpu memory|gpu mem|mem)|"
                r"(?:v?ram|memory|mem) (?:to|for) (?:serve|run|host|load)|"
                r"(?:v?ram|memory) (?:do(?:es)? (?:i|it|we) need|needed|required|requirement|usage|footprint)|"
-               r"vram for|memory for|total (?:v?ram|memory|gpu memory)|总显存"),
+               r"vram for|memory for|total (?:v?ram|memory|gpu memory)|总显存|"
+               r"(?:v?ram|memory|mem)\W{0,2}\s*(?:per|a|each|on each)\s*(?:gpu|card)|(?:v?ram|memory|mem) each|"
+               r"每张?卡.{0,6}(?:显存|多少|多大)|显存.{0,6}每张?卡"),
     ("rent_or_buy", r"租还是买|买还是租|租.{0,6}买|买.{0,6}租|rent or buy|buy or rent|rent.{0,20}\bbuy\b|"
                     r"\bbuy\b.{0,20}\brent|break[\s-]?even|盈亏平衡|回本"),
     ("time", r"多久|多长时间|几天|多少天|how long|how many (?:days|hours)|训练时间|time to train"),

@@ -139,11 +139,20 @@ def test_every_preset_on_four_cards_and_four_workloads_gets_its_verdict_and_a_wa
     ("MI300X 和 H100 带宽差多少？", r"MI300X 的显存带宽是 H100 SXM 的 1\.58 倍"),
     ("rtx 4090 vs rtx 4080 memory bandwidth", r"RTX 4090's memory bandwidth is 1\.41× the RTX 4080's"),
     ("8张4090光显卡要多少钱", r"152,000"),
+    ("how much memory does qwen2.5 32b fp8 take per card if split over 2", r"needs about [\d.]+ GiB in all"),
 ])
 def test_the_asked_quantity_comes_first(ask: Any, question: str, pattern: str) -> None:
     a = ask(question)
     first = a.answer.split("。")[0] if a.language == "zh" else a.answer.split(". ")[0]
     assert re.search(pattern, first), a.answer
+
+
+@pytest.mark.slow
+def test_memory_asked_per_card_of_a_split_says_each_cards_share(ask: Any) -> None:
+    a = ask("vram per gpu for llama 3 70b bf16 if we split it over 4")
+    assert re.search(r"in all: .*Split over 4 GPUs, that is about [\d.]+ GiB a GPU", a.answer), a.answer
+    zh = ask("qwen2.5 32b bf16 显存 分到两张卡 每张卡要多少")
+    assert re.search(r"总共约需 [\d.]+ GiB.*分到 2 张卡上，每卡约 [\d.]+ GiB", zh.answer), zh.answer
 
 
 @pytest.mark.slow

@@ -133,6 +133,11 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("预算1w5 买什么卡", {"budget_cny": 15000.0}),
     ("两万五能买几张 4060", {"budget_cny": 25000.0}),
     ("预算六千零五 买啥卡", {"budget_cny": 6005.0}),
+    # a split said after the ask
+    ("how much memory does qwen2.5 32b fp8 take per card if split over 2", {"count": 2, "asked": "memory"}),
+    ("vram per gpu for llama 3 70b bf16 on 4", {"count": 4, "asked": "memory"}),
+    ("llama 3 8b, sharded across two gpus, memory each?", {"count": 2, "asked": "memory"}),
+    ("gemma 2 27b bf16 显存 每张卡多少 如果分两张卡", {"count": 2, "asked": "memory"}),
 ])
 def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str, object]) -> None:
     q = read(question)

@@ -133,6 +133,10 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "{what} needs about {total} GiB in all: {parts}",
         "zh": "{what}总共约需 {total} GiB：{parts}",
     },
+    "memory_each": {
+        "en": "Split over {count} GPUs, that is about {each} GiB a GPU",
+        "zh": "分到 {count} 张卡上，每卡约 {each} GiB",
+    },
     "part.weights": {"en": "weights", "zh": "权重"}, "part.gradients": {"en": "gradients", "zh": "梯度"},
     "part.optimizer": {"en": "optimizer states", "zh": "优化器状态"},
     "part.activations": {"en": "activations", "zh": "激活"}, "part.kv_cache": {"en": "KV cache", "zh": "KV 缓存"},

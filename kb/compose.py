@@ -17,7 +17,7 @@ from kb.answer_parts import Composition, Facts, Sentence, TeamPrices
 from kb.facts import Corrections, budget_rule, case_facts
 from kb.fit.render import layout_text
 from kb.fit.result import FitResult
-from kb.focus import FRAMING, asks_framing
+from kb.focus import FRAMING, asks_framing, case_terms
 from kb.language import Language
 from kb.models import Passage
 from kb.numbers import GIB
@@ -241,12 +241,27 @@ class Composer(RecordSentences):
         return [Sentence(say("budget_rule", f.language, rule=rule), [self._cite(f, chunk, top_k)])]
 
     def _case(self, f: Facts, top_k: int) -> list[Sentence]:
-        case = next((p for p in f.passages[:3] if p.kind == "case"), None)
-        if case is None:
+        group = self._case_group(f)
+        if group is None:
             return []
-        group = next((c.group for c in self._groups.get(case.id, []) if c.id == case.id), case.id)
         found = case_facts(self._groups.get(group, []), f.question, f.language)
         return [Sentence(text, [self._cite(f, chunk, top_k)]) for chunk, text in found]
+
+    def _case_group(self, f: Facts) -> str | None:
+        """The case a question is about: of the cases found, and those of the guide sections found ("创业公司案例"
+        finds §9.2), the one whose title shares most with the question (its words, and the cases' words for who
+        it is about), the first found on a tie."""
+        found = [self._chunks_by_id[p.id].group for p in f.passages[:3]
+                 if p.kind == "case" and p.id in self._chunks_by_id]
+        sections = {p.section for p in f.passages[:3] if p.kind == "guide"}
+        nearby = [g for g in self._groups if g.startswith("case-") and g.split("-")[1] in sections]
+        asked, terms = _title_tokens(f.question), case_terms(f.question)
+        score = {g: len(asked & _title_tokens(self._groups[g][0].heading))
+                 + 2 * sum(t in self._groups[g][0].heading for t in terms) for g in dict.fromkeys(found + nearby)}
+        best = max(score, key=lambda g: (score[g], g in found, -found.index(g) if g in found else 0), default=None)
+        if best is not None and (best in found or score[best] > 0):
+            return best
+        return None
 
     def _unknown(self, f: Facts) -> list[Sentence]:
         out = []
@@ -342,9 +357,10 @@ class Composer(RecordSentences):
             if unsupported(s.text, figures, s.exempt):
                 dropped.append(s.text)
                 continue
-            if s.text in said:
+            key = re.sub(r"^(?:注意：|Note: )", "", s.text.strip())  # a record's note, said once with or without "Note:"
+            if key in said:
                 continue
-            said.add(s.text)
+            said.add(key)
             shown.append(end(s.text, s.markers, f.language))
         return " ".join(shown) if f.language == "en" else "".join(shown)
 
@@ -361,6 +377,13 @@ class Composer(RecordSentences):
                 out = self._chunk_figures(p.id) or text_figures(f"{p.section} {p.heading}\n{p.text}\n{p.original}")
             cache[marker] = out
         return cache[marker]
+
+
+def _title_tokens(text: str) -> set[str]:
+    """Words of a title or question to compare: Latin words and numbers, and pairs of Chinese characters."""
+    lower = text.lower()
+    han = re.findall(r"[\u4e00-\u9fff]+", lower)
+    return set(re.findall(r"[a-z0-9]+", lower)) | {run[i:i + 2] for run in han for i in range(len(run) - 1)}
 
 
 _COMPUTED = {"fit", "speed", "cost", "selection", "spec"}  # answers from records and checks

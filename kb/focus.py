@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kb.intent import about_a_case
 from kb.query import Query
 
 FRAMING = frozenset({"1", "12", "13"})  # the guide's chapters: introduction, outlook, conclusion
@@ -35,13 +36,37 @@ def asks_framing(question: str) -> bool:
     return bool(_FRAMING_ASKED.search(question))
 
 
+# Who a case question is about, in the words people use → the cases' own words ("创业公司" finds "初创公司").
+_CASE_SUBJECTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), words) for p, words in (
+        (r"创业|初创|startup|start-up", ("初创公司", "混合云")),
+        (r"大学|高校|学校|学术|universit|academ|college|student|学生", ("大学", "学术研究")),
+        (r"实验室|研究机构|研究所|\blab\b|research (?:lab|institut)", ("研究实验室", "研究机构")),
+        (r"金融|fintech|bank|银行|证券|保险", ("金融科技公司",)),
+        (r"医院|医疗|影像|hospital|medical|clinic|诊所", ("医疗影像", "医院")),
+        (r"工厂|制造|产线|factory|manufactur|产线", ("智能制造", "工厂")),
+        (r"聊天机器人|客服|chatbot|customer service", ("聊天机器人", "推理服务")),
+        (r"内容生成|创作者|content (?:platform|generation)|creator", ("内容生成平台",)),
+        (r"边缘|edge", ("边缘推理",)),
+        (r"混用|混合|搭配|hybrid|mix(?:ed|ing)?\b|combin", ("混合策略",)),
+    ))
+
+
+def case_terms(question: str) -> list[str]:
+    """The cases' own words for who a case question is about."""
+    return [w for pattern, words in _CASE_SUBJECTS if pattern.search(question) for w in words]
+
+
 def focus_of(question: str, query: Query) -> Focus:
     """The Focus of a question as read: the framing chapters yield only to a question with something concrete
     to look up (a model, a workload, an asked quantity, a setting) that is not about the framing itself; cards
     alone are not enough ("when is the 4090 the better choice?" is what the conclusion answers)."""
     concrete = bool(query.model or query.workloads or query.precision or query.seq_len or query.concurrency
                     or query.budget_cny or query.asked or query.unknown)
-    return Focus(tuple(focus_terms(query)), asks_framing(question) or not concrete)
+    terms = focus_terms(query)
+    if about_a_case(question):
+        terms = list(dict.fromkeys([*terms, *case_terms(question)]))
+    return Focus(tuple(terms), asks_framing(question) or not concrete)
 
 # What is asked → the guide's words for it.
 _ASKED: dict[str, tuple[str, ...]] = {

@@ -176,6 +176,14 @@ class Domain:
 _SUITS = re.compile(r"good for|好用|适合|suitable|worth|值得|怎么样|如何|行不行|any good|enough for|够用",
                     re.IGNORECASE)
 _ASKS_WHY = re.compile(r"为什么|为何|为啥|怎么会|原因|\bwhy\b|reason", re.IGNORECASE)
+# What a why-question about named cards turns on, when it names no figure: "why does the 4090 fall behind for
+# multi-GPU training" is their links; "why is it good for long contexts" their memory.
+_WHY_TOPICS = {
+    "nvlink": r"multi[\s-]?(?:gpu|card|node)|多卡|多机|卡间|分布式|distributed|scal(?:e|es|ing)(?: out| up)?|"
+              r"互联|通信|communicat|interconnect|并行训练|parallel",
+    "vram": r"长上下文|long[\s-]context|大模型|big(?:ger)? models?|large(?:r)? models?|显存大|memory capacity|容量",
+    "bandwidth": r"decode|解码|生成速度|推理速度|token.{0,4}(?:速度|per)|memory[\s-]bound|访存",
+}
 KEY_FIGURES = ["vram", "bandwidth", "compute"]  # what "is this card good for LLMs" is answered with
 
 
@@ -209,7 +217,8 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
     if _CASE.search(q) and (not names_gpu or "price" in attrs):
         return Intent("case")
     if _WHY.search(q):
-        return Intent("why", attributes=attrs)
+        topics = [a for a, p in _WHY_TOPICS.items() if a not in attrs and re.search(p, q)] if names_gpu else []
+        return Intent("why", attributes=attrs + topics)
     if names_gpu and attrs:
         return Intent("spec", attributes=attrs)
     if _CASE.search(q):

@@ -156,6 +156,21 @@ def test_memory_asked_per_card_of_a_split_says_each_cards_share(ask: Any) -> Non
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(("question", "pattern"), [
+    # a case named by who it is about, in other words than the guide's ("创业公司" for its 初创公司)
+    ("创业公司案例 用的什么卡 花了多少", r"16\s*张\s*RTX 4090"),
+    ("what did the startup in the guide's case buy, and what did it spend", r"16 RTX 4090s"),
+    ("那个医院的案例 用了几张卡", r"4\s*张\s*RTX 4090"),
+    # a why about named cards that names no figure: what it turns on, from their records
+    ("why does the 4090 fall behind the a100 for multi-gpu training?", r"RTX 4090 has no NVLink"),
+    ("为什么 4090 多卡训练效率低", r"RTX 4090 没有 NVLink"),
+])
+def test_cases_and_reasons_are_answered_from_what_they_are_about(ask: Any, question: str, pattern: str) -> None:
+    a = ask(question)
+    assert re.search(pattern, a.answer), a.answer
+
+
+@pytest.mark.slow
 def test_two_figures_asked_of_two_cards_are_both_compared(ask: Any) -> None:
     a = ask("how much more is the 4070 ti than the plain 4070, and vram?")
     assert re.search(r"1,?700 CNY more", a.answer) and re.search(r"same memory: 12 GiB", a.answer), a.answer

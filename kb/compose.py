@@ -357,7 +357,7 @@ class Composer(RecordSentences):
             if unsupported(s.text, figures, s.exempt):
                 dropped.append(s.text)
                 continue
-            key = re.sub(r"^(?:注意：|Note: )", "", s.text.strip())  # a record's note, said once with or without "Note:"
+            key = re.sub(r"^(?:注意：|Note: )", "", s.text.strip())  # a record's note, said once, "Note:" or not
             if key in said:
                 continue
             said.add(key)

@@ -87,7 +87,8 @@ _OFF_DOMAIN = re.compile(
     r"ansys|fluent|openfoam|comsol|abaqus|有限元|finite element|(?<![a-z])fe[am](?![a-z])|vasp|量子化学|"
     r"quantum chemistry|气象模拟|天气预报模型|climate model|基因测序|genomics|地震勘探|seismic|"
     # graphics, VR, streaming and design
-    r"(?<![a-z])vr(?![a-z])|virtual reality|虚拟现实|flight sim|msfs|模拟飞行|飞行模拟|unreal|(?<![a-z])ue[45](?![a-z])|"
+    r"(?<![a-z])vr(?![a-z])|virtual reality|虚拟现实|flight sim|msfs|模拟飞行|飞行模拟|unreal|"
+    r"(?<![a-z])ue[45](?![a-z])|"
     r"虚幻引擎|(?<![a-z])unity(?![a-z])|pixel streaming|像素流|cloud gaming|云游戏|game streaming|直播推流|推流|"
     r"(?<![a-z])obs(?![a-z])|nvenc|转码|transcod|octane|redshift|v-?ray|keyshot|(?<![a-z])c4d(?![a-z])|cinema 4d|"
     r"(?<![a-z])maya(?![a-z])|3ds ?max|solidworks|autocad|(?<![a-z])cad(?![a-z])|lumion|twinmotion|3d 渲染|三维渲染|"
@@ -95,7 +96,8 @@ _OFF_DOMAIN = re.compile(
     # games said by their titles or their settings
     r"原神|艾尔登法环|elden ring|使命召唤|call of duty|(?<![a-z])gta|荒野大镖客|starfield|星空|(?<![a-z])cs2(?![a-z])|"
     r"valorant|英雄联盟|绝地求生|(?<![a-z])pubg|永劫无间|吃鸡|3a ?大作|3a ?游戏|dlss|帧生成|frame gen|画质|特效全开|"
-    r"开满特效|全高特效|(?:玩|跑).{0,10}(?:卡不卡|流畅|满帧|掉帧)|满帧|掉帧|(?<![a-z])1440p|(?<![a-z])4k (?:60|120|144)|"
+    r"开满特效|全高特效|(?:玩|跑).{0,10}(?:卡不卡|流畅|满帧|掉帧)|满帧|掉帧|(?<![a-z])1440p|"
+    r"(?<![a-z])4k (?:60|120|144)|"
     # other models than language models
     r"文生图|text[- ]to[- ]image|图像生成|image generation|midjourney|comfyui|视频生成|video generation|"
     r"语音合成|(?<![a-z])tts(?![a-z])|whisper|推荐系统|recommend(?:er|ation) system|自动驾驶|autonomous driving|"

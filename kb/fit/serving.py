@@ -3,7 +3,8 @@ replicas for throughput: vLLM's distributed-serving rules, cluster.md), and what
 
 A replica is `tp · pp` GPUs; the sequences served at once are spread evenly over the replicas. Below a node
 one replica uses the largest TP the heads allow (and, where the heads allow less than the GPUs given, the rest
-as pipeline stages); above a node TP is a node's GPUs and PP the fewest nodes a copy needs. Decode of a replica is read over its `tp · pp` GPUs (a pipeline kept full by enough sequences).
+as pipeline stages); above a node TP is a node's GPUs and PP the fewest nodes a copy needs. Decode of a
+replica is read over its `tp · pp` GPUs (a pipeline kept full by enough sequences).
 """
 
 from __future__ import annotations

@@ -175,7 +175,8 @@ def test_two_figures_asked_of_two_cards_are_both_compared(ask: Any) -> None:
     a = ask("how much more is the 4070 ti than the plain 4070, and vram?")
     assert re.search(r"1,?700 CNY more", a.answer) and re.search(r"same memory: 12 GiB", a.answer), a.answer
     zh = ask("h100 和 a100 带宽和功耗分别差多少")
-    assert re.search(r"显存带宽是 A100 80GB 的 1\.64 倍", zh.answer) and re.search(r"功耗是 A100 80GB 的 1\.75 倍", zh.answer)
+    assert re.search(r"显存带宽是 A100 80GB 的 1\.64 倍", zh.answer), zh.answer
+    assert re.search(r"功耗是 A100 80GB 的 1\.75 倍", zh.answer), zh.answer
 
 
 # Questions outside the guide: other fields of ML, other trades, small talk.

@@ -121,7 +121,7 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("三万块 想 qlora 微调 qwen2.5 7b 买啥卡", {"budget_cny": 30000.0, "wants_selection": True}),
     ("4090 上 qwen2.5 7b 一秒能出几个 token", {"asked": "speed"}),
     # requests and chats counted as they run at once, the context said per request; money said the short way
-    ("llama 3 8b fp16 推理, 每个请求 8k 上下文, 20 个请求同时, 一张 a100 40g 够吗", {"concurrency": 20, "seq_len": 8192}),
+    ("llama 3 8b fp16 推理, 每个请求 8k 上下文, 20 个请求同时, 一张 a100 40g", {"concurrency": 20, "seq_len": 8192}),
     ("30 chats, 8k tokens per chat, llama3 8b on a 4090?", {"concurrency": 30, "seq_len": 8192}),
     ("serve 64 requests concurrently at 2k context with llama 3 70b int4", {"concurrency": 64, "seq_len": 2048}),
     ("h100 同时处理 12 个请求 每个 16k 上下文 跑 qwen2.5 14b", {"concurrency": 12, "seq_len": 16384}),

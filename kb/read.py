@@ -89,7 +89,7 @@ def _families() -> frozenset[str]:
     """The model families kb has presets of ("llama", "qwen2.5" → "qwen" …): a family and a size is a size."""
     from kb.fit.presets import PRESETS
 
-    return frozenset(re.match(r"[a-z]+", p).group(0) for p in PRESETS if re.match(r"[a-z]+", p))
+    return frozenset(m.group(0) for p in PRESETS if (m := re.match(r"[a-z]+", p)))
 
 
 _COUNT_BEFORE = re.compile(rf"(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:x|\*|张|块|卡|片|台|个|路|pcs)?\s*(?:的)?\s*$")

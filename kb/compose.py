@@ -95,6 +95,26 @@ class Composer(RecordSentences):
                 out += self._alternatives(c, m, lang)
         return out
 
+    def _models_compared(self, f: Facts) -> list[Sentence]:
+        """Two models checked on the same cards: the asked quantity of each, and their ratio, first."""
+        first: dict[str, tuple[int, FitResult]] = {}
+        ranked = sorted(enumerate(f.checks, 1), key=lambda ic: ic[1].seq_len if f.asked == "speed" else 0)
+        for i, c in ranked:  # a rate is compared at the short context it is quoted at (kb/fit/question.py)
+            first.setdefault(c.model, (i, c))
+        if len(first) < 2:
+            return []
+        (i, a), (j, b) = list(first.values())[:2]
+        kind, va, vb = _compared(f.asked, a, b)
+        if not va or not vb:
+            return []
+        lang, shown = f.language, {"kv": whole, "memory": gib, "speed": rate}.get(kind, gib)
+        text = say("models_compared", lang, metric=say(f"compared.{kind}", lang), a=a.model, b=b.model,
+                   va=shown(va), vb=shown(vb), unit=say(f"compared_unit.{kind}", lang),
+                   bigger=a.model if va >= vb else b.model, ratio=f"{max(va, vb) / min(va, vb):.2f}")
+        scale = GIB if kind in ("memory", "verdict") else 1
+        return [Sentence(text, [f"F{i}", f"F{j}"], derived=(round(max(va, vb) / min(va, vb), 2), va / scale,
+                                                             vb / scale))]
+
     def _asked_fit(self, f: Facts) -> list[Sentence]:
         """The quantity a fit question asks for, stated before the verdicts: KV bytes, concurrency, memory."""
         out: list[Sentence] = []
@@ -308,9 +328,9 @@ class Composer(RecordSentences):
         if kind == "selection":
             direct = self._selection(f, top_k)
         elif kind == "fit":
-            direct = self._asked_fit(f) + self._fit(f)
+            direct = self._models_compared(f) + self._asked_fit(f) + self._fit(f)
         elif kind == "speed":
-            direct = self._asked_fit(f) + self._speed(f)
+            direct = self._models_compared(f) + self._asked_fit(f) + self._speed(f)
         elif kind == "cost":
             direct = self._cost(f)
         elif kind == "spec":
@@ -377,6 +397,18 @@ class Composer(RecordSentences):
                 out = self._chunk_figures(p.id) or text_figures(f"{p.section} {p.heading}\n{p.text}\n{p.original}")
             cache[marker] = out
         return cache[marker]
+
+
+def _compared(asked: str | None, a: FitResult, b: FitResult) -> tuple[str, float, float]:
+    """What two models' checks are compared by: the asked quantity (KV bytes a token, memory in all, decode
+    rate), else the memory a GPU needs."""
+    if asked == "kv":
+        return "kv", float(a.kv_bytes_per_token or 0), float(b.kv_bytes_per_token or 0)
+    if asked == "memory":
+        return "memory", float(sum(a.breakdown.model_dump().values())), float(sum(b.breakdown.model_dump().values()))
+    if asked == "speed" and a.decode_tokens_per_s and b.decode_tokens_per_s:
+        return "speed", a.decode_tokens_per_s, b.decode_tokens_per_s
+    return "verdict", float(a.per_gpu_required_bytes), float(b.per_gpu_required_bytes)
 
 
 def _title_tokens(text: str) -> set[str]:

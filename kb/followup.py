@@ -201,6 +201,7 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
     new_values = slot_values(new)
     if new.model:
         merged.model = _family_size(prior.model, new.model) if prior.model else new.model
+        merged.also = list(new.also)
     if new.gpus:
         counts = {c for _, c in prior.gpus if c is not None}
         carry = counts.pop() if len(counts) == 1 and len(new.gpus) == 1 else None

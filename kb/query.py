@@ -25,6 +25,7 @@ class Query:
 
     gpus: list[tuple[str, int | None]] = field(default_factory=list)  # record id, the count said beside it
     model: str | None = None  # a preset id or a size ("70b")
+    also: list[str] = field(default_factory=list)  # further presets named, to compare with `model`
     workloads: list[str] = field(default_factory=list)
     precision: str | None = None
     seq_len: int | None = None
@@ -75,7 +76,7 @@ def to_state(q: Query, intent: str, language: Language) -> dict[str, Any]:
     """The Query as the JSON `state` of an Answer (no notes: those are re-derived on every turn)."""
     state: dict[str, Any] = {"intent": intent, "language": language,
                              "gpus": [{"id": g, "count": c} for g, c in q.gpus],
-                             "models": [q.model] if q.model else [],
+                             "models": [q.model, *q.also] if q.model else [],
                              "workload": q.workloads[0] if len(q.workloads) == 1 else (q.workloads or None),
                              "gpu_count": q.gpu_count, "attributes": list(q.attributes)}
     for name in _STATE_SCALARS:
@@ -99,6 +100,7 @@ def from_state(state: dict[str, Any]) -> Query:
                   for g in state.get("gpus") or []]
         models = state.get("models") or []
         q.model = str(models[0]) if models else None
+        q.also = [str(m) for m in models[1:]]
         workload = state.get("workload")
         q.workloads = [workload] if isinstance(workload, str) else [str(w) for w in workload or []]
         q.attributes = [str(a) for a in state.get("attributes") or []]

@@ -48,7 +48,10 @@ def _names(t: Text, q: Query, registry: Registry) -> list[tuple[str, int, int]]:
                 continue  # "并发 2050", "budget 3090": a number of users or yuan
             q.unknown_gpus.append(written)
         elif f.id:
-            q.model = q.model or f.id
+            if q.model is None:
+                q.model = f.id
+            elif f.id != q.model and f.id not in q.also:  # "qwen2.5 7b 和 llama3 8b 哪个…": compared
+                q.also.append(f.id)
         elif written not in q.unknown_models:
             q.unknown_models.append(written)
         t.blank(f.start, f.end)
@@ -216,13 +219,15 @@ _ASKED: tuple[tuple[str, str], ...] = (
                r"(?:v?ram|memory) (?:do(?:es)? (?:i|it|we) need|needed|required|requirement|usage|footprint)|"
                r"vram for|memory for|total (?:v?ram|memory|gpu memory)|总显存|"
                r"(?:v?ram|memory|mem)\W{0,2}\s*(?:per|a|each|on each)\s*(?:gpu|card)|(?:v?ram|memory|mem) each|"
-               r"每张?卡.{0,6}(?:显存|多少|多大)|显存.{0,6}每张?卡"),
+               r"每张?卡.{0,6}(?:显存|多少|多大)|显存.{0,6}每张?卡|"
+               r"(?:more|less|most|least|bigger|smaller) (?:v?ram|memory)|更(?:多|少|省|占)显存|显存更(?:多|少|大|小)|"
+               r"省显存"),
     ("rent_or_buy", r"租还是买|买还是租|租.{0,6}买|买.{0,6}租|rent or buy|buy or rent|rent.{0,20}\bbuy\b|"
                     r"\bbuy\b.{0,20}\brent|break[\s-]?even|盈亏平衡|回本"),
     ("time", r"多久|多长时间|几天|多少天|how long|how many (?:days|hours)|训练时间|time to train"),
     ("cost", r"电费|成本|per million|每百万|cost (?:to|of|per)|花多少"),
     ("speed", r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|an) ?s(?:ec(?:ond)?)?\b|\bt/s\b|\btps\b|每秒|一秒|多快|速度|"
-              r"how fast|throughput|吞吐"),
+              r"how fast|throughput|吞吐|decode speed|faster|slower|更快|更慢"),
 )
 
 
@@ -276,6 +281,8 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     amounts.bare_budget(t, q)
     if q.model is None:  # a figure of a card; a model's memory or speed is a fit question, not a spec one
         q.attributes = spec_attributes(t.original.lower())
+    if q.also and q.budget_cny is None:  # "哪个 kv cache 小" of two models asks which model, not what to buy
+        q.wants_selection = False
     q.asks = _asks(t.original.lower())
     q.asked = _asked(t.original.lower(), q)
     return q

@@ -8,6 +8,7 @@ else missing (GPU, count, workload, precision) is assumed and the assumption is 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kb.errors import BadInput
@@ -118,7 +119,10 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
     gpus = q.gpus or [(g, q.count) for g in DEFAULT_GPUS]  # "split over 8 cards": 8 of each default card
     if not q.gpus:
         notes.append(note("no_gpu"))
-    results = [_one(engine, q, gpu, count, w, notes) for gpu, count in gpus for w in workloads]
+        if q.also:  # models compared: on the first default card, so each check has its twin
+            gpus = gpus[:1]
+    models = [replace(q, model=m, also=[]) for m in (q.model, *q.also)]
+    results = [_one(engine, m, gpu, count, w, notes) for m in models for gpu, count in gpus for w in workloads]
     found.checks = [r for r in results if r is not None]
     if q.speed and q.seq_len is None:
         found.checks += _short_context(engine, found.checks, language)

@@ -171,6 +171,17 @@ def test_cases_and_reasons_are_answered_from_what_they_are_about(ask: Any, quest
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("qwen2.5 7b 和 llama3 8b 哪个 kv cache 小", r"^每 token 的 KV 缓存：qwen2\.5-7b 57,344 字节，llama-3-8b 131,072"),
+    ("does llama 3 70b or qwen2.5 72b need more vram in int4", r"^Memory in all: llama-3-70b [\d.]+ GiB, qwen2\.5-72b"),
+    ("llama 3 8b vs mistral 7b decode speed on a 4090", r"^Decode rate: llama-3-8b \d+ tokens/s, mistral-7b \d+"),
+])
+def test_two_models_asked_about_are_compared_first(ask: Any, question: str, pattern: str) -> None:
+    a = ask(question)
+    assert re.search(pattern, a.answer) and len({c.model for c in a.fit_checks}) == 2, a.answer
+
+
+@pytest.mark.slow
 def test_two_figures_asked_of_two_cards_are_both_compared(ask: Any) -> None:
     a = ask("how much more is the 4070 ti than the plain 4070, and vram?")
     assert re.search(r"1,?700 CNY more", a.answer) and re.search(r"same memory: 12 GiB", a.answer), a.answer

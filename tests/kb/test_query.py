@@ -138,6 +138,11 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("vram per gpu for llama 3 70b bf16 on 4", {"count": 4, "asked": "memory"}),
     ("llama 3 8b, sharded across two gpus, memory each?", {"count": 2, "asked": "memory"}),
     ("gemma 2 27b bf16 显存 每张卡多少 如果分两张卡", {"count": 2, "asked": "memory"}),
+    # two models compared: the second is kept, and "哪个" asks which model, not which card to buy
+    ("qwen2.5 7b 和 llama3 8b 哪个 kv cache 小", {"model": "qwen2.5-7b", "also": ["llama-3-8b"], "asked": "kv",
+                                                 "wants_selection": False}),
+    ("does llama 3 70b or qwen2.5 72b need more vram in int4", {"also": ["qwen2.5-72b"], "asked": "memory"}),
+    ("llama 3 8b vs mistral 7b decode speed on a 4090", {"also": ["mistral-7b"], "asked": "speed"}),
 ])
 def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str, object]) -> None:
     q = read(question)
@@ -182,3 +187,9 @@ def test_a_model_kb_lacks_that_states_its_size_is_named_and_checked_at_that_size
     en = engine.answer("can two 4090s run Falcon 180B in int4?")
     assert en.unknown == ["Falcon 180B"] and en.answer.startswith("kb has no shape for Falcon 180B"), en.answer
     assert read("a llama 70b at int4").unknown == []  # a family kb has presets of, and a size: the size
+
+
+def test_models_compared_round_trip_through_state() -> None:
+    q = read("llama 3 8b vs mistral 7b decode speed on a 4090")
+    back = from_state(to_state(q, "speed", "en"))
+    assert back.model == "llama-3-8b" and back.also == ["mistral-7b"]

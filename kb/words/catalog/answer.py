@@ -133,6 +133,18 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "{what} needs about {total} GiB in all: {parts}",
         "zh": "{what}总共约需 {total} GiB：{parts}",
     },
+    "models_compared": {
+        "en": "{metric}: {a} {va} {unit}, {b} {vb} {unit}; {bigger}'s is {ratio}× the other's",
+        "zh": "{metric}：{a} {va} {unit}，{b} {vb} {unit}；{bigger} 是另一个的 {ratio} 倍",
+    },
+    "compared.kv": {"en": "KV cache a token", "zh": "每 token 的 KV 缓存"},
+    "compared.memory": {"en": "Memory in all", "zh": "总显存"},
+    "compared.speed": {"en": "Decode rate", "zh": "解码速度上限"},
+    "compared.verdict": {"en": "Memory a GPU needs", "zh": "每卡所需显存"},
+    "compared_unit.kv": {"en": "bytes", "zh": "字节"},
+    "compared_unit.memory": {"en": "GiB", "zh": "GiB"},
+    "compared_unit.speed": {"en": "tokens/s", "zh": "token/s"},
+    "compared_unit.verdict": {"en": "GiB", "zh": "GiB"},
     "memory_each": {
         "en": "Split over {count} GPUs, that is about {each} GiB a GPU",
         "zh": "分到 {count} 张卡上，每卡约 {each} GiB",

@@ -58,5 +58,6 @@ class Facts:
     asked: str | None = None  # what the question asks for (kb.query.ASKED)
     unknown_gpus: list[str] = field(default_factory=list)  # the names in `unknown` that are accelerators
     model_named: bool = False  # the question names a model (so it asks for a check, not about a card)
+    how_many: bool = False  # it asks how many ("几张", "how many"): of cards a budget or a price buys, too
     counts: dict[str, int] = field(default_factory=dict)  # GPU id → the count the question gives beside it
     cited: set[str] = field(default_factory=set)  # passage ids the answer cites (never replaced by another)

@@ -39,10 +39,12 @@ class Composer(RecordSentences):
                  top_k_of: Callable[[list[Passage]], int],
                  figure: Callable[[str, str], tuple[float, str] | None] = lambda gpu, attr: None,
                  prices: Callable[[str, Language], TeamPrices] = lambda gpu, language: TeamPrices(),
-                 by_id: Mapping[str, Chunk] | None = None) -> None:
+                 by_id: Mapping[str, Chunk] | None = None,
+                 lacks: Callable[[str], frozenset[str]] = lambda gpu: frozenset()) -> None:
         """`chunks`: the guide's (its records are read here once); `by_id`: every live chunk, teams' documents'
         too, as the index holds them now (kb/search_index.py), for the price rows an answer cites."""
         self._figure = figure  # a GPU record's figure for a spec attribute (value, unit), for comparisons
+        self._lacks = lacks  # the formats a card has no tensor cores for ("fp8", "fp4"), for a why
         self._prices = prices  # a card's team price and rent-or-buy break-even (kb/documents), if any
         self._by_id: Mapping[str, Chunk] = by_id if by_id is not None else {c.id: c for c in chunks}
         self._groups: dict[str, list[Chunk]] = {}

@@ -64,7 +64,7 @@ class Engine:
         self.observe_retrieval = on_retrieval
         self.fit = FitEngine.from_settings(settings)
         self.composer = Composer(index.chunks, self._passage_of, len, self._figure, self._team_prices,
-                                 self.index.by_id)
+                                 self.index.by_id, self._lacks)
         self.domain = Domain(index.glossary)
         self.documents: LiveDocuments | None = None  # teams' documents joining the index (kb/documents/live.py)
 
@@ -80,11 +80,17 @@ class Engine:
                  "vram": (spec.capacity_value or spec.vram_gib, spec.capacity_unit),
                  "int8": (spec.int8_dense_tops, "TOPS") if spec.int8_dense_tops else None,
                  "fp8": (spec.fp8_dense_tflops, "TFLOPS") if spec.fp8_dense_tflops else None,
-                 "fp4": (spec.fp4_dense_tflops, "TFLOPS") if spec.fp4_dense_tflops else None,
-                 # flags, not figures: the record says the card has no tensor cores for the format
-                 "no_fp8_cores": (1.0, "") if spec.fp8_dense_tflops == 0 else None,
-                 "no_fp4_cores": (1.0, "") if not spec.fp4_dense_tflops else None}.get(attribute)
+                 "fp4": (spec.fp4_dense_tflops, "TFLOPS") if spec.fp4_dense_tflops else None}.get(attribute)
         return value if value and value[0] else None
+
+    def _lacks(self, gpu: str) -> frozenset[str]:
+        """The low-precision formats a card's record says it has no tensor cores for ("fp8", "fp4")."""
+        try:
+            spec = self.fit.gpu(gpu)
+        except KbError:
+            return frozenset()
+        return frozenset({"fp8"} if spec.fp8_dense_tflops == 0 else set()) | (
+            frozenset() if spec.fp4_dense_tflops else frozenset({"fp4"}))
 
     def _team_prices(self, gpu: str, language: Language) -> TeamPrices:
         """What teams' documents say of a card's price (its newest buy quote, and rent or buy)."""
@@ -234,7 +240,8 @@ class Engine:
         facts = Facts(question=text, language=language, intent=intent, passages=passages, checks=checks,
                       selection=selection, unknown=unknown, gpus=gpus, terms=terms, mfu=s.mfu,
                       budget_cny=found.budget_cny, asked=query.asked, unknown_gpus=list(query.unknown_gpus),
-                      model_named=query.model is not None, counts={g: c for g, c in query.gpus if c})
+                      model_named=query.model is not None, counts={g: c for g, c in query.gpus if c},
+                      how_many=query.how_many)
         composed = self.composer.compose(facts)
         return Answer(question=text, language=language,
                       answer=composed.answer, coverage=composed.coverage,  # type: ignore[arg-type]

@@ -8,7 +8,6 @@ verifier can hold to a record, or a stated product, sum or ratio of them (`deriv
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 
 from indexer.chunks import Chunk
@@ -21,13 +20,13 @@ from kb.words.catalog import cards, say
 
 GUIDE_YEAR = 2025  # the guide's own date, said beside a team's dated price (README: "the guide is from 2025")
 _FORMAT_WORDS = ("FP8", "FP4", "Blackwell", "16 位", "8 位", "4 位", "16-bit", "8 bits", "4 bits")  # names, not figures
-_HOW_MANY = re.compile(r"几张|几块|多少张|多少块|how many", re.IGNORECASE)
 
 
 class RecordSentences:
     """The record-backed sentence writers; the Composer sets these attributes and provides `_cite`."""
 
     _figure: Callable[[str, str], tuple[float, str] | None]
+    _lacks: Callable[[str], frozenset[str]]
     _prices: Callable[[str, Language], TeamPrices]
     _by_id: Mapping[str, Chunk]
     _groups: dict[str, list[Chunk]]
@@ -69,7 +68,7 @@ class RecordSentences:
         parts = self._groups.get(f"spec-{gpu}", [])
         name = gpu_name(gpu)
         formats = [fmt for fmt in ("fp8", "fp4")
-                   if fmt in f.intent.attributes and parts and self._figure(gpu, f"no_{fmt}_cores")]
+                   if fmt in f.intent.attributes and parts and fmt in self._lacks(gpu)]
         return [Sentence(say(f"no_{fmt}_cores", f.language, gpu=name), [self._cite(f, parts[0], top_k)],
                          exempt=(name, *_FORMAT_WORDS)) for fmt in formats]
 
@@ -86,7 +85,7 @@ class RecordSentences:
     def _budget_buys(self, f: Facts, top_k: int) -> list[Sentence]:
         """'一百二十万能买几张 A100': the budget over the card's price, whole cards."""
         gpus = [g for g in f.gpus if g != "a100-40gb"] or f.gpus  # "the A100" is both cards; one price
-        if f.budget_cny is None or len(gpus) != 1 or not _HOW_MANY.search(f.question):
+        if f.budget_cny is None or len(gpus) != 1 or not f.how_many:
             return []
         gpu = gpus[0]
         price, parts = self._figure(gpu, "price"), self._groups.get(f"spec-{gpu}", [])
@@ -192,7 +191,7 @@ class RecordSentences:
             # The two figures are the records' own (as the fit engine reads them); the ratio is computed from them.
             out = [Sentence(text, markers, exempt=(gpu_name(hi), gpu_name(lo)),
                             derived=(round(ratio, 2), round(vh - vl, 6), vh, vl))]
-            if attr == "price" and _HOW_MANY.search(f.question):  # "一张 A100 的钱够买几张 4090"
+            if attr == "price" and f.how_many:  # "一张 A100 的钱够买几张 4090"
                 out.append(Sentence(say("price_buys", f.language, a=gpu_name(hi), b=gpu_name(lo), n=int(ratio)),
                                     markers, exempt=(gpu_name(hi), gpu_name(lo)), derived=(float(int(ratio)),)))
             said += out

@@ -65,7 +65,8 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
         "power": r"功耗|功率|power|tdp|watt|瓦|耗电",
         "nvlink": r"nvlink|nvswitch|互连|interconnect",
         "pcie": r"pcie",
-        "price": r"价格|价位|多少钱|price|cost|贵|cheap|便宜|售价|报价|花|(?<![省赚])钱|"
+        "price": r"价格|价位|多少钱|price|cost|贵|cheap|便宜|售价|报价|花|(?<![省赚])钱|性价比|"
+                 r"per (?:dollar|yuan|buck)|value for money|bang for|每元|"
                  r"how much (?:is|are|for|would|more|extra|less)|more expensive|pricier|costlier|dearer",
         "memory_type": r"hbm|gddr|显存类型|memory type",
     }.items()
@@ -186,6 +187,7 @@ _WHY_TOPICS = {
     "vram": r"长上下文|long[\s-]context|大模型|big(?:ger)? models?|large(?:r)? models?|显存大|memory capacity|容量",
     "bandwidth": r"decode|解码|生成速度|推理速度|token.{0,4}(?:速度|per)|memory[\s-]bound|访存",
 }
+_POWER_BILL = re.compile(r"电费|耗电|power bill|electricity|energy (?:bill|cost)|power cost", re.IGNORECASE)
 KEY_FIGURES = ["vram", "bandwidth", "compute"]  # what "is this card good for LLMs" is answered with
 
 
@@ -197,6 +199,9 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
     attrs = [name for name, p in SPEC_ATTRIBUTES.items() if p.search(q)]
     if off_domain(q):  # "4090 打游戏怎么样": a card named in another field's question is still that field's
         return Intent("not_covered")
+    if asked == "cost" and names_gpu and not has_checks and not names_model and _POWER_BILL.search(q) \
+            and not _CASE.search(q):  # "a100 一个月电费多少"
+        return Intent("spec", attributes=["power"])
     if asked == "rent_or_buy" and names_gpu and not has_checks:
         return Intent("spec", attributes=["price"])
     if asked == "comparison" and attrs and not has_checks:

@@ -225,7 +225,8 @@ _ASKED: tuple[tuple[str, str], ...] = (
     ("rent_or_buy", r"租还是买|买还是租|租.{0,6}买|买.{0,6}租|rent or buy|buy or rent|rent.{0,20}\bbuy\b|"
                     r"\bbuy\b.{0,20}\brent|break[\s-]?even|盈亏平衡|回本"),
     ("time", r"多久|多长时间|几天|多少天|how long|how many (?:days|hours)|训练时间|time to train"),
-    ("cost", r"电费|成本|per million|每百万|cost (?:to|of|per)|花多少"),
+    ("cost", r"电费|成本|per million|每百万|cost (?:to|of|per)|花多少|power bill|electricity|energy (?:bill|cost)|"
+             r"power cost|耗电.{0,4}(?:钱|费)"),
     ("speed", r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|an) ?s(?:ec(?:ond)?)?\b|\bt/s\b|\btps\b|每秒|一秒|多快|速度|"
               r"how fast|throughput|吞吐|decode speed|faster|slower|更快|更慢"),
 )

@@ -181,9 +181,10 @@ def batch(t: Text, q: Query) -> None:
     for m in t.take(rf"(?:并发(?:数|量)?|concurrency(?: of)?)\s*(?:为|是|=|:|{to})?\s*({NUM})\s*(?:万|k)?"
                     rf"|({NUM})\s*(?:万|k)?\s*(?:路|个|名)?\s*(?:并发|concurrent)\s*(?:的)?\s*(?:users?|用户|请求|requests?)?"
                     rf"|({NUM})\s*(?:个|名|位)?\s*(?:同时在线的?\s*)?(?:users|用户|seqs?|sequences|people|ppl|persons)"
-                    rf"|({NUM})\s*(?:个|名|位)\s*人(?![工民])"):
+                    rf"|({NUM})\s*(?:个|名|位)\s*人(?![工民])"
+                    rf"|({NUM})\s*人\s*(?=用|使用|同时|在线|并发|访问)|给\s*({NUM})\s*人"):
         text = m.group(0)
-        n = float((m.group(1) or m.group(2) or m.group(3) or m.group(4)).replace(",", ""))
+        n = float(next(g for g in m.groups() if g).replace(",", ""))
         n *= 1e4 if "万" in text else 1e3 if re.search(r"\dk", text) else 1
         q.concurrency = int(n)
     for m in t.take(rf"(?:batch(?:[\s_-]*size)?|批量(?:大小)?|批大小|bs)\s*(?:of|为|是|=|:)?\s*({NUM})"):

@@ -22,6 +22,9 @@ GUIDE_YEAR = 2025  # the guide's own date, said beside a team's dated price (REA
 _FORMAT_WORDS = ("FP8", "FP4", "Blackwell", "16 位", "8 位", "4 位", "16-bit", "8 bits", "4 bits")  # names, not figures
 
 
+MONTH_HOURS = 720  # a month around the clock: 30 days × 24 h
+
+
 class RecordSentences:
     """The record-backed sentence writers; the Composer sets these attributes and provides `_cite`."""
 
@@ -50,6 +53,8 @@ class RecordSentences:
                     out.append(Sentence(say("spec_figure", f.language, gpu=gpu_name(gpu), value=f"{value[0]:g}",
                                             metric=say(f"metric.{attr}", f.language), unit=value[1]),
                                         [self._cite(f, parts[0], top_k)], exempt=(gpu_name(gpu),), derived=(value[0],)))
+            if f.asked == "cost" and f.intent.attributes == ["power"]:
+                out += self._power_bill(f, gpu, top_k)
             price = self._figure(gpu, "price")
             if "price" in f.intent.attributes or f.asked == "rent_or_buy":
                 out = self._team_price(f, gpu, top_k) + out
@@ -62,6 +67,19 @@ class RecordSentences:
                                        derived=(n * price[0], price[0], n)))
         total = self._total_price(f, top_k)  # a sum asked ("一共多少钱") is the answer, not the cards' ratio
         return (total or self._ratio(f, top_k)) + out
+
+    def _power_bill(self, f: Facts, gpu: str, top_k: int) -> list[Sentence]:
+        """'a100 一个月电费多少': the cards' TDP around the clock for a month at kb's electricity price."""
+        power, parts = self._figure(gpu, "power"), self._groups.get(f"spec-{gpu}", [])
+        if power is None or not parts:
+            return []
+        n = f.counts.get(gpu, 1)
+        kwh = n * power[0] * MONTH_HOURS / 1000
+        cny = kwh * f.energy_cny_per_kwh
+        return [Sentence(say("power_bill", f.language, count=n, gpu=gpu_name(gpu), watts=f"{power[0]:g}",
+                             hours=MONTH_HOURS, kwh=whole(kwh), price=f"{f.energy_cny_per_kwh:g}", cny=whole(cny)),
+                         [self._cite(f, self._part_with(gpu, power[0]), top_k)], exempt=(gpu_name(gpu),),
+                         derived=(kwh, cny, float(MONTH_HOURS), f.energy_cny_per_kwh, float(n)))]
 
     def _no_cores(self, f: Facts, gpu: str, top_k: int) -> list[Sentence]:
         """'A100 上跑 FP8 为什么没加速': the record says the card has no tensor cores for the format asked."""

@@ -143,6 +143,10 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
                                                  "wants_selection": False}),
     ("does llama 3 70b or qwen2.5 72b need more vram in int4", {"also": ["qwen2.5-72b"], "asked": "memory"}),
     ("llama 3 8b vs mistral 7b decode speed on a 4090", {"also": ["mistral-7b"], "asked": "speed"}),
+    ("我们想本地部署 qwen2.5 72b 给 50 人用 8k 上下文 要几张 a100", {"concurrency": 50, "seq_len": 8192}),
+    ("qwen2.5 14b 30人同时用 l40s 够吗", {"concurrency": 30}),
+    ("l40s vs 4090 for inference, which one per dollar?", {"attributes": ["price"]}),
+    ("monthly power bill for 8 h100s running 24/7?", {"asked": "cost"}),
 ])
 def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str, object]) -> None:
     q = read(question)

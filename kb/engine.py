@@ -241,7 +241,7 @@ class Engine:
                       selection=selection, unknown=unknown, gpus=gpus, terms=terms, mfu=s.mfu,
                       budget_cny=found.budget_cny, asked=query.asked, unknown_gpus=list(query.unknown_gpus),
                       model_named=query.model is not None, counts={g: c for g, c in query.gpus if c},
-                      how_many=query.how_many, energy_cny_per_kwh=s.energy_price_cny_per_kwh)
+                      how_many=query.how_many, energy_cny_per_kwh=s.energy_price_cny_per_kwh, period=query.period)
         composed = self.composer.compose(facts)
         return Answer(question=text, language=language,
                       answer=composed.answer, coverage=composed.coverage,  # type: ignore[arg-type]

@@ -29,6 +29,7 @@ class Focus:
 
     terms: tuple[str, ...] = ()
     framing: bool = True  # False: the framing chapters yield to a passage that is about the question
+    words: tuple[str, ...] = ()  # for the lexical side only: the cases' words for who a case question is about
 
 
 def asks_framing(question: str) -> bool:
@@ -63,10 +64,8 @@ def focus_of(question: str, query: Query) -> Focus:
     alone are not enough ("when is the 4090 the better choice?" is what the conclusion answers)."""
     concrete = bool(query.model or query.workloads or query.precision or query.seq_len or query.concurrency
                     or query.budget_cny or query.asked or query.unknown)
-    terms = focus_terms(query)
-    if about_a_case(question):
-        terms = list(dict.fromkeys([*terms, *case_terms(question)]))
-    return Focus(tuple(terms), asks_framing(question) or not concrete)
+    words = tuple(case_terms(question)) if about_a_case(question) else ()
+    return Focus(tuple(focus_terms(query)), asks_framing(question) or not concrete, words)
 
 # What is asked → the guide's words for it.
 _ASKED: dict[str, tuple[str, ...]] = {

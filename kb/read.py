@@ -233,6 +233,9 @@ _ASKED: tuple[tuple[str, str], ...] = (
 
 
 _FOLLOWS_A_MODEL = ("kv", "concurrency", "memory", "time")
+# The span a running cost is asked for ("一年电费", "daily power cost"); a month when none is said.
+_PERIODS = (("year", r"一年|每年|全年|年度?电费|(?:a|per|each) year|yearly|annual"),
+            ("day", r"一天|每天|每日|日电费|(?:a|per|each) day|daily"))
 
 
 def _asks(text: str) -> str | None:
@@ -285,5 +288,6 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     if q.also and q.budget_cny is None:  # "哪个 kv cache 小" of two models asks which model, not what to buy
         q.wants_selection = False
     q.asks = _asks(t.original.lower())
+    q.period = next((p for p, word in _PERIODS if re.search(word, t.original.lower())), "month")
     q.asked = _asked(t.original.lower(), q)
     return q

@@ -22,7 +22,7 @@ GUIDE_YEAR = 2025  # the guide's own date, said beside a team's dated price (REA
 _FORMAT_WORDS = ("FP8", "FP4", "Blackwell", "16 位", "8 位", "4 位", "16-bit", "8 bits", "4 bits")  # names, not figures
 
 
-MONTH_HOURS = 720  # a month around the clock: 30 days × 24 h
+PERIOD_HOURS = {"day": 24, "month": 720, "year": 8760}  # around the clock: a day, 30 days, 365 days
 
 
 class RecordSentences:
@@ -73,13 +73,14 @@ class RecordSentences:
         power, parts = self._figure(gpu, "power"), self._groups.get(f"spec-{gpu}", [])
         if power is None or not parts:
             return []
-        n = f.counts.get(gpu, 1)
-        kwh = n * power[0] * MONTH_HOURS / 1000
+        n, hours = f.counts.get(gpu, 1), PERIOD_HOURS[f.period]
+        kwh = n * power[0] * hours / 1000
         cny = kwh * f.energy_cny_per_kwh
         return [Sentence(say("power_bill", f.language, count=n, gpu=gpu_name(gpu), watts=f"{power[0]:g}",
-                             hours=MONTH_HOURS, kwh=whole(kwh), price=f"{f.energy_cny_per_kwh:g}", cny=whole(cny)),
+                             period=say(f"period.{f.period}", f.language), hours=f"{hours:,}", kwh=whole(kwh),
+                             price=f"{f.energy_cny_per_kwh:g}", cny=whole(cny)),
                          [self._cite(f, self._part_with(gpu, power[0]), top_k)], exempt=(gpu_name(gpu),),
-                         derived=(kwh, cny, float(MONTH_HOURS), f.energy_cny_per_kwh, float(n)))]
+                         derived=(kwh, cny, float(hours), f.energy_cny_per_kwh, float(n)))]
 
     def _no_cores(self, f: Facts, gpu: str, top_k: int) -> list[Sentence]:
         """'A100 上跑 FP8 为什么没加速': the record says the card has no tensor cores for the format asked."""

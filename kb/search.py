@@ -148,7 +148,7 @@ class HybridSearcher:
         which a question about a card is about whatever its wording; `focus`, what it asks (kb.focus)."""
         focus = focus if focus is not None and self.config.use_focus else Focus()
         w = self.config.dense_weight.get(language, 0.5)
-        lexical = self.lexical_scores(question, language, focus.terms) if w < 1.0 else None
+        lexical = self.lexical_scores(question, language, (*focus.terms, *focus.words)) if w < 1.0 else None
         return self.rank(query_vector, lexical, language, k, named, focus.framing)
 
     def rank(self, query_vector: np.ndarray, lexical: Bm25Scores | None, language: Language, k: int,

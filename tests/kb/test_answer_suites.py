@@ -184,9 +184,11 @@ def test_two_models_asked_about_are_compared_first(ask: Any, question: str, patt
 @pytest.mark.slow
 def test_a_cards_power_bill_is_its_tdp_around_the_clock_at_kbs_electricity_price(ask: Any) -> None:
     a = ask("monthly power bill for 8 h100s running 24/7?")
-    assert re.search(r"8 × H100 SXM at 700 W .* 4,032 kWh a month \(720 h\): about 4,032 CNY at 1 CNY/kWh", a.answer)
+    assert re.search(r"8 × H100 SXM at 700 W .* 4,032 kWh a month \(720 h\), about 4,032 CNY at 1 CNY/kWh", a.answer)
     zh = ask("a100 80g 一个月电费多少")
     assert re.search(r"一个月（720 小时）约耗电 288 kWh：按 1 元/kWh", zh.answer), zh.answer
+    year = ask("8卡4090 一年满载电费多少钱")
+    assert re.search(r"一年（8,760 小时）约耗电 31,536 kWh", year.answer), year.answer
 
 
 @pytest.mark.slow

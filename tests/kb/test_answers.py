@@ -16,6 +16,8 @@ from kb.answer_eval import load_answer_cases, report, run_answers
 from kb.engine import Engine
 from kb.models import Answer
 from kb.numbers import GIB
+from kb.record_sentences import PERIOD_HOURS
+from kb.settings import Settings
 from kb.verify import MARKER, object_figures, text_figures, unsupported
 from tests.support.paths import REPO
 
@@ -45,6 +47,10 @@ def cited_figures(answer: Answer, markers: list[str], sentence: str = "") -> set
     counts = {int(n) for n in re.findall(r"(?<![\d.,])(\d{1,5})\s*(?:张|×|x)", sentence)}
     # "8 张 RTX 4090 仅显卡约 152,000 元": the asked count of cards, and 8 × the record's price.
     cited |= {float(n) for n in counts} | {a * n for a in cited for n in counts}
+    if "kWh" in sentence:  # a power bill: a cited TDP × the count × kb's hours of a period, at kb's electricity price
+        price, hours = Settings().energy_price_cny_per_kwh, PERIOD_HOURS.values()
+        kwh = {w * n * h / 1000 for w in cited for n in counts | {1} for h in hours}
+        cited |= kwh | {k * price for k in kwh} | {float(h) for h in hours} | {price}
     if len(markers) < 2:
         return cited
     derived = {round(a / b, 2) for a in cited for b in cited if b} | {round(a - b, 6) for a in cited for b in cited}

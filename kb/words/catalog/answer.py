@@ -146,12 +146,15 @@ ANSWER: dict[str, dict[str, str]] = {
     "compared_unit.speed": {"en": "tokens/s", "zh": "token/s"},
     "compared_unit.verdict": {"en": "GiB", "zh": "GiB"},
     "power_bill": {
-        "en": "{count} × {gpu} at {watts} W (TDP) around the clock use about {kwh} kWh a month ({hours} h): about "
-              "{cny} CNY at {price} CNY/kWh (kb's electricity price, KB_ENERGY_PRICE_CNY_PER_KWH; the cards only, "
-              "not the host or cooling)",
-        "zh": "{count} 张 {gpu} 按 TDP {watts} W 全天候运行，一个月（{hours} 小时）约耗电 {kwh} kWh：按 {price} 元/kWh "
-              "（kb 的电价，KB_ENERGY_PRICE_CNY_PER_KWH）约 {cny} 元；只算显卡，不含主机和散热",
+        "en": "{count} × {gpu} at {watts} W (TDP), run around the clock: about {kwh} kWh {period} ({hours} h), "
+              "about {cny} CNY at {price} CNY/kWh (kb's electricity price, KB_ENERGY_PRICE_CNY_PER_KWH; the cards "
+              "only, not the host or cooling)",
+        "zh": "{count} 张 {gpu} 按 TDP {watts} W 全天候运行，{period}（{hours} 小时）约耗电 {kwh} kWh：按 {price} "
+              "元/kWh（kb 的电价，KB_ENERGY_PRICE_CNY_PER_KWH）约 {cny} 元；只算显卡，不含主机和散热",
     },
+    "period.day": {"en": "a day", "zh": "一天"},
+    "period.month": {"en": "a month", "zh": "一个月"},
+    "period.year": {"en": "a year", "zh": "一年"},
     "memory_each": {
         "en": "Split over {count} GPUs, that is about {each} GiB a GPU",
         "zh": "分到 {count} 张卡上，每卡约 {each} GiB",

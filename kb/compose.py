@@ -238,10 +238,12 @@ class Composer(RecordSentences):
         # what was ranked: a fine-tune the question left open may have fallen back to LoRA or QLoRA
         out = [] if sel.ranked_by == "memory" else [
             Sentence(say("pick_for", lang, what=workload_phrase(sel.model, sel.workload, None, lang)), ["S"])]
+        within = [("pick_fastest", fastest), ("pick_cheapest", cheapest)] if sel.budget_cny is not None else [
+            ("pick_cheapest", cheapest), ("pick_fastest_open", fastest)]  # no budget: what is enough comes first
         picks = {"memory": [("pick_memory", fastest)], "cost_headroom": [("pick_cheapest", cheapest)]}.get(
-            sel.ranked_by, [("pick_fastest", fastest), ("pick_cheapest", cheapest)])
+            sel.ranked_by, within)
         for key, row in picks:
-            if key == "pick_cheapest" and row is fastest and len(picks) > 1:
+            if row is cheapest and row is fastest and key != picks[0][0]:
                 continue
             speed = ""
             if row.decode_tokens_per_s is not None:

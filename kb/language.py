@@ -16,12 +16,16 @@ LANGUAGES: tuple[Language, ...] = ("en", "zh")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
+_AMOUNT_UNIT = re.compile(r"(?<=\d)\s*(?:万亿|千亿|亿|万|千)?\s*(?:元|块钱|块)?")
+
+
 def detect_language(text: str) -> Language:
     """'zh' when the question has any Chinese character, else 'en'.
 
-    One Han character is enough: mixed questions ("4090 的 VRAM") are asked by Chinese readers.
+    One Han character is enough: mixed questions ("4090 的 VRAM") are asked by Chinese readers. A unit glued to
+    a number ("budget 3万", "50万元") is not: it is how amounts are written in an English question too.
     """
-    return "zh" if _CJK.search(text) else "en"
+    return "zh" if _CJK.search(_AMOUNT_UNIT.sub(" ", text)) else "en"
 
 
 def check_language(language: str) -> Language:

@@ -198,7 +198,8 @@ def _words(t: Text, q: Query) -> None:
     if t.has(r"选哪|哪种|哪款|哪个|哪张|哪一|which (?:gpu|card)|what (?:gpu|card)|买什么|选什么|推荐|"
              r"怎么配|如何配|配什么|买啥|选啥|啥卡|什么卡|能买|买得起|should i (?:buy|get)|"
              r"can (?:i|we) (?:buy|afford)|afford|"
-             r"best gpu|recommend"):
+             r"best gpu|recommend|cheapest (?:setup|config|configuration|way|option|gpus?|cards?|hardware)|"
+             r"最便宜的(?:配置|方案|卡|显卡)|最省钱的?(?:配置|方案)?"):
         q.wants_selection = True
 
 

@@ -192,6 +192,15 @@ def test_a_cards_power_bill_is_its_tdp_around_the_clock_at_kbs_electricity_price
 
 
 @pytest.mark.slow
+def test_a_pick_with_no_budget_leads_with_what_is_enough_and_never_speaks_of_a_budget(ask: Any) -> None:
+    a = ask("whats the cheapest setup to serve llama 3 70b at 4bit for ~20 users")
+    assert a.selection is not None and "Cheapest that fits" in a.answer.split(". ")[1], a.answer
+    assert "within the budget" not in a.answer and a.selection.budget_cny is None
+    zh = ask("跑 qwen2.5 32b int4 最便宜的配置是啥")
+    assert zh.selection is not None and "预算内" not in zh.answer and "能放下的最便宜配置" in zh.answer, zh.answer
+
+
+@pytest.mark.slow
 def test_two_figures_asked_of_two_cards_are_both_compared(ask: Any) -> None:
     a = ask("how much more is the 4070 ti than the plain 4070, and vram?")
     assert re.search(r"1,?700 CNY more", a.answer) and re.search(r"same memory: 12 GiB", a.answer), a.answer

@@ -197,3 +197,14 @@ def test_models_compared_round_trip_through_state() -> None:
     q = read("llama 3 8b vs mistral 7b decode speed on a 4090")
     back = from_state(to_state(q, "speed", "en"))
     assert back.model == "llama-3-8b" and back.also == ["mistral-7b"]
+
+
+@pytest.mark.parametrize(("question", "language"), [
+    ("want to finetune qwen2.5 14b on my data, budget 3万, what gpu", "en"), ("50万元 budget for training", "en"),
+    ("4090 的 VRAM", "zh"), ("预算3万买什么卡", "zh"), ("8卡h100 训练 70b", "zh"),
+])
+def test_an_amount_written_with_a_chinese_unit_does_not_make_an_english_question_chinese(question: str,
+                                                                                         language: str) -> None:
+    from kb.language import detect_language
+
+    assert detect_language(question) == language

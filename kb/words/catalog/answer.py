@@ -97,6 +97,10 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "Fastest within the budget: {cards} ({capex} CNY{speed})",
         "zh": "预算内最快：{cards}（{capex} 元{speed}）",
     },
+    "pick_fastest_open": {
+        "en": "With no budget given, the fastest kb checked: {cards} ({capex} CNY{speed})",
+        "zh": "没有给出预算时，kb 检查过的最快配置：{cards}（{capex} 元{speed}）",
+    },
     "pick_cheapest": {
         "en": "Cheapest that fits: {cards} ({capex} CNY{speed})",
         "zh": "能放下的最便宜配置：{cards}（{capex} 元{speed}）",

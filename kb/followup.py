@@ -191,7 +191,9 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
         or bool(_LESS.search(text)) or bool(_TIMES.search(text))
     fit_slots = bool(new.gpus or new.model or new.count or new.workloads or new.precision or new.seq_len
                      or new.concurrency or new.budget_cny or new.tokens)
-    carries = fit_slots or (bool(new.attributes) and bool(prior.attributes))
+    # "how fast?", "几张?", "延迟呢": a short turn asking a quantity of the earlier subject carries it
+    asks_of_it = bool(new.asks or new.speed or new.how_many or new.latency) and prior.model is not None
+    carries = fit_slots or asks_of_it or (bool(new.attributes) and bool(prior.attributes))
     if reset or not prior.slots or own_subject or not (opener or relative or (_short(text) and carries)):
         return Turn(new)
     merged = replace(prior, notes=list(new.notes), unknown_models=list(new.unknown_models),

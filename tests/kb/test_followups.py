@@ -77,6 +77,10 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["can an a100 40gb run llama 3 70b int8", "oops, i meant the 80gb one"], "gpus", [("a100-80gb", 1)]),
     (["两张 h100 跑 qwen2.5 72b int8", "我写错了，是 a100 40g"], "gpus", [("a100-40gb", 2)]),
     (["4090 跑 7b", "啊 口误 是 13b"], "model", "13b"),
+    # a short turn that asks a quantity of the earlier subject
+    (["mixtral 8x7b on an l40s int4", "how fast?"], "model", "mixtral-8x7b"),
+    (["4090 跑 qwen2.5 7b", "一秒多少 token"], "speed", True),
+    (["llama 3 8b on an h100", "what's the latency"], "latency", True),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value

@@ -349,8 +349,13 @@ class Composer(RecordSentences):
             direct = self._budget_rule(f, f.budget_cny, top_k) + direct
         direct = self._budget_buys(f, top_k) + direct
         prefer = ("tradeoff", "case") if kind in ("why", "case") else ("guide",)
-        if f.unknown and not direct and not f.gpus and (f.asked or f.model_named):
+        if f.unknown and not direct and not f.gpus and (f.asked or f.model_named or f.intent.attributes):
             support = []  # the guide's sentences about other cards would answer a question nobody asked
+            if f.unknown_gpus and not f.model_named:  # what kb can answer instead: the cards it has records of
+                names = [gpu_name(g.removeprefix("spec-")) for g in self._groups if g.startswith("spec-")]
+                listed = ("、" if f.language == "zh" else ", ").join(names)
+                support = [Sentence(say("records_held", f.language, names=listed), [],
+                                    exempt=tuple(names))]
         elif direct:
             support = self._support(f, SUPPORT.get(kind, 1), prefer, require_match=True)
         else:  # a reason, a rule or a general question: the guide's own sentences are the answer

@@ -72,7 +72,7 @@ def _matches(written: str, figures: Iterable[float]) -> bool:
 def unsupported(sentence: str, figures: set[float], exempt: Iterable[str] = ()) -> list[str]:
     """The numbers in `sentence` that none of `figures` supports (names in `exempt` are skipped)."""
     text = MARKER.sub(" ", sentence)
-    for name in exempt:
+    for name in sorted(exempt, key=len, reverse=True):  # "H200" before "H20", which would leave its 0
         text = text.replace(name, " ")
     missing = []
     for n in read_numbers(text):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from kb.engine import Engine
@@ -208,3 +210,11 @@ def test_an_amount_written_with_a_chinese_unit_does_not_make_an_english_question
     from kb.language import detect_language
 
     assert detect_language(question) == language
+
+
+@pytest.mark.parametrize("question", ["昇腾 910c 显存多少", "gh200 memory?"])
+def test_a_figure_of_a_card_kb_lacks_names_the_cards_it_has_instead_of_guide_sentences(question: str,
+                                                                                       engine: Engine) -> None:
+    a = engine.answer(question)
+    assert a.unknown and not a.fit_checks and re.search(r"H200.*RTX 4090|H200、.*RTX 4090", a.answer), a.answer
+    assert "[" not in a.answer  # nothing cited: no sentence of the guide about some other card

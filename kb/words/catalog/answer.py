@@ -240,6 +240,10 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "kb has no spec for the {name}, so it cannot check or quote it",
         "zh": "kb 没有 {name} 的规格记录，无法检查或给出它的数据",
     },
+    "records_held": {
+        "en": "kb has spec records for these cards: {names}",
+        "zh": "kb 有规格记录的显卡：{names}",
+    },
     "unknown_model_sized": {
         "en": "kb has no shape for {name}: it is checked as a generic {size}B model, its structure estimated",
         "zh": "kb 没有 {name} 的结构数据：按通用的 {size}B 模型检查，结构为估算",

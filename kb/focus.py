@@ -53,6 +53,26 @@ _CASE_SUBJECTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
     ))
 
 
+# A card kb has no record of → the guide's words for its maker's chips (§10.2 other makers, §10.3 dedicated
+# accelerators, §10.1 NVIDIA's data-centre line, §4.1 the GeForce line), so search finds what the guide says of them.
+_MAKERS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), words) for p, words in (
+        (r"mi\d|radeon|rx|w\d{4}|[5-9]\d00\s*(?:xtx|xt|gre)|amd|gaudi|intel|arc|昇腾|ascend|huawei|华为|寒武纪|cambricon|昆仑|kunlun|海光|"
+         r"hygon|摩尔线程|沐曦|壁仞|mlu|dcu|tpu|trainium|inferentia|aws|google", ("其他厂商的AI芯片发展",)),
+        (r"cerebras|groq|graphcore|jetson|orin|npu", ("专用AI加速器", "推理专用加速器", "边缘AI加速器")),
+        (r"(?:rtx|gtx)?\s*[1-3]0[5-9]0|laptop|笔记本|移动版", ("RTX系列的演变与定位",)),
+        (r"[vtpakhlbg]\d|a\d{4}|nvl|gb\d|dgx|ada|blackwell|rtx pro", ("NVIDIA新一代GPU", "数据中心GPU")),
+    ))
+
+
+def maker_terms(unknown_gpus: list[str]) -> list[str]:
+    """The guide's words for the makers of cards kb has no record of (the first family that matches each)."""
+    out: list[str] = []
+    for name in unknown_gpus:
+        out += next((words for pattern, words in _MAKERS if pattern.search(name)), ())
+    return list(dict.fromkeys(out))
+
+
 def case_terms(question: str) -> list[str]:
     """The cases' own words for who a case question is about."""
     return [w for pattern, words in _CASE_SUBJECTS if pattern.search(question) for w in words]
@@ -65,6 +85,7 @@ def focus_of(question: str, query: Query) -> Focus:
     concrete = bool(query.model or query.workloads or query.precision or query.seq_len or query.concurrency
                     or query.budget_cny or query.asked or query.unknown)
     words = tuple(case_terms(question)) if about_a_case(question) else ()
+    words += tuple(maker_terms(query.unknown_gpus))
     return Focus(tuple(focus_terms(query)), asks_framing(question) or not concrete, words)
 
 # What is asked → the guide's words for it.

@@ -38,3 +38,16 @@ def test_the_framing_chapters_stay_for_questions_about_them_or_about_cards_alone
     assert _focus("什么情况下 4090 比 A100 更合适").framing  # what the conclusion answers
     assert _focus("What is hardware-as-a-service?").framing  # nothing concrete to look up
     assert not _focus("why would anyone still pick an a100 over a 4090 for training").framing
+
+
+def test_a_card_kb_lacks_leans_lexically_on_what_the_guide_says_of_its_maker() -> None:
+    assert _focus("昇腾 910b 多少钱一张").words == ("其他厂商的AI芯片发展",)
+    assert _focus("4 张 7900xtx 跑 70b 行吗").words == ("其他厂商的AI芯片发展",)
+    assert "NVIDIA新一代GPU" in _focus("a6000 显存多大").words
+    assert "专用AI加速器" in _focus("is groq faster than an h100 for llama 3 8b").words
+    assert _focus("a100 显存多大").words == ()  # a card kb has a record of needs none
+
+
+def test_a_case_named_in_other_words_leans_on_the_cases_words() -> None:
+    assert "初创公司" in _focus("创业公司案例 用的什么卡").words
+    assert _focus("创业公司案例 用的什么卡").terms == ()  # the dense side embeds no new term set

@@ -362,6 +362,12 @@ class Composer(RecordSentences):
             support = self._support(f, REASONS, prefer, require_match=False, per_passage=2)
         dropped: list[str] = []
         text = self._join(lead + direct + support, f, dropped)
+        if not text.strip():  # nothing survived: say so, and where the guide comes nearest, rather than nothing
+            said = [Sentence(say("nothing_direct", f.language), [])]
+            if f.passages:
+                heading = re.sub(r"^\d+(?:\.\d+)?\s+", "", f.passages[0].heading)
+                said.append(Sentence(say("nearest_read", f.language, heading=heading), [f"@{f.passages[0].id}"]))
+            return Composition(self._join(said, f, dropped), "partial", f.passages, dropped)
         partial = bool(f.unknown) or (kind == "spec" and not direct)
         return Composition(text, "partial" if partial else "answered", f.passages, dropped)
 

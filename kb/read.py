@@ -15,7 +15,7 @@ from functools import lru_cache
 from kb import read_amounts as amounts
 from kb.fit.notes import note
 from kb.fit.numbers import CN_NUMERAL, EN_NUMBER_WORD, NUM, amount, to_int
-from kb.intent import spec_attributes
+from kb.intent import KEY_FIGURES, spec_attributes
 from kb.language import Language, check_language
 from kb.names import Registry
 from kb.query import Query
@@ -234,6 +234,13 @@ _ASKED: tuple[tuple[str, str], ...] = (
 
 
 _FOLLOWS_A_MODEL = ("kv", "concurrency", "memory", "time")
+# Two cards set against each other with no figure named: "区别大吗", "whats the diff", "worth it over".
+_VERSUS = re.compile(r"区别|差别|差异|差在哪|不同|对比|比较|哪个好|哪个强|哪个更|\bvs\.?\b|versus|differ|\bdiff\b|"
+                     r"compare|comparison|worth it over|better than|upgrade from|或者|还是", re.IGNORECASE)
+# ...unless it names some other thing to compare (cores, architecture, slots): the guide's words answer that.
+_OTHER_THING = re.compile(r"how many|多少个|几个|number of|核心|cores?\b|架构|architecture|制程|process node|接口|"
+                          r"slots?\b|插槽|驱动|driver|软件|software|生态|ecosystem|散热|cooling|尺寸|size",
+                          re.IGNORECASE)
 # The span a running cost is asked for ("一年电费", "daily power cost"); a month when none is said.
 _PERIODS = (("year", r"一年|每年|全年|年度?电费|(?:a|per|each) year|yearly|annual"),
             ("day", r"一天|每天|每日|日电费|(?:a|per|each) day|daily"))
@@ -286,6 +293,9 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     amounts.bare_budget(t, q)
     if q.model is None:  # a figure of a card; a model's memory or speed is a fit question, not a spec one
         q.attributes = spec_attributes(t.original.lower())
+        if not q.attributes and len(q.gpus) >= 2 and _VERSUS.search(t.original.lower()) \
+                and not _OTHER_THING.search(t.original.lower()):
+            q.attributes = list(KEY_FIGURES)  # "a800 和 h800 区别大吗": compared by the figures that decide
     if q.also and q.budget_cny is None:  # "哪个 kv cache 小" of two models asks which model, not what to buy
         q.wants_selection = False
     q.asks = _asks(t.original.lower())

@@ -193,7 +193,7 @@ class RecordSentences:
         for attr in f.intent.attributes:
             a, b = self._figure(gpus[0], attr), self._figure(gpus[1], attr)
             if a is None or b is None or not a[0] or not b[0] or a[1] != b[1]:
-                continue
+                continue  # "32 GB" against "24 GiB": each is said as its record writes it, no ratio across units
             if a[0] == b[0]:  # "一样吗": the same figure is the answer
                 markers = [self._cite(f, self._part_with(g, a[0]), top_k) for g in gpus
                            if self._groups.get(f"spec-{g}")]

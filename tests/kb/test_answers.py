@@ -96,6 +96,15 @@ def test_every_number_in_every_answer_is_in_what_it_cites(answers: list[Answer])
 
 
 @pytest.mark.slow
+def test_no_answer_is_empty(answers: list[Answer], engine: Engine) -> None:
+    assert all(a.answer.strip() for a in answers), [a.question for a in answers if not a.answer.strip()]
+    # two cards set against each other with no figure named: compared by the figures that decide, never nothing
+    for q in ("老板让我问下 a800 和 h800 区别大吗", "rtx6000ada vs l40s whats the diff"):
+        a = engine.answer(q)
+        assert re.search(r"1\.64 倍|1\.11×", a.answer), a.answer
+
+
+@pytest.mark.slow
 def test_english_answers_are_english(answers: list[Answer]) -> None:
     for a in answers:
         if a.language != "en":

@@ -259,6 +259,14 @@ ANSWER: dict[str, dict[str, str]] = {
         "zh": "kb 所依据的指南不涉及这个问题：它讲的是为大模型训练和推理选择 GPU（A100、RTX 40 系列及新一代显卡的"
               "规格、性能、成本、案例和选型规则）",
     },
+    "nothing_direct": {
+        "en": "kb found no sentence in the guide or its records that answers this directly",
+        "zh": "kb 在指南和规格记录里没有找到直接回答这个问题的句子",
+    },
+    "nearest_read": {
+        "en": "The passage nearest to it: {heading}",
+        "zh": "最接近的段落是：{heading}",
+    },
     "nearest": {
         "en": "The nearest thing it covers: {heading}",
         "zh": "它最接近的内容是：{heading}",

@@ -130,6 +130,9 @@ class Composer(RecordSentences):
                     n = serving.concurrency if serving else c.batch
                     out.append(Sentence(say("kv_total", lang, context=f"{c.seq_len:,}", n=n,
                                           total=gib(c.breakdown.kv_cache)), m))
+            elif f.asked == "context" and c.serving is not None and c.workload == "inference":
+                out.append(Sentence(say("max_context", lang, count=c.gpu_count, gpu=gpu_name(c.gpu),
+                                      tokens=whole(c.serving.kv_tokens_capacity)), m))
             elif f.asked == "concurrency" and c.serving is not None:
                 s = c.serving
                 out.append(Sentence(say("concurrency", lang, context=f"{s.context_tokens:,}",

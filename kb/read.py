@@ -204,6 +204,9 @@ def _words(t: Text, q: Query) -> None:
 
 
 _ASKED: tuple[tuple[str, str], ...] = (
+    ("context", r"(?:最多|最长)(?:能|可以)?(?:开|跑|支持|用|放)?(?:到)?多长(?:的)?(?:上下文|context)|最长(?:的)?上下文|"
+                r"上下文(?:最多|最长)(?:能|可以)?(?:开|到|多长|多少)|max(?:imum)? (?:context|ctx)|longest context|"
+                r"what (?:context|ctx)(?: length| size| window)? can|how (?:long|much) (?:a )?(?:context|ctx)"),
     ("kv", r"kv\s*[-_]?\s*cache|kv\s*bytes|kv\s*缓存|键值缓存|"
            r"(?<![a-z])kv(?![a-z]).{0,12}(?:多大|多少|size|per token|每\s*token)|"
            r"total kv|kv total|(?<![a-z])kv(?![a-z])"),
@@ -233,7 +236,7 @@ _ASKED: tuple[tuple[str, str], ...] = (
 )
 
 
-_FOLLOWS_A_MODEL = ("kv", "concurrency", "memory", "time")
+_FOLLOWS_A_MODEL = ("kv", "concurrency", "memory", "time", "context")
 # Two cards set against each other with no figure named: "区别大吗", "whats the diff", "worth it over".
 _VERSUS = re.compile(r"区别|差别|差异|差在哪|不同|对比|比较|哪个好|哪个强|哪个更|\bvs\.?\b|versus|differ|\bdiff\b|"
                      r"compare|comparison|worth it over|better than|upgrade from|或者|还是", re.IGNORECASE)

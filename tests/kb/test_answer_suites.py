@@ -139,6 +139,8 @@ def test_every_preset_on_four_cards_and_four_workloads_gets_its_verdict_and_a_wa
     ("MI300X 和 H100 带宽差多少？", r"MI300X 的显存带宽是 H100 SXM 的 1\.58 倍"),
     ("rtx 4090 vs rtx 4080 memory bandwidth", r"RTX 4090's memory bandwidth is 1\.41× the RTX 4080's"),
     ("8张4090光显卡要多少钱", r"152,000"),
+    ("a100 40g 跑 qwen2.5 14b 最多能开多长上下文", r"单条序列的上下文最多约 [\d,]+ token"),
+    ("what context length can i fit for llama 3 8b on a 4090", r"one sequence can run to about [\d,]+ tokens"),
     ("how much memory does qwen2.5 32b fp8 take per card if split over 2", r"needs about [\d.]+ GiB in all"),
 ])
 def test_the_asked_quantity_comes_first(ask: Any, question: str, pattern: str) -> None:

@@ -159,6 +159,12 @@ ANSWER: dict[str, dict[str, str]] = {
     "period.day": {"en": "a day", "zh": "一天"},
     "period.month": {"en": "a month", "zh": "一个月"},
     "period.year": {"en": "a year", "zh": "一年"},
+    "max_context": {
+        "en": "Beside the weights there is room for about {tokens} tokens of KV cache on {cards}: one sequence can "
+              "run to about {tokens} tokens of context (within the model's own context limit)",
+        "zh": "权重之外，{cards} 能放约 {tokens} token 的 KV 缓存：单条序列的上下文最多约 {tokens} token"
+              "（不超过模型本身支持的上下文长度）",
+    },
     "memory_each": {
         "en": "Split over {count} GPUs, that is about {each} GiB a GPU",
         "zh": "分到 {count} 张卡上，每卡约 {each} GiB",

@@ -179,6 +179,10 @@ LLAMA = (
     _dense("llama-3.1-405b", 126, 16384, 128, 8, 53248, 128256),
     _dense("llama-65b", 80, 8192, 64, 64, 22016, 32000),
 )
+# The shapes an unnamed size is scaled from. Not LLaMA-65B (2023, one KV head per query head): every model
+# of 30–70B since (Llama 2/3 70B, Qwen2.5-32B, Yi-34B, Gemma 2 27B) shares its KV heads, and a 32B estimated
+# from LLaMA-65B carried 6× their KV cache ("32b int4" did not fit a 24 GiB card that Qwen2.5-32B int4 fits).
+TEMPLATES = tuple(p for p in LLAMA if p.name != "llama-65b")
 OTHERS = (
     _dense("llama-3.1-8b", 32, 4096, 32, 8, 14336, 128256),
     _dense("llama-3.1-70b", 80, 8192, 64, 8, 28672, 128256),
@@ -271,7 +275,7 @@ def estimate_shape(params: float) -> ModelShape:
     Parameters grow as layers x hidden^2, so scaling both by the cube root keeps the family's aspect.
     The params are the user's number, not the scaled shape's, so "7B" weighs exactly 7e9.
     """
-    base = min(LLAMA, key=lambda p: abs(math.log(params / p.params)))
+    base = min(TEMPLATES, key=lambda p: abs(math.log(params / p.params)))
     s = (params / base.params) ** (1 / 3)
     hidden = max(HEAD_DIM, round(base.hidden * s / HEAD_DIM) * HEAD_DIM)
     heads = hidden // HEAD_DIM

@@ -127,6 +127,6 @@ def test_500_concurrent_users_needs_about_ten_a100s_not_eighteen() -> None:
 
 
 def test_heads_that_tensor_parallelism_cannot_split_leave_the_other_gpus_as_pipeline_stages() -> None:
-    """An estimated 34B has 51 heads: TP 1 only, so two cards hold it as two pipeline stages, not two copies."""
-    (check,) = ENGINE.for_question("34b int4 on 2 rtx 4090", "en").checks
+    """An estimated 40B has 53 heads: TP 1 only, so two cards hold it as two pipeline stages, not two copies."""
+    (check,) = ENGINE.for_question("40b int4 on 2 rtx 4090", "en").checks
     assert check.fits and check.layout.tp == 1 and check.layout.pp == 2 and check.min_gpus == 2

@@ -1,4 +1,8 @@
-"""Named dependencies: handlers declare what they need and read like plain functions."""
+"""Named dependencies: handlers declare what they need and read like plain functions.
+
+They are `async def` although they only read attributes: FastAPI runs a plain `def` dependency in its thread pool,
+so each request paid a round trip to a pool thread and back to the event loop before the handler ran (measured
+0.2-0.3 ms of a fresh /v1/ask on an idle machine, more when the cores are busy: benchmarks/README.md)."""
 
 from __future__ import annotations
 
@@ -11,16 +15,16 @@ from kb.settings import Settings
 from service.state import AppState
 
 
-def get_state(request: Request) -> AppState:
+async def get_state(request: Request) -> AppState:
     state: AppState = request.app.state.kb
     return state
 
 
-def get_settings(state: Annotated[AppState, Depends(get_state)]) -> Settings:
+async def get_settings(state: Annotated[AppState, Depends(get_state)]) -> Settings:
     return state.settings
 
 
-def get_engine(state: Annotated[AppState, Depends(get_state)]) -> Engine:
+async def get_engine(state: Annotated[AppState, Depends(get_state)]) -> Engine:
     """The loaded engine; 503 with Retry-After while the index is loading (NotReady's handler)."""
     return state.require_engine()
 

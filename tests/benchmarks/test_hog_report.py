@@ -47,3 +47,14 @@ def test_rounds_are_judged_by_their_median() -> None:
                 "1:active #1": row(16, 18, 50), "1:active #2": row(16, 18, 50), "1:active #3": row(16, 18, 50)})
     judge(r, "0:passive")
     assert r["scores"]["0:passive"] == 1.0 and r["pick"] == "0:passive"
+
+
+def test_a_baseline_commit_is_shown_beside_this_code() -> None:
+    r = report({"0:passive": row(20, 30, 50), "0:spin:1000": row(15, 20, 44)})
+    r["baseline"] = {"commit": "abc1234", "policies": {"0:passive": row(20, 32, 60), "0:spin:1000": row(15, 22, 40)}}
+    judge(r, "0:passive")
+    text = render(r)
+    assert "baseline abc1234 beside this code" in text
+    assert "| 0:passive | 32 / 30 | 2.13 / 2.00 | 60 / 50 | 1.88 / 1.67 |" in text
+    assert "| 0:spin:1000 | 22 / 20 | 1.47 / 1.33 | 40 / 44 | 1.82 / 2.2 |" in text
+    assert r["scores"]["0:passive"] == 1.67  # the verdict is this code's alone

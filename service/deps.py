@@ -1,8 +1,8 @@
 """Named dependencies: handlers declare what they need and read like plain functions.
 
 They are `async def` although they only read attributes: FastAPI runs a plain `def` dependency in its thread pool,
-so each request paid a round trip to a pool thread and back to the event loop before the handler ran (measured
-0.2-0.3 ms of a fresh /v1/ask on an idle machine, more when the cores are busy: benchmarks/README.md)."""
+so each request paid a round trip to a pool thread and back to the event loop before the handler ran: measured
+0.2 ms of a fresh /v1/ask on a quiet machine, 2.0-2.4 ms with every core busy (benchmarks/service_layers.py)."""
 
 from __future__ import annotations
 

@@ -72,6 +72,15 @@ def weight_bytes(shape: ModelShape, precision: str) -> tuple[int, Note]:
                           size=gb(n))
 
 
+def input_embedding_bytes(shape: ModelShape, precision: str) -> int:
+    """The input embedding table, which a decode step gathers one row of and never reads whole: none apart from
+    the LM head when the two are tied (then the head reads it). Weight-only quantisers keep it in 16 bits."""
+    if shape.tied or not shape.vocab:
+        return 0
+    per_value = 2 if precision in QUANTISED or experts_only(precision, shape.release) else BITS[precision] / 8
+    return round(shape.vocab * shape.hidden * per_value)
+
+
 def kv_bytes_per_token(shape: ModelShape, value_bytes: int = 2) -> int:
     """KV bytes a token at full attention in every layer (the contract's kv_bytes_per_token at 16-bit)."""
     return shape.kv_values_per_token_layer * shape.layers * value_bytes

@@ -15,7 +15,15 @@ from dataclasses import dataclass
 
 from kb.fit import speed, topology
 from kb.fit.gpus import GpuSpec
-from kb.fit.memory import MemoryPlan, gb, kv_bytes_per_token, kv_cache_bytes, kv_value_bytes, prefill_tokens
+from kb.fit.memory import (
+    MemoryPlan,
+    gb,
+    input_embedding_bytes,
+    kv_bytes_per_token,
+    kv_cache_bytes,
+    kv_value_bytes,
+    prefill_tokens,
+)
 from kb.fit.notes import Note, note
 from kb.fit.presets import ModelShape
 from kb.fit.result import Layout, Serving
@@ -130,7 +138,8 @@ def serve(r: Replicas, gpu: GpuSpec, shape: ModelShape, plan: MemoryPlan, availa
         assumptions.append(note("replicas_assumption"))
     if not fits:
         return out
-    d = speed.decode(gpu, n, shape, plan.weight_bytes, per_seq, r.sequences, seq, tflops)
+    d = speed.decode(gpu, n, shape, plan.weight_bytes, per_seq, r.sequences, seq, tflops,
+                     unread_bytes=input_embedding_bytes(shape, precision))
     ttft, ttft_note = speed.prefill_seconds(gpu, n, shape, seq, 1, mfu, tflops)
     steps += [speed.decode_note(gpu, n, d, tflops), note("ttft_step", prefill=ttft_note)]
     if n > 1:

@@ -100,10 +100,11 @@ class Decode:
 
 
 def decode(gpu: GpuSpec, count: int, shape: ModelShape, weight_bytes: int, kv_bytes_per_seq: int,
-           sequences: int, context: int, tflops: float | None = None) -> Decode:
+           sequences: int, context: int, tflops: float | None = None, unread_bytes: int = 0) -> Decode:
     """The roofline of one decode step for `sequences` sequences at `context` tokens each (`tflops`: the
-    format's dense rate, default the 16-bit one)."""
-    w = weight_bytes * read_fraction(shape, sequences)
+    format's dense rate, default the 16-bit one; `unread_bytes`: weights a step does not read, the input
+    embedding table, of which it gathers one row a token)."""
+    w = (weight_bytes - unread_bytes) * read_fraction(shape, sequences)
     kv = kv_bytes_per_seq * sequences
     flops = sequences * (2 * shape.active_params + 4 * shape.layers * context * attention_dim(shape))
     return Decode(sequences, (w + kv) / (gpu.bandwidth_gbs * 1e9 * count),

@@ -331,9 +331,11 @@ FIT: dict[str, dict[str, str]] = {
     "decode_assumption": {
         "en": "decode speed: a roofline upper bound, the longer of reading (weights + every sequence's KV cache at "
               "the full context) ÷ bandwidth and computing (2 × active params + attention) FLOP ÷ dense peak, + "
-              "tensor-parallel all-reduces; real kernels reach 60–80 % of it",
+              "tensor-parallel all-reduces; real kernels reach 60–80 % of it. The input embedding table is not read "
+              "whole (a step gathers one row a token); an untied LM head is",
         "zh": "解码速度：屋顶线上限，取读取（权重 + 每条序列满上下文的 KV 缓存）÷ 带宽 与 计算（2 × 激活参数 + 注意力）"
-              "FLOP ÷ 稠密峰值 两者中较长的，再加张量并行的 all-reduce；实际内核可达其 60–80 %",
+              "FLOP ÷ 稠密峰值 两者中较长的，再加张量并行的 all-reduce；实际内核可达其 60–80 %。输入嵌入表不整表读取"
+              "（每个 token 只取一行）；不与它共享的输出层要读",
     },
     "prefill_assumption": {
         "en": "prefill: dense 16-bit tensor peak with fp32 accumulate × MFU {mfu:.0%}, also for weight-only "

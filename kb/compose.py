@@ -352,7 +352,11 @@ class Composer(RecordSentences):
             direct = self._budget_rule(f, f.budget_cny, top_k) + direct
         direct = self._budget_buys(f, top_k) + direct
         prefer = ("tradeoff", "case") if kind in ("why", "case") else ("guide",)
-        if f.unknown and not direct and not f.gpus and (f.asked or f.model_named or f.intent.attributes):
+        model_unknown = bool(set(f.unknown) - set(f.unknown_gpus)) and not f.checks and not f.model_named
+        if model_unknown and f.asked not in ("figure", "comparison", "price"):
+            direct = []  # "mistral large 2 on 2 h200 in fp8": nothing to check, and the card's fp8 is not asked
+        if f.unknown and not direct and (not f.gpus or model_unknown) and (f.asked or f.model_named
+                                                                          or f.intent.attributes or model_unknown):
             support = []  # the guide's sentences about other cards would answer a question nobody asked
             if f.unknown_gpus and not f.model_named:  # what kb can answer instead: the cards it has records of
                 names = [gpu_name(g.removeprefix("spec-")) for g in self._groups if g.startswith("spec-")]

@@ -28,22 +28,23 @@ _OPENER = re.compile(
     r"wait|my bad|typo|correction)"
     r"|(?:呢|如何|怎么样|行吗|可以吗)\s*[？?。!！]*\s*$|\binstead\b|\bthe same\b"
     # a turn that points back at the earlier subject: "could it do a full fine-tune too?", "它能训练吗"
-    r"|\b(?:could|can|would|will|does|is) (?:it|they|that)\b|\btoo\s*[?？.]*\s*$|它|这个模型|这张卡", re.IGNORECASE)
+    r"|\b(?:could|can|would|will|does|is) (?:it|they|that)\b|\btoo\s*[?？.]*\s*$|它|这个模型|这张卡"
+    r"|\b(?:tune|train|serve|run|fit|host|quantize|load) (?:it|them|that model)\b|\balso\b.{0,30}\bit\b", re.IGNORECASE)
 _DOUBLE = r"(?:翻倍|翻一倍|加倍|double[ds]?|twice|2x|×\s*2)"
 _TIMES = re.compile(r"(?:改成|变成|扩大|增加到|乘以|翻)?\s*(\d+|[三四五六七八九十]|three|four|five|six|eight|ten)\s*"
-                    r"(?:倍|x\b|times)|[x×]\s*(\d+)\b", re.IGNORECASE)
+                    r"(?:倍|x\b|times)|[x×]\s*(\d+)\b|\b(tripl|quadrupl)e[ds]?\b", re.IGNORECASE)
 _TOKENS = r"(?:tokens?|数据量|训练数据)"
 _HALF = r"(?:减半|一半|halve[ds]?|half)"
 _CONTEXT = r"(?:上下文|context|序列|seq|ctx)"
-_USERS = r"(?:并发|用户|users?|concurrency|requests?|sequences?)"
+_USERS = r"(?:并发|用户|人数|人|users?|people|concurrency|requests?|sequences?|seqs)"
 _CARDS = r"(?:卡|显卡|gpus?|cards?)"
 _N_ZH = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
 _N_EN = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
 _N = rf"(\d+|[{''.join(_N_ZH)}])"
 _N_WORD = rf"(\d+|{'|'.join(_N_EN)})"
 # "多加两张", "再加 2 张卡", "two more cards", "add 2 gpus", "another card", "one more"; "少一张", "one fewer card".
-_MORE = re.compile(rf"(?:多加|再加|加|增加|(?<![最至])多)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|"
-                   rf"(?:多加|再加)\s*{_N}\s*{_CARDS}|"
+_MORE = re.compile(rf"(?:多加|再加|再补|补|加|增加|(?<![最至])多)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|"
+                   rf"(?:多加|再加|再补)\s*{_N}\s*{_CARDS}|"
                    rf"\b{_N_WORD} more {_CARDS}|\badd {_N_WORD} (?:more )?{_CARDS}|\banother {_CARDS}|"
                    rf"^\W*(?:and\s+|just\s+|maybe\s+)?{_N_WORD} more\W*$|(?:再来|再多|多来|再上)\s*{_N}\s*(?:张|块)",
                    re.IGNORECASE)
@@ -142,6 +143,8 @@ def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None
 
 def _factor(m: re.Match[str]) -> int:
     """×N from "4倍", "翻四倍", "x4", "4 times"."""
+    if m.group(3):  # "triple", "quadruple"
+        return 3 if m.group(3).lower() == "tripl" else 4
     word = m.group(1) or m.group(2)
     if word.isdigit():
         return int(word)

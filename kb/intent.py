@@ -32,7 +32,7 @@ _WEAK = re.compile(
     re.IGNORECASE,
 )
 _SPEED = re.compile(
-    r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|each) second|每秒|多快|速度|speed|how fast|throughput|吞吐|"
+    r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|each) second|每秒|一秒|多快|速度|speed|how fast|throughput|吞吐|"
     r"多久|多长时间|how long|多少天|几天|\bdays?\b|\bhours?\b|小时|time to (?:train|first)|训练时间|"
     r"延迟|latency|ttft|gpu[\s-]?hours|首字", re.IGNORECASE)
 _COST = re.compile(r"电费|per million|每百万|cost per|成本|how much (?:does|would|will) .* (?:run|train|serve)|"
@@ -43,7 +43,8 @@ _WHY = re.compile(
     r"drawback|limitation|weakness|strength|pros\b|cons\b|区别|差异|difference|\bvs\.?\b|versus|哪个好|哪个更|"
     r"better|比较|compare|好处|tradeoff|trade-off|权衡|适合|suitable|best for|值得|worth|趋势|trend|future|未来|"
     r"建议|recommend|best practice|最佳实践|怎么选|如何选|how (?:should|do|can) (?:i|we)|应该|should", re.IGNORECASE)
-_HOW_MANY = re.compile(r"how many|几张|几块|几个|多少张|多少块|多少卡|几卡|"
+_HOW_MANY = re.compile(r"how many(?! (?:tokens?|seqs|sequences|users|people|days|hours))|几张|几块|"
+                       r"几个(?!\s*(?:token|字|词|人|用户|会话|请求|并发))|多少张|多少块|多少卡|几卡|"
                        r"需要多少(?:张|块|卡|个gpu|gpu)|minimum number|fewest",
                        re.IGNORECASE)
 _CASE = re.compile(
@@ -96,7 +97,7 @@ _OFF_DOMAIN = re.compile(
     r"建模渲染|效果图|"
     # games said by their titles or their settings
     r"原神|艾尔登法环|elden ring|使命召唤|call of duty|(?<![a-z])gta|荒野大镖客|starfield|星空|(?<![a-z])cs2(?![a-z])|"
-    r"valorant|英雄联盟|绝地求生|(?<![a-z])pubg|永劫无间|吃鸡|3a ?大作|3a ?游戏|dlss|帧生成|frame gen|画质|特效全开|"
+    r"valorant|英雄联盟|绝地求生|(?<![a-z])pubg|永劫无间|吃鸡|3a ?大作|3a ?游戏|帧生成|frame gen|画质|特效全开|"
     r"开满特效|全高特效|(?:玩|跑).{0,10}(?:卡不卡|流畅|满帧|掉帧)|满帧|掉帧|(?<![a-z])1440p|"
     r"(?<![a-z])4k (?:60|120|144)|"
     # other models than language models

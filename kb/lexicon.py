@@ -49,4 +49,5 @@ UNKNOWN_MODELS: tuple[str, ...] = (
     rf"phi{_SEP}[234](?:\.5)?(?:{_SEP}(?:mini|medium))?|command{_SEP}r\+?",
     rf"bloom|opt(?=-\d)|gpt{_SEP}j|gpt{_SEP}neox?|bert|t5",
     rf"dbrx|jamba|snowflake{_SEP}arctic|grok{_SEP}1",
+    rf"mistral{_SEP}(?:large|medium|small|nemo)(?:{_SEP}\d+(?:\.\d+)?)?|codestral|ministral|pixtral",
 )

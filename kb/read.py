@@ -27,7 +27,9 @@ _NOT_A_NAME = {"a", "an", "the", "run", "running", "runs", "for", "of", "with", 
                "or", "about", "llm", "dense", "size", "my", "our", "load", "host", "deploy", "inference", "lora",
                "qlora", "fp16", "bf16", "int8", "int4", "fp32", "nf4", "fp8", "fp4", "moe", "can", "fit", "hold",
                "that", "this", "use", "using", "fine", "full", "pretrain", "pretraining", "params", "parameter",
-               "parameters", "vs", "than", "what", "x", "s", "gpu", "gpus", "card", "cards"}
+               "parameters", "vs", "than", "what", "x", "s", "gpu", "gpus", "card", "cards", "fine-tuning",
+               "finetuning", "fine-tuned", "pre-training", "some",
+               "any", "two", "three", "several", "small", "large", "big", "new", "open", "source", "open-source"}
 
 
 _QUANTITY_BEFORE = re.compile(r"(?:并发|用户|上下文|预算|token|tokens|users?|concurrency|context|budget|[¥$])"
@@ -136,6 +138,7 @@ def _bare_count(t: Text, q: Query) -> None:
                     rf"|(?<![\d.])(\d+|{CN_NUMERAL})\s*(?:张|块)(?!\s*[a-z0-9])"
                     rf"|(?<![\d.])(\d+|{EN_NUMBER_WORD})\s+of (?:them|those|these)"
                     rf"|\b(?:just|only)\s+(?:have\s+|with\s+|use\s+)?(one|a single|1)\b|(单)卡"
+                    rf"|\b(?:just|only)\s+(?:have\s+|with\s+|use\s+)?(\d+|{EN_NUMBER_WORD})\s*(?=$|[?？.!]|of them)"
                     # "if split over 2", "sharded across 4", "per gpu on 4": a split said after the ask
                     rf"|\b(?:split|spread|shard(?:ed)?|distributed|divided)\s+(?:over|across|between|on(?:to)?|in(?:to)?)"
                     rf"\s+(\d+|{EN_NUMBER_WORD})\b|\b(?:over|across|on)\s+(\d+|{EN_NUMBER_WORD})\s*(?=$|[?？,，.。!;])"):
@@ -191,7 +194,8 @@ def _words(t: Text, q: Query) -> None:
                        ("pp", r"pp|pipeline[\s-]*parallel(?:ism)?|流水线并行")):
         if m := re.search(rf"(?<![a-z])(?:{word})\s*(?:size|=|:|为|是)?\s*(\d{{1,3}})(?!\d)", t.s):
             setattr(q, name, int(m.group(1)))
-    q.how_many = t.has(r"how many|几张|几块|几个|多少张|多少块|多少卡|几卡|需要多少(?:张|块|卡|个gpu|gpu)|"
+    q.how_many = t.has(r"how many(?! (?:tokens?|seqs|sequences|users|people|days|hours))|几张|几块|"
+                       r"几个(?!\s*(?:token|字|词|人|用户|会话|请求|并发))|多少张|多少块|多少卡|几卡|需要多少(?:张|块|卡|个gpu|gpu)|"
                        r"minimum number|fewest")
     q.latency = t.has(r"latency|延迟|首字|ttft|time to first|prefill|响应时间")
     q.speed = t.has(r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|each) second|每秒|一秒|多快|速度|speed|how fast")
@@ -211,6 +215,8 @@ _ASKED: tuple[tuple[str, str], ...] = (
            r"(?<![a-z])kv(?![a-z]).{0,12}(?:多大|多少|size|per token|每\s*token)|"
            r"total kv|kv total|(?<![a-z])kv(?![a-z])"),
     ("concurrency", r"多少(?:个|路)?(?:并发|用户|会话|请求)|并发(?:多少|几)|撑多少|能?(?:支持|扛|带)多少|"
+                    r"最多(?:能|可以)?(?:开|跑|同时)?几(?:个|路|条)(?!\s*(?:token|字|卡|张))|最多几个人|几个人同时|"
+                    r"max(?:imum)? (?:seqs|sequences|users|sessions|streams)|how many seqs|"
                     r"(?:同时|并发|一起).{0,4}(?:几|多少)\s*(?:路|个|人|条|用户|请求)|几路|"
                     r"how many (?:at once|at the same time|in parallel)|"
                     r"how many .{0,24}(?:concurrent|users|requests|sequences|seqs|chats|sessions|streams)|"
@@ -294,7 +300,7 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     _bare_count(t, q)
     _words(t, q)
     amounts.bare_budget(t, q)
-    if q.model is None:  # a figure of a card; a model's memory or speed is a fit question, not a spec one
+    if q.model is None and not q.unknown_models:  # a figure of a card (a model's fp8 is a precision, not a figure)
         q.attributes = spec_attributes(t.original.lower())
         if not q.attributes and len(q.gpus) >= 2 and _VERSUS.search(t.original.lower()) \
                 and not _OTHER_THING.search(t.original.lower()):

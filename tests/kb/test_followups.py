@@ -81,6 +81,12 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["mixtral 8x7b on an l40s int4", "how fast?"], "model", "mixtral-8x7b"),
     (["4090 跑 qwen2.5 7b", "一秒多少 token"], "speed", True),
     (["llama 3 8b on an h100", "what's the latency"], "latency", True),
+    (["两张 mi300x 跑 llama 4 maverick fp8", "再补两张卡呢"], "gpus", [("mi300x", 4)]),
+    (["h20 跑 qwen2.5 7b bf16 32k 上下文 并发 20", "人数变成三倍呢"], "concurrency", 60),
+    (["4090 跑 qwen2.5 14b int4", "那上下文拉到 128k 呢"], "seq_len", 131072),
+    (["llama 4 maverick bf16 on 8 b200", "and with just two?"], "gpus", [("b200", 2)]),
+    (["rtx 5090 llama 3 8b 12 users at 4k", "quadruple the users"], "concurrency", 48),
+    (["qwen2.5 7b inference on an l4", "could we also qlora fine-tune it on that l4?"], "workloads", ["qlora"]),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value

@@ -149,6 +149,11 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("qwen2.5 14b 30人同时用 l40s 够吗", {"concurrency": 30}),
     ("l40s vs 4090 for inference, which one per dollar?", {"attributes": ["price"]}),
     ("monthly power bill for 8 h100s running 24/7?", {"asked": "cost"}),
+    ("l4 跑 llama3 8b int4，每个会话 8k，最多开几个", {"asked": "concurrency", "seq_len": 8192}),
+    ("one b200, qwen2.5 72b fp8, 32k context each - max seqs?", {"asked": "concurrency", "seq_len": 32768}),
+    ("5090 跑 qwen3 8b int4 一秒能吐几个 token", {"asked": "speed", "how_many": False}),
+    ("research group, 900k cny, full fine-tuning 30b models plus some serving", {"unknown_models": []}),
+    ("mistral large 2 on 2 h200 in fp8, fits?", {"unknown_models": ["mistral large 2"], "attributes": []}),
 ])
 def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str, object]) -> None:
     q = read(question)

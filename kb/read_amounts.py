@@ -132,8 +132,8 @@ def context(t: Text, q: Query) -> None:
     word = (r"(?:context(?:\s+length|\s+window)?|上下文(?:长度)?|序列长度|seq(?:uence)?[\s_-]*len(?:gth)?|ctx"
             r"|max[\s_-]*len)")
     for m in t.take(rf"({NUM})\s*(k)?[\s-]*(?:tokens?[\s-]*)?(?:的)?\s*{word}"
-                    rf"|{word}\s*(?:of|为|是|=|:|(?:拉|提|加|开|改|扩|增加|提高|调)到|设[为成]|到|(?:up|bumped|raised) to|to)?"
-                    rf"\s*({NUM})\s*(k)?"):
+                    rf"|{word}\s*(?:of|为|是|=|:|(?:拉|提|加|开|改|扩|增加|提高|调)到|设[为成]|到|"
+                    rf"(?:up|bumped|raised) to|to)?\s*({NUM})\s*(k)?"):
         num, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         q.seq_len = int(float(num.replace(",", "")) * (1024 if k else 1))
 

@@ -25,7 +25,7 @@ from kb.record_sentences import RecordSentences
 from kb.sentences import best_sentences
 from kb.verify import object_figures, text_figures, unsupported
 from kb.words.answer import end, gib, gpu_name, rate, whole, workload_phrase
-from kb.words.catalog import say
+from kb.words.catalog import cards, say
 
 MAX_CHECKS = 3  # verdicts stated; the rest are in fit_checks
 SUPPORT = {"case": 2}  # passage sentences after a direct answer (one, unless named here)
@@ -40,11 +40,13 @@ class Composer(RecordSentences):
                  figure: Callable[[str, str], tuple[float, str] | None] = lambda gpu, attr: None,
                  prices: Callable[[str, Language], TeamPrices] = lambda gpu, language: TeamPrices(),
                  by_id: Mapping[str, Chunk] | None = None,
-                 lacks: Callable[[str], frozenset[str]] = lambda gpu: frozenset()) -> None:
+                 lacks: Callable[[str], frozenset[str]] = lambda gpu: frozenset(),
+                 cards_in: Callable[[str], dict[str, int]] = lambda text: {}) -> None:
         """`chunks`: the guide's (its records are read here once); `by_id`: every live chunk, teams' documents'
         too, as the index holds them now (kb/search_index.py), for the price rows an answer cites."""
         self._figure = figure  # a GPU record's figure for a spec attribute (value, unit), for comparisons
         self._lacks = lacks  # the formats a card has no tensor cores for ("fp8", "fp4"), for a why
+        self._cards_in = cards_in  # the cards a case's text counts, for what they cost
         self._prices = prices  # a card's team price and rent-or-buy break-even (kb/documents), if any
         self._by_id: Mapping[str, Chunk] = by_id if by_id is not None else {c.id: c for c in chunks}
         self._groups: dict[str, list[Chunk]] = {}
@@ -272,7 +274,29 @@ class Composer(RecordSentences):
         if group is None:
             return []
         found = case_facts(self._groups.get(group, []), f.question, f.language)
-        return [Sentence(text, [self._cite(f, chunk, top_k)]) for chunk, text in found]
+        out = [Sentence(text, [self._cite(f, chunk, top_k)]) for chunk, text in found]
+        if f.asked in ("price", "cost"):  # "光显卡钱多少": the case's cards at the guide's per-card prices
+            out = self._case_cards_cost(f, group, top_k) + out
+        return out
+
+    def _case_cards_cost(self, f: Facts, group: str, top_k: int) -> list[Sentence]:
+        hardware = [c for c in self._groups.get(group, []) if re.search(r"硬件|hardware", c.text, re.IGNORECASE)]
+        if not hardware:
+            return []
+        counts = self._cards_in("\n".join(c.text for c in hardware))
+        if f.gpus:  # "its 128 a100s": the cards asked about
+            asked = {x.split("-")[0] for x in f.gpus}  # "a100" asks the case's A100s, whichever size it counts
+            counts = {g: n for g, n in counts.items() if g.split("-")[0] in asked}
+        priced = [(g, n, self._figure(g, "price")) for g, n in counts.items()]
+        if not priced or any(p is None for _, _, p in priced):
+            return []
+        items = [(g, n, p[0]) for g, n, p in priced if p is not None]
+        total = sum(n * v for _, n, v in items)
+        parts = ("＋" if f.language == "zh" else " + ").join(cards(n, gpu_name(g), f.language) for g, n, _ in items)
+        markers = [self._cite(f, hardware[0], top_k)]
+        markers += [self._cite(f, self._part_with(g, v), top_k) for g, _, v in items]
+        return [Sentence(say("case_cards_cost", f.language, parts=parts, total=whole(total)), markers,
+                         exempt=tuple(gpu_name(g) for g, _, _ in items), derived=(total,))]
 
     def _case_group(self, f: Facts) -> str | None:
         """The case a question is about: of the cases found, and those of the guide sections found ("创业公司案例"

@@ -8,6 +8,7 @@ query-embedding cache has its own lock.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -64,7 +65,7 @@ class Engine:
         self.observe_retrieval = on_retrieval
         self.fit = FitEngine.from_settings(settings)
         self.composer = Composer(index.chunks, self._passage_of, len, self._figure, self._team_prices,
-                                 self.index.by_id, self._lacks)
+                                 self.index.by_id, self._lacks, self._cards_in)
         self.domain = Domain(index.glossary)
         self.documents: LiveDocuments | None = None  # teams' documents joining the index (kb/documents/live.py)
 
@@ -82,6 +83,15 @@ class Engine:
                  "fp8": (spec.fp8_dense_tflops, "TFLOPS") if spec.fp8_dense_tflops else None,
                  "fp4": (spec.fp4_dense_tflops, "TFLOPS") if spec.fp4_dense_tflops else None}.get(attribute)
         return value if value and value[0] else None
+
+    def _cards_in(self, text: str) -> dict[str, int]:
+        """The cards a case's text counts ("4卡A100集群", "16张RTX 4090"), each at the largest count it gives."""
+        counts: dict[str, int] = {}
+        for part in re.split(r"[；;。\n]", text):
+            for gpu, n in self.fit.read(part, "zh").gpus:
+                if n:
+                    counts[gpu] = max(n, counts.get(gpu, 0))
+        return counts
 
     def _lacks(self, gpu: str) -> frozenset[str]:
         """The low-precision formats a card's record says it has no tensor cores for ("fp8", "fp4")."""

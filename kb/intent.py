@@ -205,7 +205,7 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
         return Intent("spec", attributes=["power"])
     if asked == "rent_or_buy" and names_gpu and not has_checks:
         return Intent("spec", attributes=["price"])
-    if asked == "comparison" and not has_checks:  # no figure named: the ones that decide (kb.read)
+    if asked == "comparison" and not has_checks and not re.search(r"案例|\bcases?\b", q):  # (a case's cards: case)
         return Intent("spec", attributes=attrs or list(KEY_FIGURES))
     if names_gpu == 1 and not attrs and not names_model and not has_checks and not has_selection \
             and _SUITS.search(q) and not _CASE.search(q) and not _ASKS_WHY.search(q):

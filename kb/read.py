@@ -262,7 +262,8 @@ def _asks(text: str) -> str | None:
 
 def _asked(text: str, q: Query) -> str | None:
     """What the question asks for, when it names it (contracts: the asked quantity)."""
-    if q.attributes and len(q.gpus) + len(q.unknown_gpus) >= 2 and not q.model:
+    if q.attributes and len(q.gpus) + len(q.unknown_gpus) >= 2 and not q.model \
+            and not ("price" in q.attributes and re.search(r"案例|\bcases?\b", text)):  # a case's cards: their cost
         return "comparison"
     for name, pattern in _ASKED:
         if re.search(pattern, text) and (q.model or name in ("speed", "cost", "rent_or_buy")):

@@ -203,6 +203,16 @@ def test_a_pick_with_no_budget_leads_with_what_is_enough_and_never_speaks_of_a_b
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("金融科技公司部署案例里 a100 和 4090 一共花了多少显卡钱", r"4 张 A100 80GB＋12 张 RTX 4090）合计约 828,000 元"),
+    ("what did the startup case's local 4090 cluster cost in cards?", r"16 × RTX 4090\) come to about 304,000 CNY"),
+])
+def test_a_cases_cards_are_priced_at_the_guides_per_card_prices(ask: Any, question: str, pattern: str) -> None:
+    a = ask(question)
+    assert re.search(pattern, a.answer), a.answer
+
+
+@pytest.mark.slow
 def test_two_figures_asked_of_two_cards_are_both_compared(ask: Any) -> None:
     a = ask("how much more is the 4070 ti than the plain 4070, and vram?")
     assert re.search(r"1,?700 CNY more", a.answer) and re.search(r"same memory: 12 GiB", a.answer), a.answer

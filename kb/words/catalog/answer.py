@@ -190,6 +190,10 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "The {a} and the {b} have the same {metric}: {va} {unit} each",
         "zh": "{a} 和 {b} 的{metric}相同：都是 {va} {unit}",
     },
+    "case_cards_cost": {
+        "en": "At the guide's per-card prices, the case's cards ({parts}) come to about {total} CNY, the cards alone",
+        "zh": "按指南的单卡价格，这个案例的显卡（{parts}）合计约 {total} 元，只算显卡",
+    },
     "capex_total": {
         "en": "Together {parts} cost about {total} CNY",
         "zh": "{parts} 合计约 {total} 元",

@@ -25,7 +25,7 @@ from kb.record_sentences import RecordSentences
 from kb.sentences import best_sentences
 from kb.verify import object_figures, text_figures, unsupported
 from kb.words.answer import end, gib, gpu_name, rate, whole, workload_phrase
-from kb.words.catalog import cards, say
+from kb.words.catalog import say
 
 MAX_CHECKS = 3  # verdicts stated; the rest are in fit_checks
 SUPPORT = {"case": 2}  # passage sentences after a direct answer (one, unless named here)
@@ -141,10 +141,9 @@ class Composer(RecordSentences):
                                       n=s.max_concurrent_sequences, count=c.gpu_count, gpu=gpu_name(c.gpu),
                                       tokens=whole(s.kv_tokens_capacity)), m))
             elif f.asked == "memory" and i == 1:
-                b = c.breakdown
-                total = b.weights + b.gradients + b.optimizer + b.activations + b.kv_cache + b.overhead
+                total = _memory_total(c)
                 what = workload_phrase(c.model, c.workload, c.precision, lang)
-                parts = [(say(f"part.{k}", lang), gib(v)) for k, v in b.model_dump().items() if v]
+                parts = [(say(f"part.{k}", lang), gib(v)) for k, v in c.breakdown.model_dump().items() if v]
                 out.append(Sentence(say("memory_total", lang, what=what, total=gib(total),
                                       parts=("，" if lang == "zh" else ", ").join(f"{k} {v} GiB" for k, v in parts)),
                                     m, derived=(total / GIB,)))  # the terms' sum, each term the check's own
@@ -287,16 +286,10 @@ class Composer(RecordSentences):
         if f.gpus:  # "its 128 a100s": the cards asked about
             asked = {x.split("-")[0] for x in f.gpus}  # "a100" asks the case's A100s, whichever size it counts
             counts = {g: n for g, n in counts.items() if g.split("-")[0] in asked}
-        priced = [(g, n, self._figure(g, "price")) for g, n in counts.items()]
-        if not priced or any(p is None for _, _, p in priced):
+        if not counts:
             return []
-        items = [(g, n, p[0]) for g, n, p in priced if p is not None]
-        total = sum(n * v for _, n, v in items)
-        parts = ("＋" if f.language == "zh" else " + ").join(cards(n, gpu_name(g), f.language) for g, n, _ in items)
-        markers = [self._cite(f, hardware[0], top_k)]
-        markers += [self._cite(f, self._part_with(g, v), top_k) for g, _, v in items]
-        return [Sentence(say("case_cards_cost", f.language, parts=parts, total=whole(total)), markers,
-                         exempt=tuple(gpu_name(g) for g, _, _ in items), derived=(total,))]
+        return self._priced_cards(f, "case_cards_cost", list(counts.items()), [self._cite(f, hardware[0], top_k)],
+                                  top_k)
 
     def _case_group(self, f: Facts) -> str | None:
         """The case a question is about: of the cases found, and those of the guide sections found ("创业公司案例"
@@ -445,13 +438,18 @@ class Composer(RecordSentences):
         return cache[marker]
 
 
+def _memory_total(c: FitResult) -> int:
+    """A check's memory in all: the sum of its terms (weights, gradients, optimizer, activations, KV, overhead)."""
+    return sum(c.breakdown.model_dump().values())
+
+
 def _compared(asked: str | None, a: FitResult, b: FitResult) -> tuple[str, float, float]:
     """What two models' checks are compared by: the asked quantity (KV bytes a token, memory in all, decode
     rate), else the memory a GPU needs."""
     if asked == "kv":
         return "kv", float(a.kv_bytes_per_token or 0), float(b.kv_bytes_per_token or 0)
     if asked == "memory":
-        return "memory", float(sum(a.breakdown.model_dump().values())), float(sum(b.breakdown.model_dump().values()))
+        return "memory", float(_memory_total(a)), float(_memory_total(b))
     if asked == "speed" and a.decode_tokens_per_s and b.decode_tokens_per_s:
         return "speed", a.decode_tokens_per_s, b.decode_tokens_per_s
     return "verdict", float(a.per_gpu_required_bytes), float(b.per_gpu_required_bytes)

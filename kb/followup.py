@@ -13,7 +13,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 
-from kb.fit.numbers import cn_int
+from kb.fit.numbers import to_int
 from kb.fit.request import DEFAULT_SEQ
 from kb.query import Query
 
@@ -145,10 +145,7 @@ def _factor(m: re.Match[str]) -> int:
     """×N from "4倍", "翻四倍", "x4", "4 times"."""
     if m.group(3):  # "triple", "quadruple"
         return 3 if m.group(3).lower() == "tripl" else 4
-    word = m.group(1) or m.group(2)
-    if word.isdigit():
-        return int(word)
-    return _N_EN.get(word.lower()) or {"ten": 10}.get(word.lower()) or cn_int(word) or 0
+    return to_int(m.group(1) or m.group(2)) or 0
 
 
 def _count_word(m: re.Match[str]) -> int:

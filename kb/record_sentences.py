@@ -122,15 +122,21 @@ class RecordSentences:
         counted = [g for g in f.gpus if g in f.counts]  # each card named with its own count
         if "price" not in f.intent.attributes or len(counted) < 2 or not any(f.counts[g] > 1 for g in counted):
             return []
-        priced = [(g, f.counts[g], self._figure(g, "price")) for g in counted]
-        if any(p is None for _, _, p in priced):
+        return self._priced_cards(f, "capex_total", [(g, f.counts[g]) for g in counted], [], top_k)
+
+    def _priced_cards(self, f: Facts, key: str, counted: list[tuple[str, int]], markers: list[str],
+                      top_k: int) -> list[Sentence]:
+        """Cards × their records' prices, added up ("2 张 RTX 4080＋1 张 RTX 4070 Ti 合计约 25,497 元"), citing each
+        price beside `markers`; nothing when a card has no price."""
+        priced = [(g, n, self._figure(g, "price")) for g, n in counted]
+        if not priced or any(p is None for _, _, p in priced):
             return []
         items = [(g, n, p[0]) for g, n, p in priced if p is not None]
         total = sum(n * v for _, n, v in items)
         parts = (" + " if f.language == "en" else "＋").join(
             cards(n, gpu_name(g), f.language) for g, n, _ in items)
-        markers = [self._cite(f, self._part_with(g, v), top_k) for g, _, v in items]
-        return [Sentence(say("capex_total", f.language, parts=parts, total=whole(total)), markers,
+        markers = markers + [self._cite(f, self._part_with(g, v), top_k) for g, _, v in items]
+        return [Sentence(say(key, f.language, parts=parts, total=whole(total)), markers,
                          exempt=tuple(gpu_name(g) for g, _, _ in items),
                          derived=(total, *(n * v for _, n, v in items), *(float(n) for _, n, _ in items)))]
 

@@ -243,7 +243,7 @@ class Engine:
             gpus.insert(gpus.index("a100-80gb"), "a100-40gb")  # "the A100" is both cards
         intent = classify(text, self.domain, has_checks=bool(checks), has_selection=selection is not None,
                           names_gpu=len(set(query_gpus)), names_model=bool(found.models), names_unknown=bool(unknown),
-                          asked=query.asked)
+                          asked=query.asked, how_many=query.how_many)
         if intent.kind == "not_covered":
             checks, selection = [], None
         terms = question_terms(text, language, self.index.lexical.tokenize_query(text))

@@ -43,10 +43,6 @@ _WHY = re.compile(
     r"drawback|limitation|weakness|strength|pros\b|cons\b|区别|差异|difference|\bvs\.?\b|versus|哪个好|哪个更|"
     r"better|比较|compare|好处|tradeoff|trade-off|权衡|适合|suitable|best for|值得|worth|趋势|trend|future|未来|"
     r"建议|recommend|best practice|最佳实践|怎么选|如何选|how (?:should|do|can) (?:i|we)|应该|should", re.IGNORECASE)
-_HOW_MANY = re.compile(r"how many(?! (?:tokens?|seqs|sequences|users|people|days|hours))|几张|几块|"
-                       r"几个(?!\s*(?:token|字|词|人|用户|会话|请求|并发))|多少张|多少块|多少卡|几卡|"
-                       r"需要多少(?:张|块|卡|个gpu|gpu)|minimum number|fewest",
-                       re.IGNORECASE)
 _CASE = re.compile(
     r"案例|case|公司|company|团队|team|实验室|\blab\b|startup|创业|初创|fintech|金融|医疗|medical|制造|manufactur|"
     r"平台|platform|university|大学|高校|chatbot|客服|机器人|project|项目", re.IGNORECASE)
@@ -193,8 +189,9 @@ KEY_FIGURES = ["vram", "bandwidth", "compute"]  # what "is this card good for LL
 
 
 def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: bool, names_gpu: int,
-             names_model: bool, names_unknown: bool, asked: str | None = None) -> Intent:
-    """The answer kind, from the question's words and what the fit engine found in it."""
+             names_model: bool, names_unknown: bool, asked: str | None = None, how_many: bool = False) -> Intent:
+    """The answer kind, from the question's words and what the fit engine found in it (`asked`, `how_many`: as the
+    Query read them)."""
     q = normalise(question)
     speed, cost = bool(_SPEED.search(q)), bool(_COST.search(q))
     attrs = [name for name, p in SPEC_ATTRIBUTES.items() if p.search(q)]
@@ -219,7 +216,7 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
     if has_checks and cost:
         return Intent("cost", wants_cost=True)
     if has_checks:
-        return Intent("fit", wants_speed=speed, wants_cost=cost, how_many=bool(_HOW_MANY.search(q)))
+        return Intent("fit", wants_speed=speed, wants_cost=cost, how_many=how_many)
     if names_gpu and attrs and not _WHY.search(q) and not (_CASE.search(q) and "price" in attrs):
         return Intent("spec", attributes=attrs)
     if _CASE.search(q) and (not names_gpu or "price" in attrs):

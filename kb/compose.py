@@ -41,12 +41,14 @@ class Composer(RecordSentences):
                  prices: Callable[[str, Language], TeamPrices] = lambda gpu, language: TeamPrices(),
                  by_id: Mapping[str, Chunk] | None = None,
                  lacks: Callable[[str], frozenset[str]] = lambda gpu: frozenset(),
-                 cards_in: Callable[[str], dict[str, int]] = lambda text: {}) -> None:
+                 cards_in: Callable[[str], dict[str, int]] = lambda text: {},
+                 gpus_named: Callable[[str], frozenset[str]] = lambda text: frozenset()) -> None:
         """`chunks`: the guide's (its records are read here once); `by_id`: every live chunk, teams' documents'
         too, as the index holds them now (kb/search_index.py), for the price rows an answer cites."""
         self._figure = figure  # a GPU record's figure for a spec attribute (value, unit), for comparisons
         self._lacks = lacks  # the formats a card has no tensor cores for ("fp8", "fp4"), for a why
         self._cards_in = cards_in  # the cards a case's text counts, for what they cost
+        self._gpus_named = gpus_named  # the cards a sentence names: after a card's figures, only sentences about it
         self._prices = prices  # a card's team price and rent-or-buy break-even (kb/documents), if any
         self._by_id: Mapping[str, Chunk] = by_id if by_id is not None else {c.id: c for c in chunks}
         self._groups: dict[str, list[Chunk]] = {}
@@ -327,8 +329,15 @@ class Composer(RecordSentences):
         if f.intent.kind in _COMPUTED and not asks_framing(f.question):
             # after a computed answer, the introduction, outlook and conclusion only add generalities
             ranked = [(i, p) for i, p in ranked if p.section.split(".")[0] not in FRAMING]
+        about: Callable[[Passage, str], bool] | None = None
+        if f.intent.kind == "spec" and f.gpus:  # "is the L4 good for LLMs": not the guide on LLMs in general
+            asked = set(f.gpus)  # a sentence naming the card, or in a paragraph or under a heading that does
+
+            def about(p: Passage, s: str) -> bool:
+                paragraph = next((line for line in p.text.split("\n") if s[:12] in line), s)
+                return bool((self._gpus_named(paragraph) | self._gpus_named(p.heading)) & asked)
         out = []
-        for i, text in best_sentences(ranked, f.terms, f.language, n, require_match, per_passage):
+        for i, text in best_sentences(ranked, f.terms, f.language, n, require_match, per_passage, about):
             out.append(Sentence(text, [f"@{f.passages[i - 1].id}"]))
             f.cited.add(f.passages[i - 1].id)
             for chunk, correction in self._corrections.find(text, f.language):
@@ -416,9 +425,9 @@ class Composer(RecordSentences):
             if unsupported(s.text, figures, s.exempt):
                 dropped.append(s.text)
                 continue
-            key = re.sub(r"^(?:注意：|Note: )", "", s.text.strip())  # a record's note, said once, "Note:" or not
-            if key in said:
-                continue
+            key = re.sub(r"^(?:注意：|Note: )", "", s.text.strip()).rstrip("。. ")  # a note said once, "Note:" or not
+            if key in said or (len(key) >= 12 and any(key in earlier for earlier in said)):
+                continue  # (the record's opening line, said first as the card's role, again as a guide sentence)
             said.add(key)
             shown.append(end(s.text, s.markers, f.language))
         return " ".join(shown) if f.language == "en" else "".join(shown)

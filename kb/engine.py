@@ -65,7 +65,8 @@ class Engine:
         self.observe_retrieval = on_retrieval
         self.fit = FitEngine.from_settings(settings)
         self.composer = Composer(index.chunks, self._passage_of, len, self._figure, self._team_prices,
-                                 self.index.by_id, self._lacks, self._cards_in)
+                                 self.index.by_id, self._lacks, self._cards_in,
+                                 self.fit.gpus_named)
         self.domain = Domain(index.glossary)
         self.documents: LiveDocuments | None = None  # teams' documents joining the index (kb/documents/live.py)
 

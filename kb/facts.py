@@ -49,6 +49,9 @@ def spec_facts(parts: list[Chunk], gpu: str, attributes: list[str],
     rows: list[tuple[Chunk, str]] = []
     notes: list[tuple[Chunk, str]] = []
     seen: set[str] = set()
+    if "role" in attributes:
+        rows += [(chunk, say("spec_role", language, gpu=gpu, role=role)) for chunk in parts[:1]
+                 for role in [_role(chunk, language)] if role]
     for attr in attributes:
         row_p, note_p = ROWS.get(attr), NOTES.get(attr)
         for chunk in parts:
@@ -67,6 +70,16 @@ def spec_facts(parts: list[Chunk], gpu: str, attributes: list[str],
                     seen.add(shown)
                     notes.append((chunk, say("spec_note", language, note=shown.lstrip()[2:].strip())))
     return rows + notes[:MAX_NOTES] if rows else []
+
+
+def _role(chunk: Chunk, language: Language) -> str | None:
+    """What the card is, as its record's opening line says it ("数据中心低功耗PCIe推理卡，Ada架构，无NVLink"): the
+    first sentence of the first line that is neither a heading, a table row nor a note."""
+    for zh, shown in _aligned(chunk, language):
+        if zh.strip() and not zh.lstrip().startswith(("#", "|", "-", "注")):
+            first = re.split(r"(?<=\.)\s" if language == "en" else r"。", shown.strip(), maxsplit=1)[0]
+            return first.rstrip(".。")
+    return None
 
 
 def budget_rule(parts: list[Chunk], budget_cny: float, language: Language) -> tuple[Chunk, str] | None:

@@ -49,6 +49,15 @@ _CASE = re.compile(
 # Spec attributes: name → the pattern in a question. The spec composer matches each to a record's table rows.
 SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
     name: re.compile(p, re.IGNORECASE) for name, p in {
+        # what the card is for: its record's opening line ("数据中心低功耗PCIe推理卡")
+        "role": r"干(?:嘛|啥|什么)用|做什么用|用来(?:干|做)|是(?:干|做)(?:什么|啥|嘛)的|干啥的|定位|用途|"
+                r"适合(?:干|做|用来)(?:什么|啥|嘛)|设计.{0,8}(?:干嘛|干啥|干什么|做什么)|什么(?:级别|档次|类型|样)的卡|"
+                r"是(?:什么|啥)卡|面向(?:什么|哪)|"
+                r"(?:what(?:'s| is| are)|whats) (?:the |an? )?[^?？]{1,30}? (?:meant |designed |built |made |aimed |"
+                r"intended )?(?:for|at)\s*[?？.!]*$|what (?:is|'s) [^?？]{1,25} good (?:for|at)|purpose|positioned|"
+                r"positioning|use[- ]cases?|intended (?:use|for)|why does [^?？]{1,30} exist|what kind of (?:card|gpu)|"
+                r"target(?:ed)? (?:market|use|workload)|what (?:gpu|card|accelerator|kind of (?:gpu|card)) is|"
+                r"介绍(?:一下)?|tell me about|overview of",
         "bandwidth": r"带宽|bandwidth|bandwith|bandwdith|(?<![a-z])bw(?![a-z])",
         "vram": r"显存(?!带宽)|vram|memory(?!\s*bandwidth)|memroy|memmory|内存|容量|capacity|多大|"
                 r"how much (?:v?ram|memory)|多少g",
@@ -181,7 +190,8 @@ _ASKS_WHY = re.compile(r"为什么|为何|为啥|怎么会|原因|\bwhy\b|reason
 _WHY_TOPICS = {
     "nvlink": r"multi[\s-]?(?:gpu|card|node)|多卡|多机|卡间|分布式|distributed|scal(?:e|es|ing)(?: out| up)?|"
               r"互联|通信|communicat|interconnect|并行训练|parallel",
-    "vram": r"长上下文|long[\s-]context|大模型|big(?:ger)? models?|large(?:r)? models?|显存大|memory capacity|容量",
+    "vram": r"长上下文|long[\s-]context|大模型|big(?:ger)? models?|large(?:r)? models?|显存大|memory capacity|容量|"
+            r"蒸馏|distil|压缩|compress|量化|quantiz|边缘|(?<![a-z])edge(?![a-z])",  # "why distil for a 4060's box"
     "bandwidth": r"decode|解码|生成速度|推理速度|token.{0,4}(?:速度|per)|memory[\s-]bound|访存",
 }
 _POWER_BILL = re.compile(r"电费|耗电|power bill|electricity|energy (?:bill|cost)|power cost", re.IGNORECASE)
@@ -204,9 +214,12 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
         return Intent("spec", attributes=["price"])
     if asked == "comparison" and not has_checks and not re.search(r"案例|\bcases?\b", q):  # (a case's cards: case)
         return Intent("spec", attributes=attrs or list(KEY_FIGURES))
-    if names_gpu == 1 and not attrs and not names_model and not has_checks and not has_selection \
-            and _SUITS.search(q) and not _CASE.search(q) and not _ASKS_WHY.search(q):
-        return Intent("spec", attributes=list(KEY_FIGURES))
+    if names_gpu == 1 and not [a for a in attrs if a != "role"] and not names_model and not has_checks \
+            and not has_selection and (_SUITS.search(q) or attrs) and not _CASE.search(q) and not _ASKS_WHY.search(q):
+        return Intent("spec", attributes=["role", *KEY_FIGURES])  # "is the L4 any good", "4060适合干什么"
+    if "role" in attrs and names_gpu and not names_model and not has_checks and not has_selection \
+            and not _CASE.search(q):  # "l4 功耗才 72w 这种卡设计出来是干嘛用的"
+        return Intent("spec", attributes=attrs)
     if not (domain.covers(q) or names_gpu or names_model or names_unknown):
         return Intent("not_covered")
     if has_selection:

@@ -8,6 +8,7 @@ such as …") say nothing on their own and are never picked.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from kb.language import Language
 from kb.models import Passage
@@ -56,14 +57,18 @@ _NAME = re.compile(r"\d|^(?:rtx|gtx|geforce|nvidia|gpu|gpus|card|cards|显卡|�
 
 
 def best_sentences(ranked: list[tuple[int, Passage]], terms: list[str], language: Language, n: int,
-                   require_match: bool = False, per_passage: int = 1) -> list[tuple[int, str]]:
+                   require_match: bool = False, per_passage: int = 1,
+                   about: Callable[[Passage, str], bool] | None = None) -> list[tuple[int, str]]:
     """Up to n (marker, sentence) pairs: each passage's best sentence; the first passage always contributes unless
-    `require_match` (after a direct answer, a sentence that shares no term with the question adds nothing)."""
+    `require_match` (after a direct answer, a sentence that shares no term with the question adds nothing).
+    `about`, when given, keeps only the sentences it accepts (those about the entity asked of, in the passage)."""
     picked: list[tuple[int, str]] = []
     if require_match:
         terms = [t for t in terms if not _NAME.search(t)]
     for order, (marker, p) in enumerate(ranked):
         candidates = sentences(p.text, language) if (language == "zh" or p.text != p.original) else []
+        if about is not None:
+            candidates = [s for s in candidates if about(p, s)]
         if not candidates:
             continue
         scored = sorted(((sum(len(t) for t in terms if t and t in s.lower()), -i, s) for i, s in enumerate(candidates)),

@@ -273,3 +273,43 @@ def test_records_have_aliases() -> None:
     for path in sorted((ROOT / "corpus" / "specs").glob("*.md")):
         meta, _ = split_front_matter(path.read_text(encoding="utf-8"), str(path))
         assert meta.get("aliases"), f"{path.name} has no aliases: questions could not name it"
+
+
+ROLE_PHRASINGS = {
+    "zh": ("{short} 是干什么用的", "{short} 这张卡定位是啥", "请问 {short} 适合做什么"),
+    "en": ("what is the {short} meant for?", "whats the {short} for", "is the {short} any good for llms?"),
+}
+
+
+def _opening(record_id: str, language: str) -> str:
+    """A record's opening line's first sentence, in the question's language (the card's role)."""
+    folder = ROOT / "corpus" / ("en/specs" if language == "en" else "specs")
+    path = next(p for p in sorted(folder.glob("*.md")) if p.stem == record_id.removeprefix("spec-")
+                or f"gpu: {record_id}\n" in p.read_text(encoding="utf-8"))
+    text = path.read_text(encoding="utf-8")
+    body = text.split("\n---\n", 1)[1] if text.startswith("---") else text  # after the front matter
+    line = next(ln for ln in body.splitlines() if ln.strip() and not ln.startswith(("#", "|", "-", "注")))
+    return re.split(r"(?<=\.)\s" if language == "en" else "。", line.strip(), maxsplit=1)[0].rstrip(".。")
+
+
+@pytest.mark.slow
+def test_what_a_card_is_for_is_its_records_opening_line_then_only_sentences_about_it(ask: Any) -> None:
+    for r in RECORDS:
+        for lang, phrasings in ROLE_PHRASINGS.items():
+            role = _opening(r["id"], lang)
+            for p in phrasings:
+                q = p.format(short=short(r))
+                a = ask(q)
+                first = re.split(r"(?<=\])[。.]?\s*", a.answer, maxsplit=1)[0]
+                assert role in first and gpu_name(r["id"]) in first, (q, a.answer)
+                # nothing of LLMs in general after it: "training and inference are two different tasks"
+                assert not re.search(r"fundamentally different|两种根本不同", a.answer), (q, a.answer)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("why squeeze a model down by distillation before it goes on an rtx 4060", r"RTX 4060 VRAM: 8 GiB"),
+    ("为什么要先把模型量化压缩了才能放到 4060 上", r"RTX 4060 显存容量：8 GiB"),
+])
+def test_a_why_about_shrinking_a_model_for_a_card_says_its_memory(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question).answer), ask(question).answer

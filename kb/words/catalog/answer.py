@@ -240,6 +240,7 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "That is, the {gpu} has no NVLink: cards talk over PCIe",
         "zh": "也就是说，{gpu} 没有 NVLink，多卡之间走 PCIe",
     },
+    "spec_role": {"en": "{gpu}: {role}", "zh": "{gpu}：{role}"},
     "spec_note": {"en": "Note: {note}", "zh": "注意：{note}"},
     # Case studies (the record's own lines after each label).
     "case_hardware": {"en": "Hardware: {items}", "zh": "硬件：{items}"},

@@ -19,11 +19,12 @@ ROWS: dict[str, str] = {
     "vram": r"显存容量", "memory_type": r"显存容量", "bandwidth": r"显存带宽",
     "compute": r"稠密算力|文档所写FP16", "fp32": r"FP32 算力", "tf32": r"TF32", "int8": r"INT8",
     "power": r"功耗", "nvlink": r"NVLink|卡间互连", "pcie": r"PCIe", "price": r"价格", "fp8": r"FP8 稠密",
+    "tensor_cores": r"Tensor Core",
 }
 NOTES: dict[str, str] = {
     "vram": r"显存容量|容量", "bandwidth": r"带宽", "compute": r"FP16|TFLOPS|算力", "fp32": r"FP32",
     "int8": r"INT8", "power": r"功耗|W\b", "nvlink": r"NVLink|NVSwitch", "pcie": r"PCIe", "price": r"价格|售价",
-    "tf32": r"TF32", "memory_type": r"HBM|GDDR", "fp8": r"FP8",
+    "tf32": r"TF32", "memory_type": r"HBM|GDDR", "fp8": r"FP8", "tensor_cores": r"Tensor Core",
 }
 MAX_NOTES = 2
 _GLOSS = re.compile(r"\s*\[[^\]]*\]")
@@ -102,7 +103,7 @@ def budget_rule(parts: list[Chunk], budget_cny: float, language: Language) -> tu
 
 
 _QUOTED = re.compile(r"^- 文档“([^”]+)”")
-_FIGURE = re.compile(r"(\d+(?:\.\d+)?)\s*([A-Za-z/]+)")
+_FIGURE = re.compile(r"(\d+(?:\.\d+)?)\s*([A-Za-z/]+|个)")
 
 
 def _triggers(chunk: Chunk) -> list[tuple[re.Pattern[str], int]]:
@@ -114,7 +115,9 @@ def _triggers(chunk: Chunk) -> list[tuple[re.Pattern[str], int]]:
             continue
         fig = _FIGURE.search(m.group(1))
         word = re.search(r"[A-Za-z]{4,}", m.group(1))
-        if fig:
+        if fig and fig.group(2) == "个":  # a count ("640个"), which English writes bare ("Tensor Cores: 640 (")
+            out.append((re.compile(rf"(?<![\d.]){re.escape(fig.group(1))}(?:\s*个|(?![\d.])(?!\s*[A-Za-z]))"), i))
+        elif fig:
             out.append((re.compile(rf"(?<![\d.]){re.escape(fig.group(1))}\s*{re.escape(fig.group(2))}", re.I), i))
         elif word:
             out.append((re.compile(re.escape(word.group(0)), re.I), i))

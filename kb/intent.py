@@ -75,6 +75,7 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
                  r"per (?:dollar|yuan|buck)|value for money|bang for|每元|"
                  r"how much (?:is|are|for|would|more|extra|less)|more expensive|pricier|costlier|dearer",
         "memory_type": r"hbm|gddr|显存类型|memory type",
+        "tensor_cores": r"tensor ?cores?|张量核心",
     }.items()
 }
 
@@ -196,6 +197,9 @@ _WHY_TOPICS = {
 }
 _POWER_BILL = re.compile(r"电费|耗电|power bill|electricity|energy (?:bill|cost)|power cost", re.IGNORECASE)
 KEY_FIGURES = ["vram", "bandwidth", "compute"]  # what "is this card good for LLMs" is answered with
+# "h100 specs?", "4080 参数": the spec sheet itself, said as the figures that decide, its power, links and price
+_SHEET = re.compile(r"规格|参数|(?<![a-z])specs?(?![a-z])|specifications?|spec ?sheet|datasheet|配置表", re.IGNORECASE)
+SHEET = ["role", *KEY_FIGURES, "power", "nvlink", "price"]
 
 
 def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: bool, names_gpu: int,
@@ -214,6 +218,9 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
         return Intent("spec", attributes=["price"])
     if asked == "comparison" and not has_checks and not re.search(r"案例|\bcases?\b", q):  # (a case's cards: case)
         return Intent("spec", attributes=attrs or list(KEY_FIGURES))
+    if names_gpu and _SHEET.search(q) and not [a for a in attrs if a != "role"] and not names_model \
+            and not has_checks and not has_selection and not _CASE.search(q) and not _ASKS_WHY.search(q):
+        return Intent("spec", attributes=list(SHEET))
     if names_gpu == 1 and not [a for a in attrs if a != "role"] and not names_model and not has_checks \
             and not has_selection and (_SUITS.search(q) or attrs) and not _CASE.search(q) and not _ASKS_WHY.search(q):
         return Intent("spec", attributes=["role", *KEY_FIGURES])  # "is the L4 any good", "4060适合干什么"

@@ -23,7 +23,7 @@ from kb.lexicon import UNKNOWN_GPUS, UNKNOWN_MODELS
 _SEP = r"[\s_.-]*"
 _EDGE_L = r"(?<![a-z0-9.])"
 _EDGE_R = r"(?![a-z0-9])"
-_SPEC_WORD = r"(?=(?:bf16|fp16|fp32|fp8|int8|int4|tf32|nvlink|pcie|hbm|gddr|vram|tdp)(?![a-z]))"
+_SPEC_WORD = r"(?=(?:bf16|fp16|fp32|fp8|int8|int4|tf32|nvlink|pcie|hbm|gddr|vram|tdp|tensor)(?![a-z]))"
 # A family's other names in questions (the presets' ids use the first).
 FAMILY_SYNONYMS: dict[str, tuple[str, ...]] = {"qwen": ("通义千问", "千问"), "deepseek": ("深度求索",)}
 

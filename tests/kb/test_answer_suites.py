@@ -29,6 +29,7 @@ FIGURES: dict[str, tuple[str, str]] = {
     "nvlink_gbs": ("NVLink 带宽", "NVLink bandwidth"), "pcie_gbs": ("PCIe 带宽", "PCIe bandwidth"),
     "int8_dense_tops": ("INT8 算力", "INT8 TOPS"), "price_cny": ("价格", "price"),
     "fp32_tflops": ("FP32 算力", "FP32 TFLOPS"), "tf32_tflops": ("TF32 算力", "TF32 TFLOPS"),
+    "tensor_cores": ("Tensor Core 数量", "tensor core count"),
 }
 PHRASINGS = {
     "zh": ("{name} 的{attr}是多少？", "{short}{attr}多少", "请问一下 {short} {attr}"),
@@ -312,4 +313,29 @@ def test_what_a_card_is_for_is_its_records_opening_line_then_only_sentences_abou
     ("为什么要先把模型量化压缩了才能放到 4060 上", r"RTX 4060 显存容量：8 GiB"),
 ])
 def test_a_why_about_shrinking_a_model_for_a_card_says_its_memory(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question).answer), ask(question).answer
+
+
+SHEET_PHRASINGS = {"zh": ("{short} 规格", "{short} 的参数有哪些"),
+                   "en": ("{short} specs?", "full spec sheet of the {short}")}
+
+
+@pytest.mark.slow
+def test_a_spec_sheet_asked_whole_is_the_cards_role_memory_bandwidth_compute_and_power(ask: Any) -> None:
+    for r in RECORDS:
+        figures = [r["figures"][k]["value"] for k in ("bandwidth_gbs", "tdp_w") if k in r["figures"]]
+        for lang, phrasings in SHEET_PHRASINGS.items():
+            for p in phrasings:
+                q = p.format(short=short(r))
+                a = ask(q)
+                assert a.answer.startswith(gpu_name(r["id"])) and _opening(r["id"], lang) in a.answer, (q, a.answer)
+                assert all(_stated(float(v), a.answer) for v in figures), (q, figures, a.answer)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("A100 有多少个张量核心", r"432 个.*640 是上一代 V100"),
+    ("tensor core count of an a100 80gb?", r"432 .*640 is the count of the previous generation, the V100"),
+])
+def test_the_guides_tensor_core_count_for_the_a100_is_corrected(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question).answer), ask(question).answer

@@ -243,7 +243,7 @@ class Composer(RecordSentences):
         cheapest = min(sel.rows, key=lambda r: r.rank_by_cost)
         # what was ranked: a fine-tune the question left open may have fallen back to LoRA or QLoRA
         out = [] if sel.ranked_by == "memory" else [
-            Sentence(say("pick_for", lang, what=workload_phrase(sel.model, sel.workload, None, lang)), ["S"])]
+            Sentence(say("pick_for", lang, what=workload_phrase(sel.model, sel.workload, sel.precision, lang)), ["S"])]
         within = [("pick_fastest", fastest), ("pick_cheapest", cheapest)] if sel.budget_cny is not None else [
             ("pick_cheapest", cheapest), ("pick_fastest_open", fastest)]  # no budget: what is enough comes first
         picks = {"memory": [("pick_memory", fastest)], "cost_headroom": [("pick_cheapest", cheapest)]}.get(
@@ -268,6 +268,14 @@ class Composer(RecordSentences):
         if found is None:
             return []
         chunk, rule = found
+        zh = rule if f.language == "zh" else (budget_rule([chunk], budget, "zh") or (chunk, ""))[1]
+        priced = {g: (n, self._figure(g, "price")) for g, n in self._cards_in(zh).items()}
+        cost = sum(n * p[0] for n, p in priced.values() if p) if priced and all(p for _, p in priced.values()) else 0
+        if cost > budget:  # "预算 6000": the band's 8 × 4090 is 25 times the budget; quoting it bare would mislead
+            return [Sentence(say("budget_rule_over", f.language, rule=rule, cost=whole(cost), budget=whole(budget)),
+                             [self._cite(f, chunk, top_k), *(self._cite(f, self._part_with(g, p[0]), top_k)
+                                                             for g, (_, p) in priced.items() if p)],
+                             derived=(cost, budget))]
         return [Sentence(say("budget_rule", f.language, rule=rule), [self._cite(f, chunk, top_k)])]
 
     def _case(self, f: Facts, top_k: int) -> list[Sentence]:

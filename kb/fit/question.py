@@ -100,9 +100,13 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
         notes.append(note("no_workload"))
     if q.wants_selection and (q.budget_cny is not None or not q.gpus):
         # "Fine-tune" without a method: full training first, then the adapters people mean when it fits nothing.
-        tried = [*workloads, "qlora"] if workloads == ["full", "lora"] else workloads[:1]
-        for n, name in enumerate(tried):
+        tried: list[tuple[str, str | None]] = [(w, None) for w in (
+            [*workloads, "qlora"] if workloads == ["full", "lora"] else workloads[:1])]
+        if tried == [("inference", None)] and q.precision is None:  # "6000 块跑 7b": people run it quantized
+            tried += [("inference", "int8"), ("inference", "int4")]
+        for n, (name, smaller) in enumerate(tried):
             workload, precision = _workload_and_precision(q, name, notes)
+            precision = smaller or precision
             try:
                 sel, checks = engine.select(q.model, workload, budget_cny=q.budget_cny, max_gpus=q.max_gpus,
                                             precision=precision, seq_len=q.seq_len, batch=q.batch or 1,
@@ -111,8 +115,11 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
                 return found
             if sel.rows or n == len(tried) - 1:
                 break
-            notes.append(note("selection_fallback", workload=note(f"workload.{name}"),
-                              next=note(f"workload.{tried[n + 1]}")))
+            if tried[n + 1][1]:
+                notes.append(note("selection_quantized", precision=precision or "fp16", next=tried[n + 1][1]))
+            else:
+                notes.append(note("selection_fallback", workload=note(f"workload.{name}"),
+                                  next=note(f"workload.{tried[n + 1][0]}")))
         sel.assumptions = [*render_all(notes, language), *sel.assumptions]
         found.checks, found.selection = checks, sel
         return found

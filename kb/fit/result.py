@@ -139,6 +139,8 @@ class Selection(BaseModel):
     model: str
     budget_cny: float | None = None
     max_gpus: int | None = None
+    precision: str | None = Field(default=None, description="the weights' format ranked, when one was asked or "
+                                                            "nothing fitted in 16-bit within the budget")
     excluded: list[str] = Field(default_factory=list, description="GPU kinds left out, each with why")
     ranked_by: str = Field(default="speed", description="speed; cost_headroom where no row has a speed; memory "
                                                           "(total VRAM bought) when the question names no model")

@@ -134,7 +134,8 @@ def select(engine: FitEngine, model: str, workload: str, *, budget_cny: float | 
         assumptions.append(note("selection_rank_cost"))
     if not rows:
         assumptions.append(note("selection_nothing"))
-    return Selection(workload=workload, model=model, budget_cny=budget_cny, max_gpus=max_gpus, rows=out_rows,
+    return Selection(workload=workload, model=model, budget_cny=budget_cny, max_gpus=max_gpus, precision=precision,
+                     rows=out_rows,
                      guidance=guidance, assumptions=render_all(assumptions, lang),
                      excluded=[render(e, lang) for e in excluded], ranked_by="speed" if has_speed else "cost_headroom"
                      ), checks

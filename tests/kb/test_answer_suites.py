@@ -339,3 +339,17 @@ def test_a_spec_sheet_asked_whole_is_the_cards_role_memory_bandwidth_compute_and
 ])
 def test_the_guides_tensor_core_count_for_the_a100_is_corrected(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question).answer), ask(question).answer
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "pattern"), [
+    # nothing within the budget holds a 7b in 16-bit: the pick is made on 8-bit weights, and says so
+    ("只有五千块 想在家跑个 7b 模型 买哪张卡", r"^按7b int8 推理排序.*RTX 4060 Ti 16GB（3,899 元"),
+    ("5000 cny budget, home box for a 7b chatbot, which gpu?", r"^Ranked for inference of 7b in int8.*RTX 4060 Ti 16GB"),
+    # the guide's smallest band (under 500,000 CNY: eight 4090s) is priced, not quoted bare to a 5,000 budget
+    ("5000 cny budget, home box for a 7b chatbot, which gpu?", r"about 152,000 CNY, more than the 5,000 CNY asked"),
+])
+def test_a_small_budget_is_answered_with_quantized_weights_and_the_guides_band_priced(
+        ask: Any, question: str, pattern: str) -> None:
+    a = ask(question)
+    assert re.search(pattern, a.answer) and a.selection is not None and a.selection.precision == "int8", a.answer

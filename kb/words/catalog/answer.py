@@ -115,6 +115,12 @@ ANSWER: dict[str, dict[str, str]] = {
     },
     "speed_tps": {"en": ", up to {tps} tokens/s", "zh": "，最多 {tps} tokens/s"},
     "speed_hours": {"en": ", {hours} hours for the stated tokens", "zh": "，按给定 token 数 {hours} 小时"},
+    "budget_rule_over": {
+        "en": "The guide's rule for this budget band ({rule}) does not fit this budget: at the guide's prices those "
+              "cards cost about {cost} CNY, more than the {budget} CNY asked",
+        "zh": "指南对这个预算档的建议（{rule}）并不适合这个预算："
+              "按指南的单卡价格，这些卡约需 {cost} 元，超过所问的 {budget} 元",
+    },
     "budget_rule": {
         "en": "The guide's rule for this budget: {rule}",
         "zh": "指南对这个预算的建议：{rule}",

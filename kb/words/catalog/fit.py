@@ -718,6 +718,10 @@ FIT: dict[str, dict[str, str]] = {
         "en": "'{name}' names more than one card: {gpu} assumed",
         "zh": "“{name}”不止一款：按 {gpu} 计",
     },
+    "selection_quantized": {
+        "en": "in {precision} nothing fits within the budget, so {next} weights are ranked instead",
+        "zh": "预算内没有放得下 {precision} 的配置，改为按 {next} 权重排序",
+    },
     "selection_fallback": {
         "en": "{workload} fits nothing within the budget, so {next} is ranked instead",
         "zh": "预算内没有能做{workload}的配置，改为按{next}排序",

@@ -18,6 +18,7 @@ from kb.facts import Corrections, budget_rule, case_facts
 from kb.fit.render import layout_text
 from kb.fit.result import FitResult
 from kb.focus import FRAMING, asks_framing, case_terms
+from kb.intent import asks_power_bill, asks_why
 from kb.language import Language
 from kb.models import Passage
 from kb.numbers import GIB
@@ -28,7 +29,9 @@ from kb.words.answer import end, gib, gpu_name, rate, whole, workload_phrase
 from kb.words.catalog import say
 
 MAX_CHECKS = 3  # verdicts stated; the rest are in fit_checks
-SUPPORT = {"case": 2}  # passage sentences after a direct answer (one, unless named here)
+# Passage sentences after a direct answer (one, unless named here). A pick has none: the guide's budget rule is
+# said with it, and any other sentence of chapter 11 is the rule of some other budget.
+SUPPORT = {"case": 2, "selection": 0}
 REASONS = 4  # sentences, at most two a passage, when the guide's own words are the answer
 
 
@@ -86,6 +89,8 @@ class Composer(RecordSentences):
         for i, c in enumerate(f.checks[:MAX_CHECKS], 1):
             m = [f"F{i}"]
             what = workload_phrase(c.model, c.workload, c.precision, lang)
+            if c.serving is not None and c.serving.concurrency > 1:  # "30 sessions at 4k": what the verdict is for
+                what += say("for_sequences", lang, n=c.serving.concurrency, context=f"{c.serving.context_tokens:,}")
             values = {"what": what, "count": c.gpu_count, "gpu": gpu_name(c.gpu),
                       "need": gib(c.per_gpu_required_bytes), "avail": gib(c.per_gpu_available_bytes)}
             key = ("fit_count" if f.intent.how_many and c.min_gpus == c.gpu_count else "fit_yes") if c.fits \
@@ -142,6 +147,10 @@ class Composer(RecordSentences):
                 out.append(Sentence(say("concurrency", lang, context=f"{s.context_tokens:,}",
                                       n=s.max_concurrent_sequences, count=c.gpu_count, gpu=gpu_name(c.gpu),
                                       tokens=whole(s.kv_tokens_capacity)), m))
+            elif i == 1 and c.workload == "full" and not c.fits and asks_why(f.question):
+                # "为什么 7b 全参训练两张 4090 都放不下": the model states a parameter, before the verdict
+                out += [Sentence(step[:1].upper() + step[1:], m) for step in c.steps
+                        if re.match(r"model states|模型状态", step)][:1]
             elif f.asked == "memory" and i == 1:
                 total = _memory_total(c)
                 what = workload_phrase(c.model, c.workload, c.precision, lang)
@@ -272,7 +281,10 @@ class Composer(RecordSentences):
         priced = {g: (n, self._figure(g, "price")) for g, n in self._cards_in(zh).items()}
         cost = sum(n * p[0] for n, p in priced.values() if p) if priced and all(p for _, p in priced.values()) else 0
         if cost > budget:  # "预算 6000": the band's 8 × 4090 is 25 times the budget; quoting it bare would mislead
-            return [Sentence(say("budget_rule_over", f.language, rule=rule, cost=whole(cost), budget=whole(budget)),
+            sep = "、" if f.language == "zh" else ", "
+            cards = sep.join(say("n_cards", f.language, n=n, gpu=gpu_name(g)) for g, (n, _) in priced.items())
+            return [Sentence(say("budget_rule_over", f.language, rule=rule, cards=cards, cost=whole(cost),
+                                 budget=whole(budget)),
                              [self._cite(f, chunk, top_k), *(self._cite(f, self._part_with(g, p[0]), top_k)
                                                              for g, (_, p) in priced.items() if p)],
                              derived=(cost, budget))]
@@ -284,18 +296,23 @@ class Composer(RecordSentences):
             return []
         found = case_facts(self._groups.get(group, []), f.question, f.language)
         out = [Sentence(text, [self._cite(f, chunk, top_k)]) for chunk, text in found]
-        if f.asked in ("price", "cost"):  # "光显卡钱多少": the case's cards at the guide's per-card prices
+        if f.asked == "cost" and asks_power_bill(f.question):  # "那 128 张 a100 一年电费多少"
+            out = [s for g, n in self._case_cards(f, group)[1].items() for s in self._power_bill(f, g, top_k, n)] + out
+        elif f.asked in ("price", "cost"):  # "光显卡钱多少": the case's cards at the guide's per-card prices
             out = self._case_cards_cost(f, group, top_k) + out
         return out
 
-    def _case_cards_cost(self, f: Facts, group: str, top_k: int) -> list[Sentence]:
+    def _case_cards(self, f: Facts, group: str) -> tuple[list[Chunk], dict[str, int]]:
+        """A case's hardware part and the cards it counts (only those asked about, when the question names any)."""
         hardware = [c for c in self._groups.get(group, []) if re.search(r"硬件|hardware", c.text, re.IGNORECASE)]
-        if not hardware:
-            return []
-        counts = self._cards_in("\n".join(c.text for c in hardware))
+        counts = self._cards_in("\n".join(c.text for c in hardware)) if hardware else {}
         if f.gpus:  # "its 128 a100s": the cards asked about
             asked = {x.split("-")[0] for x in f.gpus}  # "a100" asks the case's A100s, whichever size it counts
             counts = {g: n for g, n in counts.items() if g.split("-")[0] in asked}
+        return hardware, counts
+
+    def _case_cards_cost(self, f: Facts, group: str, top_k: int) -> list[Sentence]:
+        hardware, counts = self._case_cards(f, group)
         if not counts:
             return []
         return self._priced_cards(f, "case_cards_cost", list(counts.items()), [self._cite(f, hardware[0], top_k)],
@@ -333,6 +350,8 @@ class Composer(RecordSentences):
 
     def _support(self, f: Facts, n: int, prefer: tuple[str, ...], require_match: bool,
                  per_passage: int = 1) -> list[Sentence]:
+        if n <= 0:
+            return []
         ranked = sorted(enumerate(f.passages[:3], 1), key=lambda ip: (ip[1].kind not in prefer, ip[0]))
         if f.intent.kind in _COMPUTED and not asks_framing(f.question):
             # after a computed answer, the introduction, outlook and conclusion only add generalities

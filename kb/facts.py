@@ -142,6 +142,10 @@ class Corrections:
 _CASE_PARTS = {"谁": "who", "硬件": "hardware", "工作负载": "workload", "结果": "outcome", "注": "note"}
 _RESULTS = re.compile(r"achiev|result|outcome|效果|结果|成果|提升|降低|节省|节约|saving|save|cut|improv|reduc|多少|"
                       r"how much|latency|延迟|成本|cost|性能|performance", re.IGNORECASE)
+_DID = re.compile(r"做了(?:啥|什么|哪些)|怎么做|怎么处理|干了(?:啥|什么)|what did (?:they|it|the team) do|"
+                  r"how did (?:they|it)|what (?:did|do) they (?:run|use it for)|工作负载|workload|"
+                  r"跑(?:的|了)?(?:什么|啥)",
+                  re.IGNORECASE)
 _HARDWARE = re.compile(r"硬件|hardware|用了什么|配置|什么卡|哪些卡|which (?:gpu|card)|what (?:gpu|card|hardware)|"
                        r"gpus?\b|显卡|setup|set-up", re.IGNORECASE)
 
@@ -159,6 +163,8 @@ def case_facts(parts: list[Chunk], question: str, language: Language) -> list[tu
                 found.setdefault(current, (chunk, []))[1].append(shown.lstrip()[2:].strip().rstrip("。."))
     wants_results = bool(_RESULTS.search(question))
     order = ["outcome", "hardware"] if wants_results and not _HARDWARE.search(question) else ["hardware", "outcome"]
+    if _DID.search(question):  # "他们对模型做了啥": what they ran and did, first
+        order = ["workload", *order]
     out = []
     for part in [*order, "note"]:
         if part in found:

@@ -194,7 +194,11 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
     # "how fast?", "几张?", "延迟呢": a short turn asking a quantity of the earlier subject carries it
     asks_of_it = bool(new.asks or new.speed or new.how_many or new.latency) and prior.model is not None
     carries = fit_slots or asks_of_it or (bool(new.attributes) and bool(prior.attributes))
-    if reset or not prior.slots or own_subject or not (opener or relative or (_short(text) and carries)):
+    # "24 users at 4k ctx each now": values and no subject of its own, however long, are the earlier subject's
+    slots_only = fit_slots and new.model is None and not new.gpus and not new.unknown_models \
+        and not new.unknown_gpus and prior.model is not None
+    if reset or not prior.slots or own_subject or not (opener or relative or ((_short(text) or slots_only)
+                                                                              and carries)):
         return Turn(new)
     merged = replace(prior, notes=list(new.notes), unknown_models=list(new.unknown_models),
                      unknown_gpus=list(new.unknown_gpus), gpus=list(prior.gpus), workloads=list(prior.workloads),

@@ -31,8 +31,11 @@ _WEAK = re.compile(
     r"医疗|medical|金融|fintech|制造|manufactur|edge|边缘|平台|platform|成本|cost|价格|price",
     re.IGNORECASE,
 )
+# A rate asked: the one set of words the Query's `speed` and the intent read ("decode ceiling" is a tokens/s).
+RATE = (r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|each) second|每秒|一秒|多快|速度|speed|how fast|"
+        r"decode (?:ceiling|rate|bound|limit|cap)|解码(?:上限|速率)|生成速度|tokens? ceiling")
 _SPEED = re.compile(
-    r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|each) second|每秒|一秒|多快|速度|speed|how fast|throughput|吞吐|"
+    RATE + r"|throughput|吞吐|"
     r"多久|多长时间|how long|多少天|几天|\bdays?\b|\bhours?\b|小时|time to (?:train|first)|训练时间|"
     r"延迟|latency|ttft|gpu[\s-]?hours|首字", re.IGNORECASE)
 _COST = re.compile(r"电费|per million|每百万|cost per|成本|how much (?:does|would|will) .* (?:run|train|serve)|"
@@ -43,6 +46,7 @@ _WHY = re.compile(
     r"drawback|limitation|weakness|strength|pros\b|cons\b|区别|差异|difference|\bvs\.?\b|versus|哪个好|哪个更|"
     r"better|比较|compare|好处|tradeoff|trade-off|权衡|适合|suitable|best for|值得|worth|趋势|trend|future|未来|"
     r"建议|recommend|best practice|最佳实践|怎么选|如何选|how (?:should|do|can) (?:i|we)|应该|should", re.IGNORECASE)
+_NAMED_CASE = re.compile(r"案例|(?<![a-z])case(?: study)?(?![a-z])", re.IGNORECASE)
 _CASE = re.compile(
     r"案例|case|公司|company|团队|team|实验室|\blab\b|startup|创业|初创|fintech|金融|医疗|medical|制造|manufactur|"
     r"平台|platform|university|大学|高校|chatbot|客服|机器人|project|项目", re.IGNORECASE)
@@ -69,7 +73,8 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
         "fp8": r"fp8|float8",
         "fp4": r"fp4|mxfp4|nvfp4",
         "power": r"功耗|功率|power|tdp|watt|瓦|耗电",
-        "nvlink": r"nvlink|nvswitch|互连|interconnect",
+        "nvlink": r"nvlink|nvswitch|互连|互联|interconnect|卡间|卡(?:跟|和|与)卡|card[- ]to[- ]card|gpu[- ]to[- ]gpu|"
+                  r"(?<![a-z])roce(?![a-z])|infinity fabric",
         "pcie": r"pcie",
         "price": r"价格|价位|多少钱|price|cost|贵|cheap|便宜|售价|报价|花|(?<![省赚])钱|性价比|"
                  r"per (?:dollar|yuan|buck)|value for money|bang for|每元|"
@@ -100,10 +105,12 @@ _OFF_DOMAIN = re.compile(
     r"虚幻引擎|(?<![a-z])unity(?![a-z])|pixel streaming|像素流|cloud gaming|云游戏|game streaming|直播推流|推流|"
     r"(?<![a-z])obs(?![a-z])|nvenc|转码|transcod|octane|redshift|v-?ray|keyshot|(?<![a-z])c4d(?![a-z])|cinema 4d|"
     r"(?<![a-z])maya(?![a-z])|3ds ?max|solidworks|autocad|(?<![a-z])cad(?![a-z])|lumion|twinmotion|3d 渲染|三维渲染|"
-    r"建模渲染|效果图|"
+    r"建模渲染|效果图|photoshop|(?<![a-z])ps ?(?:ai|生成)|generative fill|生成式填充|lightroom|illustrator|"
+    r"after effects|剪映|capcut|"
     # games said by their titles or their settings
     r"原神|艾尔登法环|elden ring|使命召唤|call of duty|(?<![a-z])gta|荒野大镖客|starfield|星空|(?<![a-z])cs2(?![a-z])|"
     r"valorant|英雄联盟|绝地求生|(?<![a-z])pubg|永劫无间|吃鸡|3a ?大作|3a ?游戏|帧生成|frame gen|画质|特效全开|"
+    r"(?<![a-z])apex(?: legends)?(?![a-z])|fortnite|堡垒之夜|minecraft|我的世界|dota|守望先锋|overwatch|"
     r"开满特效|全高特效|(?:玩|跑).{0,10}(?:卡不卡|流畅|满帧|掉帧)|满帧|掉帧|(?<![a-z])1440p|"
     r"(?<![a-z])4k (?:60|120|144)|"
     # other models than language models
@@ -185,7 +192,12 @@ class Domain:
 
 _SUITS = re.compile(r"good for|好用|适合|suitable|worth|值得|怎么样|如何|行不行|any good|enough for|够用",
                     re.IGNORECASE)
-_ASKS_WHY = re.compile(r"为什么|为何|为啥|怎么会|原因|\bwhy\b|reason", re.IGNORECASE)
+_ASKS_WHY = re.compile(r"为什么|为何|为啥|怎么会|原因|\bwhy\b|reason|how come", re.IGNORECASE)
+
+
+def asks_why(question: str) -> bool:
+    """'为什么两张 4090 放不下': the reason is asked, not only the verdict."""
+    return bool(_ASKS_WHY.search(normalise(question)))
 # What a why-question about named cards turns on, when it names no figure: "why does the 4090 fall behind for
 # multi-GPU training" is their links; "why is it good for long contexts" their memory.
 _WHY_TOPICS = {
@@ -196,6 +208,11 @@ _WHY_TOPICS = {
     "bandwidth": r"decode|解码|生成速度|推理速度|token.{0,4}(?:速度|per)|memory[\s-]bound|访存",
 }
 _POWER_BILL = re.compile(r"电费|耗电|power bill|electricity|energy (?:bill|cost)|power cost", re.IGNORECASE)
+
+
+def asks_power_bill(question: str) -> bool:
+    """'一年电费多少': what the cards' draw costs, not what they cost to buy."""
+    return bool(_POWER_BILL.search(normalise(question)))
 KEY_FIGURES = ["vram", "bandwidth", "compute"]  # what "is this card good for LLMs" is answered with
 # "h100 specs?", "4080 参数": the spec sheet itself, said as the figures that decide, its power, links and price
 _SHEET = re.compile(r"规格|参数|(?<![a-z])specs?(?![a-z])|specifications?|spec ?sheet|datasheet|配置表", re.IGNORECASE)
@@ -237,9 +254,10 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
         return Intent("cost", wants_cost=True)
     if has_checks:
         return Intent("fit", wants_speed=speed, wants_cost=cost, how_many=how_many)
-    if names_gpu and attrs and not _WHY.search(q) and not (_CASE.search(q) and "price" in attrs):
+    if names_gpu and attrs and not _WHY.search(q) and not (_CASE.search(q) and "price" in attrs) \
+            and not _NAMED_CASE.search(q):  # (a figure asked of a card inside a case named outright: the case)
         return Intent("spec", attributes=attrs)
-    if _CASE.search(q) and (not names_gpu or "price" in attrs):
+    if _CASE.search(q) and (not names_gpu or "price" in attrs or _NAMED_CASE.search(q)):
         return Intent("case")
     if _WHY.search(q):
         topics = [a for a, p in _WHY_TOPICS.items() if a not in attrs and re.search(p, q)] if names_gpu else []

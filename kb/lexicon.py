@@ -28,8 +28,12 @@ UNKNOWN_GPUS: tuple[str, ...] = (
     rf"(?:nvidia{_SEP})?(?:tesla{_SEP})?(?:v100|p100|p40|k80|t4|m40)(?:{_SEP}(?:sxm2|pcie|16gb|32gb))?",
     rf"(?:nvidia{_SEP})?(?:a10g?|a16|a30|a40|l40(?!s)|l20|h20|h800|a800|h100{_SEP}nvl|gh200|gb200|b100|b300)",
     rf"(?:nvidia{_SEP})?(?:jetson{_SEP})?(?:agx{_SEP})?orin|jetson{_SEP}\w+|dgx{_SEP}spark|dgx{_SEP}station",
-    rf"(?:huawei{_SEP})?(?:ascend|昇腾){_SEP}9[0-9]0[a-c]?\d?",  # Ascend 910B
-    rf"寒武纪|cambricon(?:{_SEP}mlu\d*)?|mlu{_SEP}\d{{3}}|昆仑芯?|kunlun|海光|hygon|dcu|摩尔线程|沐曦|壁仞",
+    rf"(?:huawei{_SEP}|华为{_SEP})?(?:ascend|昇腾){_SEP}(?:9[0-9]0[a-c]?\d?|310[pb]?)|(?:huawei{_SEP})?atlas{_SEP}\d{{3}}[a-z]?",
+    rf"寒武纪|cambricon(?:{_SEP}mlu\d*)?|mlu{_SEP}\d{{3}}|昆仑芯?|kunlun|海光|hygon|dcu|摩尔线程|沐曦|壁仞|燧原|"
+    rf"enflame|metax|biren",
+    rf"(?:摩尔线程{_SEP}|moore{_SEP}threads{_SEP})?mtt{_SEP}s\d{{2,4}}|moore{_SEP}threads",  # (摩尔线程 above)
+    rf"(?:天数智芯{_SEP}|iluvatar(?:{_SEP}corex)?{_SEP})?(?:bi{_SEP}v\d{{3}}|mr{_SEP}v\d{{2,3}})|天数智芯|"
+    rf"iluvatar(?:{_SEP}corex)?",  # Iluvatar CoreX BI-V150
     rf"(?:apple{_SEP})?m[1-5]{_SEP}(?:max|ultra|pro)|mac{_SEP}studio|macbook(?:{_SEP}pro)?",
     rf"(?:google{_SEP})?(?:cloud{_SEP})?tpu(?:{_SEP}v\d+[a-z]*)?",  # TPU v5e
     rf"(?:intel{_SEP})?(?:habana{_SEP})?gaudi{_SEP}[12](?!\d)",  # Gaudi 2 (Gaudi 3 is a record)

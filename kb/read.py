@@ -15,7 +15,7 @@ from functools import lru_cache
 from kb import read_amounts as amounts
 from kb.fit.notes import note
 from kb.fit.numbers import CN_NUMERAL, EN_NUMBER_WORD, NUM, amount, to_int
-from kb.intent import KEY_FIGURES, spec_attributes
+from kb.intent import KEY_FIGURES, RATE, spec_attributes
 from kb.language import Language, check_language
 from kb.names import Registry
 from kb.query import Query
@@ -198,7 +198,7 @@ def _words(t: Text, q: Query) -> None:
                        r"几个(?!\s*(?:token|字|词|人|用户|会话|请求|并发))|多少张|多少块|多少卡|几卡|需要多少(?:张|块|卡|个gpu|gpu)|"
                        r"minimum number|fewest")
     q.latency = t.has(r"latency|延迟|首字|ttft|time to first|prefill|响应时间")
-    q.speed = t.has(r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|each) second|每秒|一秒|多快|速度|speed|how fast")
+    q.speed = t.has(RATE)
     if t.has(r"选哪|哪种|哪款|哪个|哪张|哪一|which (?:gpu|card)|what (?:gpu|card)|买什么|选什么|推荐|"
              r"怎么配|如何配|配什么|买啥|选啥|啥卡|什么卡|能买|买得起|should i (?:buy|get)|"
              r"can (?:i|we) (?:buy|afford)|afford|"
@@ -237,8 +237,8 @@ _ASKED: tuple[tuple[str, str], ...] = (
     ("time", r"多久|多长时间|几天|多少天|how long|how many (?:days|hours)|训练时间|time to train"),
     ("cost", r"电费|成本|per million|每百万|cost (?:to|of|per)|花多少|power bill|electricity|energy (?:bill|cost)|"
              r"power cost|耗电.{0,4}(?:钱|费)"),
-    ("speed", r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|an) ?s(?:ec(?:ond)?)?\b|\bt/s\b|\btps\b|每秒|一秒|多快|速度|"
-              r"how fast|throughput|吞吐|decode speed|faster|slower|更快|更慢"),
+    ("speed", RATE + r"|tokens? (?:per|a|an) ?s(?:ec(?:ond)?)?\b|\bt/s\b|\btps\b|throughput|吞吐|faster|slower|"
+                     r"更快|更慢"),
 )
 
 

@@ -11,7 +11,7 @@ import re
 import unicodedata
 
 from kb.fit.notes import note
-from kb.fit.numbers import NUM, amount, cn_int
+from kb.fit.numbers import CN_NUMERAL, EN_COUNT, NUM, amount, cn_int, count_value
 from kb.query import Query
 
 _WIDTH = str.maketrans({"×": "x", "＊": "*", "￥": "¥", "＄": "$", "：": ":", "，": ",", "（": "(", "）": ")"})
@@ -87,8 +87,12 @@ def budget(t: Text, q: Query, usd_cny: float) -> None:
         usd = amount(num, scale)
         q.budget_cny = usd * usd_cny
         q.notes.append(note("budget_usd", usd=usd, rate=usd_cny, cny=q.budget_cny))
-    for m in re.finditer(rf"¥\s*({NUM})\s*({_SCALE})?|({NUM})\s*({_SCALE})?\s*{_CURRENCY_CN}"
-                         rf"|({_CN_AMOUNT})\s*({_SCALE})?\s*(?:元|rmb|cny|人民币|(?<=[万千])块)"
+    # "50 to 100万", "50-100万元": a range; what may be spent is its top
+    for m in t.take(rf"(?:预算|budget(?: of)?)?\s*({NUM})\s*(?:to|-|~|到|至)\s*({NUM})\s*({_SCALE})\s*"
+                    rf"(?:{_CURRENCY_CN})?(?:的)?\s*(?:预算|budget)?"):
+        q.budget_cny = amount(m.group(2), m.group(3))
+    for m in re.finditer(rf"¥\s*({NUM})\s*({_SCALE})?|(?<!per )({NUM})\s*({_SCALE})?\s*{_CURRENCY_CN}"
+                         rf"|(?<!每)({_CN_AMOUNT})\s*({_SCALE})?\s*(?:元|rmb|cny|人民币|(?<=[万千])块)"
                          rf"|(?:预算|budget(?: of)?|花)\s*(?:是|为|有|大概|约|:)?\s*({_MONEY})\s*({_SCALE})?"
                          rf"|({_MONEY})\s*({_SCALE})\s*(?:的)?(?:预算|budget)", t.s):
         i = next(i for i in (1, 3, 5, 7, 9) if m.group(i))
@@ -131,11 +135,17 @@ def denied(t: Text) -> None:
 def context(t: Text, q: Query) -> None:
     word = (r"(?:context(?:\s+length|\s+window)?|上下文(?:长度)?|序列长度|seq(?:uence)?[\s_-]*len(?:gth)?|ctx"
             r"|max[\s_-]*len)")
+    about = r"(?:大概|大约|约|差不多|around|about|roughly|~)?\s*"
+    zh = r"[一二两三四五六七八九十百千万]+(?=\s*(?:左右|个?\s*token|字|$|\W))"  # "上下文大概八千左右"
     for m in t.take(rf"({NUM})\s*(k)?[\s-]*(?:tokens?[\s-]*)?(?:的)?\s*{word}"
                     rf"|{word}\s*(?:of|为|是|=|:|(?:拉|提|加|开|改|扩|增加|提高|调)到|设[为成]|到|"
-                    rf"(?:up|bumped|raised) to|to)?\s*({NUM})\s*(k)?"):
+                    rf"(?:up|bumped|raised) to|to)?\s*{about}({NUM}|{zh})"
+                    rf"\s*(k)?"):
         num, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        q.seq_len = int(float(num.replace(",", "")) * (1024 if k else 1))
+        if num[:1].isdigit():
+            q.seq_len = int(float(num.replace(",", "")) * (1024 if k else 1))
+        elif value := cn_int(num.removesuffix("万")):  # "上下文大概八千左右", "上下文三万二"
+            q.seq_len = value * (10_000 if num.endswith("万") else 1)
 
 
 def bare_context(t: Text, q: Query) -> None:
@@ -172,20 +182,23 @@ def batch(t: Text, q: Query) -> None:
         q.seq_len = int(float(k.replace(",", "")) * 1024)
     # "20 个请求同时", "64 requests concurrently", "同时处理 12 个请求": requests counted as they run at once.
     together = r"(?:同时|并行|并发|concurrently|at once|at the same time|simultaneously|in parallel)"
-    for m in t.take(rf"({NUM})\s*(?:个|路|条)?\s*(?:请求|会话|对话|requests?|queries|sessions?|chats?|conversations?"
-                    rf"|users?|用户)\s*(?:的)?\s*{together}"
-                    rf"|{together}\s*(?:处理|服务|跑|进行|handling|serving|running)?\s*({NUM})\s*(?:个|路|条)\s*"
+    n_ = rf"(?:{NUM}|{EN_COUNT})"  # "thirty concurrent sessions"
+    for m in t.take(rf"({n_})\s*(?:个|路|条)?\s*(?:concurrent\s+)?(?:请求|会话|对话|requests?|queries|sessions?|chats?"
+                    rf"|conversations?|users?|用户)\s*(?:的)?\s*{together}"
+                    rf"|{together}\s*(?:处理|服务|跑|进行|handling|serving|running)?\s*({NUM}|{CN_NUMERAL})\s*(?:个|路|条)\s*"
                     rf"(?:请求|会话|对话|用户)"
-                    rf"|({NUM})\s*(?:chats|conversations|sessions)(?!\s*(?:/|per\b|a (?:day|second|minute|hour)|每))"):
-        q.concurrency = int(float((m.group(1) or m.group(2) or m.group(3)).replace(",", "")))
+                    rf"|({n_})\s*(?:concurrent\s+)?(?:chats|conversations|sessions)"
+                    rf"(?!\s*(?:/|per\b|a (?:day|second|minute|hour)|每))"):
+        q.concurrency = int(count_value(m.group(1) or m.group(2) or m.group(3)) or 0) or None
     to = r"(?:降|减|加|增加|提高|提升|恢复|改|变|调)?(?:到|为|成)"  # "并发降到 24", "并发恢复到 24 个"
     for m in t.take(rf"(?:并发(?:数|量)?|concurrency(?: of)?)\s*(?:为|是|=|:|{to})?\s*({NUM})\s*(?:万|k)?"
                     rf"|({NUM})\s*(?:万|k)?\s*(?:路|个|名)?\s*(?:并发|concurrent)\s*(?:的)?\s*(?:users?|用户|请求|requests?)?"
                     rf"|({NUM})\s*(?:个|名|位)?\s*(?:同时在线的?\s*)?(?:users|用户|seqs?|sequences|people|ppl|persons)"
-                    rf"|({NUM})\s*(?:个|名|位)\s*人(?![工民])"
-                    rf"|({NUM})\s*人\s*(?=用|使用|同时|在线|并发|访问)|给\s*({NUM})\s*人"):
+                    rf"|({NUM}|{CN_NUMERAL})\s*(?:个|名|位)\s*人(?![工民])"
+                    rf"|({NUM}|{CN_NUMERAL})\s*人\s*(?=用|使用|同时|在线|并发|访问)|给\s*({NUM}|{CN_NUMERAL})\s*人"
+                    rf"|({EN_COUNT})\s+(?:concurrent\s+)?(?:users|people|seqs|sequences)"):
         text = m.group(0)
-        n = float(next(g for g in m.groups() if g).replace(",", ""))
+        n = count_value(next(g for g in m.groups() if g)) or 0.0
         n *= 1e4 if "万" in text else 1e3 if re.search(r"\dk", text) else 1
         q.concurrency = int(n)
     for m in t.take(rf"(?:batch(?:[\s_-]*size)?|批量(?:大小)?|批大小|bs)\s*(?:of|为|是|=|:)?\s*({NUM})"):

@@ -68,12 +68,12 @@ class RecordSentences:
         total = self._total_price(f, top_k)  # a sum asked ("一共多少钱") is the answer, not the cards' ratio
         return (total or self._ratio(f, top_k)) + out
 
-    def _power_bill(self, f: Facts, gpu: str, top_k: int) -> list[Sentence]:
+    def _power_bill(self, f: Facts, gpu: str, top_k: int, count: int | None = None) -> list[Sentence]:
         """'a100 一个月电费多少': the cards' TDP around the clock for a month at kb's electricity price."""
         power, parts = self._figure(gpu, "power"), self._groups.get(f"spec-{gpu}", [])
         if power is None or not parts:
             return []
-        n, hours = f.counts.get(gpu, 1), PERIOD_HOURS[f.period]
+        n, hours = count or f.counts.get(gpu, 1), PERIOD_HOURS[f.period]
         kwh = n * power[0] * hours / 1000
         cny = kwh * f.energy_cny_per_kwh
         return [Sentence(say("power_bill", f.language, count=n, gpu=gpu_name(gpu), watts=f"{power[0]:g}",

@@ -14,6 +14,13 @@ EN_WORDS = {"a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "dual": 2, "twin":
 SCALE = {"万亿": 1e12, "千亿": 1e11, "亿": 1e8, "万": 1e4, "w": 1e4, "千": 1e3, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12,
          "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "mn": 1e6, "bn": 1e9}
 
+_ONES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_TEENS = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+          "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+# A count of users or sessions in English words ("thirty", "twenty-four"): one to ninety-nine.
+EN_COUNT = (rf"(?<![a-z])(?:(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_ONES)}))?|{'|'.join(_TEENS)}|"
+            rf"{'|'.join(_ONES)})(?![a-z])")
 CN_NUMERAL = "[零〇一二两俩三四五六七八九十百千单双]+"
 EN_NUMBER_WORD = "|".join(sorted((re.escape(w) for w in EN_WORDS), key=len, reverse=True))
 # A number starts where no letter or digit is glued before it: the 16 of "fp16" and the 8 of "fp8,100 users"
@@ -50,6 +57,18 @@ def to_int(token: str) -> int | None:
     if token in EN_WORDS:
         return EN_WORDS[token]
     return cn_int(token)
+
+
+def count_value(token: str) -> float | None:
+    """A count written any way people write one: "30", "1,200", "四十", "八千", "thirty", "twenty-four"."""
+    token = token.strip().lower()
+    if re.fullmatch(r"\d+(?:,\d{3})*(?:\.\d+)?", token):
+        return float(token.replace(",", ""))
+    words = re.split(r"[\s-]+", token)
+    if all(w in _ONES or w in _TEENS or w in _TENS for w in words) and words:
+        return float(sum(_ONES.get(w, 0) + _TEENS.get(w, 0) + _TENS.get(w, 0) for w in words))
+    value = cn_int(token)
+    return float(value) if value is not None else None
 
 
 def amount(number: str, scale: str | None) -> float:

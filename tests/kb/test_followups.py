@@ -87,6 +87,10 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["llama 4 maverick bf16 on 8 b200", "and with just two?"], "gpus", [("b200", 2)]),
     (["rtx 5090 llama 3 8b 12 users at 4k", "quadruple the users"], "concurrency", 48),
     (["qwen2.5 7b inference on an l4", "could we also qlora fine-tune it on that l4?"], "workloads", ["qlora"]),
+    # values and no subject, however long the turn: the earlier subject's
+    (["qwen2.5 14b int4 on one l40s - fine?", "thirty concurrent sessions with 16k context apiece please"],
+     "concurrency", 30),
+    (["a100 40g 跑 llama3 8b bf16", "然后同时有四十个人在用 每个人的上下文大概八千左右"], "model", "llama-3-8b"),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value

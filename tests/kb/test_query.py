@@ -27,7 +27,8 @@ UNKNOWN_GPUS = ["RTX 3090", "3090", "3080", "RTX 3060", "2080Ti", "2080 Ti", "GT
                 "L40", "H20", "H800", "A800", "GH200", "GB200", "B100", "H100 NVL", "Ascend 910B", "昇腾910B",
                 "MI250X", "MI325X", "RX 7900 XTX", "7900XTX", "RX 6800", "Apple M2 Ultra", "M3 Max", "TPU v5e",
                 "TPU", "Gaudi 2", "Jetson Orin", "Trainium2", "Cerebras", "寒武纪", "Arc A770", "Radeon Pro W7900",
-                "W7800", "RTX PRO 6000 Blackwell", "RTX 5000 Ada", "RTX 4090 Laptop", "4060 laptop"]
+                "W7800", "RTX PRO 6000 Blackwell", "RTX 5000 Ada", "RTX 4090 Laptop", "4060 laptop", "Ascend 310P",
+                "昇腾 310B", "天数智芯 BI-V150", "Iluvatar MR-V100", "Atlas 300I", "摩尔线程 MTT S80"]
 UNKNOWN_MODELS = ["GPT-4", "GPT-4o", "gpt-3.5-turbo", "Claude", "Claude 3 Opus", "Gemini 1.5 Pro", "Grok", "文心一言",
                   "ChatGLM3", "Baichuan2", "Phi-3", "Kimi", "DBRX", "Jamba"]
 
@@ -114,6 +115,11 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("两百万预算 训练 7b", {"budget_cny": 2000000.0}),
     ("40w 预算 推理 7b 选什么卡", {"budget_cny": 400000.0}),
     ("手上一百二十万 推理训练都做 怎么配卡", {"budget_cny": 1200000.0}),
+    ("budget somewhere in 30 to 60万, serving a 14b, what do we buy", {"budget_cny": 600000.0}),
+    ("按每千元显存算 哪张卡最值", {"budget_cny": None}),
+    # counts in words
+    ("llama 3 8b on an l40s, forty-five users at 2k each", {"concurrency": 45, "seq_len": 2048}),
+    ("qwen2.5 7b 同时二十个人用 上下文大约四千", {"concurrency": 20, "seq_len": 4000}),
     ("3块4090 跑 qwen2.5 32b int4", {"gpus": [("rtx-4090", 3)], "budget_cny": None}),
     ("memory to run qwen2.5 32b in bf16 if split over 4 cards", {"asked": "memory", "count": 4}),
     ("qwen2.5 32b 显存总共要多少", {"asked": "memory"}),

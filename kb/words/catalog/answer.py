@@ -6,6 +6,8 @@ Keys that share a name with a fit check's sentence (its alternatives, the fewest
 
 ANSWER: dict[str, dict[str, str]] = {
     # Fit verdicts.
+    "for_sequences": {"en": " for {n} concurrent sequences of {context} tokens",
+                      "zh": "（{n} 路并发，每路 {context} token）"},
     "fit_yes": {
         "en": "Yes: {what} on {cards} needs about {need} GiB per GPU, and each card has {avail} GiB",
         "zh": "能：{what}在 {cards} 上每卡约需 {need} GiB，每卡有 {avail} GiB",
@@ -115,11 +117,12 @@ ANSWER: dict[str, dict[str, str]] = {
     },
     "speed_tps": {"en": ", up to {tps} tokens/s", "zh": "，最多 {tps} tokens/s"},
     "speed_hours": {"en": ", {hours} hours for the stated tokens", "zh": "，按给定 token 数 {hours} 小时"},
+    "n_cards": {"en": "{n} × {gpu}", "zh": "{n} 张 {gpu}"},
     "budget_rule_over": {
-        "en": "The guide's rule for this budget band ({rule}) does not fit this budget: at the guide's prices those "
-              "cards cost about {cost} CNY, more than the {budget} CNY asked",
+        "en": "The guide's rule for this budget band ({rule}) does not fit this budget: at the guide's prices "
+              "{cards} cost about {cost} CNY, more than the {budget} CNY asked",
         "zh": "指南对这个预算档的建议（{rule}）并不适合这个预算："
-              "按指南的单卡价格，这些卡约需 {cost} 元，超过所问的 {budget} 元",
+              "按指南的单卡价格，{cards}约需 {cost} 元，超过所问的 {budget} 元",
     },
     "budget_rule": {
         "en": "The guide's rule for this budget: {rule}",
@@ -250,6 +253,7 @@ ANSWER: dict[str, dict[str, str]] = {
     "spec_note": {"en": "Note: {note}", "zh": "注意：{note}"},
     # Case studies (the record's own lines after each label).
     "case_hardware": {"en": "Hardware: {items}", "zh": "硬件：{items}"},
+    "case_workload": {"en": "Workload: {items}", "zh": "工作负载：{items}"},
     "case_outcome": {"en": "Outcome: {items}", "zh": "结果：{items}"},
     "case_note": {"en": "kb's caveat: {items}", "zh": "kb 的提醒：{items}"},
     # What kb does not know.

@@ -27,6 +27,7 @@ from kb.followup import Turn, is_reset, merge, slot_values
 from kb.index import LoadedIndex, open_index
 from kb.intent import Domain, about_a_case, classify
 from kb.language import Language, detect_language
+from kb.lexicon import OTHER_MAKERS
 from kb.models import Answer, Passage
 from kb.passages import to_passage
 from kb.query import Query, from_state, to_state
@@ -162,6 +163,8 @@ class Engine:
         named = frozenset(f"spec-{g}" for g, _ in query.gpus[:2])
         if not about_a_case(question):  # "大学团队的 4090 集群花了多少钱" is the case's figure, not the card's
             named |= self._price_sections(query)
+        if any(re.search(OTHER_MAKERS, name.lower()) for name in query.unknown_gpus):  # "昇腾 310p 做推理怎么样"
+            named |= {"guide-10.2"}
         hits = searcher.search(vector, question, language, top_k, named, focus)
         if self.observe_retrieval is not None:
             self.observe_retrieval(time.perf_counter() - started)

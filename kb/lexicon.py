@@ -55,3 +55,8 @@ UNKNOWN_MODELS: tuple[str, ...] = (
     rf"dbrx|jamba|snowflake{_SEP}arctic|grok{_SEP}1",
     rf"mistral{_SEP}(?:large|medium|small|nemo)(?:{_SEP}\d+(?:\.\d+)?)?|codestral|ministral|pixtral",
 )
+
+# Accelerators of other makers than NVIDIA: the guide speaks of them together, in §10.2 ("其他厂商的AI芯片").
+OTHER_MAKERS = (r"(?<![a-z])(?:amd|radeon|rx|mi\d|instinct|intel|gaudi|arc|habana|ascend|atlas|tpu|trainium|inferentia|"
+                r"groq|cerebras|apple|cambricon|mlu|kunlun|hygon|dcu|moore|mtt|metax|biren|enflame|iluvatar|bi-v|mr-v|"
+                r"w[5-7]\d00)|昇腾|华为|寒武纪|昆仑|海光|摩尔线程|沐曦|壁仞|燧原|天数")

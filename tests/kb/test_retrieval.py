@@ -65,3 +65,10 @@ def test_chat_style_questions_reach_the_passage_about_what_they_ask(engine: Engi
     assert hybrid["recall@5"] >= 0.95 and hybrid["mrr"] >= 0.84, hybrid
     plain = evaluate(engine, questions, SearchConfig(use_focus=False))["all"]
     assert plain["recall@5"] < hybrid["recall@5"] and plain["mrr"] < hybrid["mrr"], (plain, hybrid)
+
+
+@pytest.mark.parametrize("question", [
+    "寒武纪 mlu370 能不能替代 a100 做训练", "how does a google tpu v5e compare for inference",
+    "mi250x memory and bandwidth?"])
+def test_another_makers_card_kb_lacks_finds_the_guides_section_on_other_makers(engine: Engine, question: str) -> None:
+    assert "10.2" in [p.section for p in engine.search(question, 3)]

@@ -357,12 +357,17 @@ class Composer(RecordSentences):
             # after a computed answer, the introduction, outlook and conclusion only add generalities
             ranked = [(i, p) for i, p in ranked if p.section.split(".")[0] not in FRAMING]
         about: Callable[[Passage, str], bool] | None = None
-        if f.intent.kind == "spec" and f.gpus:  # "is the L4 good for LLMs": not the guide on LLMs in general
-            asked = set(f.gpus)  # a sentence naming the card, or in a paragraph or under a heading that does
+        checked = {c.gpu for c in f.checks}
 
-            def about(p: Passage, s: str) -> bool:
-                paragraph = next((line for line in p.text.split("\n") if s[:12] in line), s)
-                return bool((self._gpus_named(paragraph) | self._gpus_named(p.heading)) & asked)
+        def cards_of(p: Passage, s: str) -> frozenset[str]:
+            """The cards a sentence is about: named in it, in its paragraph or list, or in its passage's heading."""
+            paragraph = next((block for block in re.split(r"\n\s*\n", p.text) if s[:12] in block), s)
+            return self._gpus_named(paragraph) | self._gpus_named(p.heading)
+
+        if f.intent.kind == "spec" and f.gpus:  # "is the L4 good for LLMs": not the guide on LLMs in general
+            about = lambda p, s: bool(cards_of(p, s) & set(f.gpus))  # noqa: E731
+        elif checked:  # after an H100's verdict, not "24GB is enough for these models" of the 4090
+            about = lambda p, s: not cards_of(p, s) or bool(cards_of(p, s) & checked)  # noqa: E731
         out = []
         for i, text in best_sentences(ranked, f.terms, f.language, n, require_match, per_passage, about):
             out.append(Sentence(text, [f"@{f.passages[i - 1].id}"]))

@@ -14,11 +14,11 @@ from collections.abc import Callable, Mapping
 
 from indexer.chunks import Chunk
 from kb.answer_parts import Composition, Facts, Sentence, TeamPrices
-from kb.facts import Corrections, budget_rule, case_facts
+from kb.facts import Corrections, budget_rule, case_facts, spec_facts
 from kb.fit.render import layout_text
 from kb.fit.result import FitResult
 from kb.focus import FRAMING, asks_framing, case_terms
-from kb.intent import asks_power_bill, asks_why
+from kb.intent import also_asked_figures, asks_power_bill, asks_rent, asks_why
 from kb.language import Language
 from kb.models import Passage
 from kb.numbers import GIB
@@ -45,7 +45,7 @@ class Composer(RecordSentences):
                  by_id: Mapping[str, Chunk] | None = None,
                  lacks: Callable[[str], frozenset[str]] = lambda gpu: frozenset(),
                  cards_in: Callable[[str], dict[str, int]] = lambda text: {},
-                 gpus_named: Callable[[str], frozenset[str]] = lambda text: frozenset()) -> None:
+                 gpus_named: Callable[[str], tuple[str, ...]] = lambda text: ()) -> None:
         """`chunks`: the guide's (its records are read here once); `by_id`: every live chunk, teams' documents'
         too, as the index holds them now (kb/search_index.py), for the price rows an answer cites."""
         self._figure = figure  # a GPU record's figure for a spec attribute (value, unit), for comparisons
@@ -227,19 +227,40 @@ class Composer(RecordSentences):
                 out += self._cost_of(c, m, lang)
         return out
 
+    def _figures_also_asked(self, f: Facts, top_k: int) -> list[Sentence]:
+        """A card's price or memory asked outright in a question that is also a fit check."""
+        asked = also_asked_figures(f.question)
+        if not asked or asks_rent(f.question):
+            return []
+        out = []
+        for gpu in f.gpus[:2]:
+            parts = self._groups.get(f"spec-{gpu}", [])
+            out += [Sentence(text, [self._cite(f, chunk, top_k)])
+                    for chunk, text in spec_facts(parts, gpu_name(gpu), asked, f.language)
+                    if not text.startswith(("注意", "Note"))]
+            if "price" in asked and parts and self._figure(gpu, "price") is None:
+                out.append(Sentence(say("no_price", f.language, gpu=gpu_name(gpu)), [self._cite(f, parts[0], top_k)]))
+        return out
+
     def _cost(self, f: Facts) -> list[Sentence]:
         out: list[Sentence] = []
+        if asks_rent(f.question):  # "租云上的 a100 跑 70b 一个月多少钱": no rent known is the answer, then buying
+            out += [s for gpu in dict.fromkeys(c.gpu for c in f.checks[:MAX_CHECKS])
+                    for s in self._team_price(f, gpu, max(len(f.passages), 1))]
         for i, c in enumerate(f.checks[:MAX_CHECKS], 1):
             out += self._cost_of(c, [f"F{i}"], f.language)
-        return out or self._fit(f)
+        if f.intent.how_many:  # "h100 多少钱 跑 70b 要几张": the count is asked too
+            return self._fit(f) + out
+        return out + self._fit(f)  # what it costs, then whether it fits at all (a cost of what won't run is moot)
 
     def _cost_of(self, c: FitResult, m: list[str], lang: Language) -> list[Sentence]:
         out = []
         if c.capex_cny is not None:
             capex = whole(c.capex_cny)
             out.append(Sentence(say("capex", lang, count=c.gpu_count, gpu=gpu_name(c.gpu), capex=capex), m))
-        if c.cost_per_million_tokens_cny is not None:
-            out.append(Sentence(say("per_million", lang, cost=f"{c.cost_per_million_tokens_cny:.2f}"), m))
+        if c.cost_per_million_tokens_cny is not None:  # with no price for the cards, it is their energy alone
+            key = "per_million" if c.capex_cny is not None else "per_million_energy"
+            out.append(Sentence(say(key, lang, cost=f"{c.cost_per_million_tokens_cny:.2f}"), m))
         return out
 
     def _selection(self, f: Facts, top_k: int) -> list[Sentence]:
@@ -359,10 +380,17 @@ class Composer(RecordSentences):
         about: Callable[[Passage, str], bool] | None = None
         checked = {c.gpu for c in f.checks}
 
-        def cards_of(p: Passage, s: str) -> frozenset[str]:
-            """The cards a sentence is about: named in it, in its paragraph or list, or in its passage's heading."""
-            paragraph = next((block for block in re.split(r"\n\s*\n", p.text) if s[:12] in block), s)
-            return self._gpus_named(paragraph) | self._gpus_named(p.heading)
+        def cards_of(p: Passage, s: str) -> set[str]:
+            """The cards a sentence is about: those it names, else those of its line, else the first card the
+            nearest line above it in its list names ("- RTX 4090通常表现更佳…" over "- 24GB显存足以…"), else its
+            passage heading's."""
+            block = next((b for b in re.split(r"\n\s*\n", p.text) if s[:12] in b), s).split("\n")
+            at = next((i for i, line in enumerate(block) if s[:12] in line), 0)
+            for i in range(at, -1, -1):
+                named = self._gpus_named(s if i == at and self._gpus_named(s) else block[i])
+                if named:
+                    return set(named) if i == at else {named[0]}
+            return set(self._gpus_named(p.heading))
 
         if f.intent.kind == "spec" and f.gpus:  # "is the L4 good for LLMs": not the guide on LLMs in general
             about = lambda p, s: bool(cards_of(p, s) & set(f.gpus))  # noqa: E731
@@ -406,6 +434,8 @@ class Composer(RecordSentences):
             direct = self._why_cards(f, top_k)
         if kind in ("fit", "speed"):
             direct = self._measured(f) + direct
+        if kind in ("fit", "speed", "cost"):  # "4090 显存多大？能跑 32b 吗": the figure asked beside the verdict
+            direct = self._figures_also_asked(f, top_k) + direct
         if kind != "selection" and f.budget_cny is not None:
             direct = self._budget_rule(f, f.budget_cny, top_k) + direct
         direct = self._budget_buys(f, top_k) + direct

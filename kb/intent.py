@@ -46,6 +46,10 @@ _WHY = re.compile(
     r"drawback|limitation|weakness|strength|pros\b|cons\b|区别|差异|difference|\bvs\.?\b|versus|哪个好|哪个更|"
     r"better|比较|compare|好处|tradeoff|trade-off|权衡|适合|suitable|best for|值得|worth|趋势|trend|future|未来|"
     r"建议|recommend|best practice|最佳实践|怎么选|如何选|how (?:should|do|can) (?:i|we)|应该|should", re.IGNORECASE)
+# What someone else did: the guide's cases and examples, not a check of what would fit.
+_DONE = re.compile(r"\bdid (?:they|meta|openai|google|the (?:team|company|lab|startup)|\w+) (?:use|train|buy|deploy|"
+                   r"spend|pick|choose|run)\b|用了(?:几|多少)|花了(?:几|多少)|买了(?:几|多少)", re.IGNORECASE)
+_OURS = re.compile(r"\b(?:we|i|our|my|us)\b|我们|我|咱", re.IGNORECASE)
 _NAMED_CASE = re.compile(r"案例|(?<![a-z])case(?: study)?(?![a-z])", re.IGNORECASE)
 _CASE = re.compile(
     r"案例|case|公司|company|团队|team|实验室|\blab\b|startup|创业|初创|fintech|金融|医疗|medical|制造|manufactur|"
@@ -210,6 +214,30 @@ _WHY_TOPICS = {
 _POWER_BILL = re.compile(r"电费|耗电|power bill|electricity|energy (?:bill|cost)|power cost", re.IGNORECASE)
 
 
+_RENT = re.compile(r"租|(?<![a-z])rent|hourly|per[- ](?:gpu[- ]|card[- ])?hour|an hour|每小时|按小时|按需|on[- ]demand|"
+                   r"cloud (?:price|cost|rate|instance)|云上|云服务器|云端.{0,6}(?:价格|多少钱|费用)", re.IGNORECASE)
+
+
+def asks_rent(question: str) -> bool:
+    """'租云上的 a100 一个月多少钱': what renting costs, which the guide never prices."""
+    return bool(_RENT.search(normalise(question)))
+
+
+# A card's own figure asked outright beside a fit question ("how much is an a100 and is it worth it for a 13b").
+_ALSO_ASKED = {
+    "price": re.compile(r"多少钱|价格|价位|售价|how much (?:is|are|does) (?:an? |the )?[a-z0-9 ]{2,20}(?:cost)?\b|"
+                        r"price of|what(?:'s| is| does) (?:an? |the )?[a-z0-9 ]{2,20} cost", re.IGNORECASE),
+    "vram": re.compile(r"显存(?:多大|多少|是多少|有多大|有多少)|多大显存|how much (?:v?ram|memory) (?:does|do|is|has)|"
+                       r"(?<![a-z])vram\s*[?？]", re.IGNORECASE),
+}
+
+
+def also_asked_figures(question: str) -> list[str]:
+    """The spec figures a fit question also asks of its card ("4090 显存多大？能跑 32b 吗")."""
+    q = normalise(question)
+    return [name for name, p in _ALSO_ASKED.items() if p.search(q)]
+
+
 def asks_power_bill(question: str) -> bool:
     """'一年电费多少': what the cards' draw costs, not what they cost to buy."""
     return bool(_POWER_BILL.search(normalise(question)))
@@ -231,7 +259,7 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
     if asked == "cost" and names_gpu and not has_checks and not names_model and _POWER_BILL.search(q) \
             and not _CASE.search(q):  # "a100 一个月电费多少"
         return Intent("spec", attributes=["power"])
-    if asked == "rent_or_buy" and names_gpu and not has_checks:
+    if (asked == "rent_or_buy" or _RENT.search(q)) and names_gpu and not has_checks:  # "rent an l40s hourly?"
         return Intent("spec", attributes=["price"])
     if asked == "comparison" and not has_checks and not re.search(r"案例|\bcases?\b", q):  # (a case's cards: case)
         return Intent("spec", attributes=attrs or list(KEY_FIGURES))
@@ -246,12 +274,14 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
         return Intent("spec", attributes=attrs)
     if not (domain.covers(q) or names_gpu or names_model or names_unknown):
         return Intent("not_covered")
+    if _DONE.search(q) and not _OURS.search(q):  # "how many GPUs did Meta use": what someone did is a case
+        return Intent("case")
     if has_selection:
         return Intent("selection", wants_speed=speed, wants_cost=cost)
     if has_checks and speed:
         return Intent("speed", wants_speed=True, wants_cost=cost)
     if has_checks and cost:
-        return Intent("cost", wants_cost=True)
+        return Intent("cost", wants_cost=True, how_many=how_many)
     if has_checks:
         return Intent("fit", wants_speed=speed, wants_cost=cost, how_many=how_many)
     if names_gpu and attrs and not _WHY.search(q) and not (_CASE.search(q) and "price" in attrs) \

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from indexer.chunks import Chunk
 from kb.answer_parts import Facts, Sentence, TeamPrices
 from kb.facts import spec_facts
+from kb.intent import asks_rent
 from kb.language import Language
 from kb.verify import text_figures
 from kb.words.answer import gpu_name, whole
@@ -169,6 +170,9 @@ class RecordSentences:
             else:
                 out.append(Sentence(say("team_price", lang, gpu=name, quoted=p.quoted, title=p.title, date=p.date),
                                     marks, exempt=(name, p.date, p.title)))
+        if found.break_even is None and asks_rent(f.question) and self._groups.get(f"spec-{gpu}"):
+            out.append(Sentence(say("no_rent", lang, gpu=name), [self._cite(f, self._groups[f"spec-{gpu}"][0], top_k)],
+                                exempt=(name,)))
         b = found.break_even if f.asked == "rent_or_buy" else None
         if b is not None and b.buy.chunk_id in self._by_id and b.rent.chunk_id in self._by_id:
             marks = [self._cite(f, self._by_id[c], top_k) for c in dict.fromkeys((b.buy.chunk_id, b.rent.chunk_id))]

@@ -126,14 +126,14 @@ class FitEngine:
 
         return read_query(question, registry_for(self.corpus_dir), self.usd_cny, check_language(language))
 
-    def gpus_named(self, text: str) -> frozenset[str]:
-        """The GPU records a text names (a passage's sentence: is it about the card asked of?)."""
+    def gpus_named(self, text: str) -> tuple[str, ...]:
+        """The GPU records a text names, first named first (a passage's sentence: is it about the card asked of?)."""
         import unicodedata
 
         from kb.names import registry_for
 
         found = registry_for(self.corpus_dir).find(unicodedata.normalize("NFKC", text).lower())
-        return frozenset(f.id for f in found if f.kind == "gpu" and f.id)
+        return tuple(dict.fromkeys(f.id for f in found if f.kind == "gpu" and f.id))
 
     def for_query(self, query: Query, language: Language) -> QuestionFit:
         """The checks (or the selection) a Query asks for; prose in `language`."""

@@ -383,3 +383,21 @@ def test_questions_of_the_sixth_rounds_kinds(ask: Any, question: str, pattern: s
 def test_after_a_verdict_no_guide_sentence_about_another_card(ask: Any, question: str) -> None:
     """'24GB显存足以支持这些模型的高效推理' is the guide on the 4090 (its list names it), not on the card checked."""
     assert not re.search(r"24 ?GB", ask(question).answer), ask(question).answer
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "pattern"), [
+    # renting: the guide quotes no rent; kb says so before what buying costs
+    ("云上租一张 h200 跑 qwen2.5 72b int8 每个月要多少钱", r"^kb 没有 H200 的租用价格"),
+    ("what's the hourly rate to rent an l40s", r"^kb has no rental price for the L40S"),
+    # a card's figure asked beside a fit question, then the verdict
+    ("what's the price of an rtx 4080 and can it run qwen2.5 7b int8?", r"^RTX 4080 Reference price: 9499 CNY.*Yes"),
+    ("l40s 显存多少？qwen2.5 32b int8 放得下吗", r"^L40S 显存容量：48 GB.*(能|不能)："),
+    # a price and a count asked together, of a card with no price
+    ("b200 多少钱 跑 deepseek v3 fp8 要几张", r"没有 B200 的价格.*需要 \d+ 张 B200.*仅电费"),
+    # what someone did is a case, not a check of what would fit
+    ("how many gpus did the startup in the guide end up buying for its local cluster", r"16 RTX 4090"),
+])
+def test_rent_figures_beside_a_verdict_and_what_others_did(ask: Any, question: str, pattern: str) -> None:
+    a = ask(question)
+    assert re.search(pattern, a.answer), a.answer

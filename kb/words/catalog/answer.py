@@ -85,6 +85,11 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "{cards} cost about {capex} CNY for the cards alone",
         "zh": "{cards} 仅显卡约 {capex} 元",
     },
+    "per_million_energy": {
+        "en": "At the decode upper bound the cards' energy alone is at least {cost} CNY per million tokens (kb has no "
+              "price for the cards, so they are not in it)",
+        "zh": "按解码上限计，仅电费每百万 token 至少 {cost} 元（kb 没有这张卡的价格，未计显卡成本）",
+    },
     "per_million": {
         "en": "At the decode upper bound that is at least {cost} CNY per million tokens (cards over three years "
               "plus energy)",
@@ -233,6 +238,11 @@ ANSWER: dict[str, dict[str, str]] = {
               "energy when owned) after {hours} card-hours: {days} days round the clock, about {months} months",
         "zh": "按 {buy} 买一张 {gpu}，与每卡时 {rent} 元的租金相比（自有还要付每卡时 {energy} 元电费），{hours} 卡时后"
               "开始划算：全天满载约 {days} 天，约 {months} 个月",
+    },
+    "no_rent": {
+        "en": "kb has no rental price for the {gpu}: the guide quotes none, and no team's price document gives a rent "
+              "rate for it",
+        "zh": "kb 没有 {gpu} 的租用价格：指南没有给出，团队的价格文档里也没有它的租金",
     },
     "rent_always": {
         "en": "Renting a {gpu} at {rent} CNY a card-hour is never dearer than owning's energy alone ({energy} CNY a "

@@ -18,7 +18,7 @@ from kb.facts import Corrections, budget_rule, case_facts, spec_facts
 from kb.fit.render import layout_text
 from kb.fit.result import FitResult
 from kb.focus import FRAMING, asks_framing, case_terms
-from kb.intent import also_asked_figures, asks_power_bill, asks_rent, asks_why
+from kb.intent import also_asked_figures, asks_power_bill, asks_rent, asks_which, asks_why
 from kb.language import Language
 from kb.models import Passage
 from kb.numbers import GIB
@@ -125,6 +125,34 @@ class Composer(RecordSentences):
         scale = GIB if kind in ("memory", "verdict") else 1
         return [Sentence(text, [f"F{i}", f"F{j}"], derived=(round(max(va, vb) / min(va, vb), 2), va / scale,
                                                              vb / scale))]
+
+    def _cards_compared(self, f: Facts) -> list[Sentence]:
+        """'l40s vs a100 for serving llama 3 70b int4': one model on two cards, by decode rate (inference) or
+        training time, where both fit and the question sets them against each other."""
+        if not asks_which(f.question):
+            return []
+        ranked = sorted(enumerate(f.checks, 1), key=lambda ic: ic[1].seq_len)  # a rate at its short context
+        first: dict[str, tuple[int, FitResult]] = {}
+        for i, c in ranked:
+            if c.fits and (c.model, c.workload) == (f.checks[0].model, f.checks[0].workload):
+                first.setdefault(c.gpu, (i, c))
+        if len(first) < 2:
+            return []
+        (i, a), (j, b) = list(first.values())[:2]
+        if a.workload == "inference" and a.decode_tokens_per_s and b.decode_tokens_per_s:
+            kind, va, vb = "speed", a.decode_tokens_per_s, b.decode_tokens_per_s
+        elif a.train_wall_hours and b.train_wall_hours:
+            kind, va, vb = "hours", a.train_wall_hours, b.train_wall_hours
+        else:
+            return []
+        lang = f.language
+        shown = rate if kind == "speed" else (lambda h: f"{h:,.1f}")
+        na, nb = gpu_name(a.gpu), gpu_name(b.gpu)
+        text = say("models_compared", lang, metric=say(f"compared.{kind}", lang), a=na, b=nb, va=shown(va),
+                   vb=shown(vb), unit=say(f"compared_unit.{kind}", lang), bigger=na if va >= vb else nb,
+                   ratio=f"{max(va, vb) / min(va, vb):.2f}")
+        return [Sentence(text, [f"F{i}", f"F{j}"], exempt=(na, nb),
+                         derived=(round(max(va, vb) / min(va, vb), 2), va, vb))]
 
     def _asked_fit(self, f: Facts) -> list[Sentence]:
         """The quantity a fit question asks for, stated before the verdicts: KV bytes, concurrency, memory."""
@@ -421,7 +449,7 @@ class Composer(RecordSentences):
         if kind == "selection":
             direct = self._selection(f, top_k)
         elif kind == "fit":
-            direct = self._models_compared(f) + self._asked_fit(f) + self._fit(f)
+            direct = self._models_compared(f) + self._cards_compared(f) + self._asked_fit(f) + self._fit(f)
         elif kind == "speed":
             direct = self._models_compared(f) + self._asked_fit(f) + self._speed(f)
         elif kind == "cost":

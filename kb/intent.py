@@ -238,6 +238,15 @@ def also_asked_figures(question: str) -> list[str]:
     return [name for name, p in _ALSO_ASKED.items() if p.search(q)]
 
 
+_WHICH = re.compile(r"哪个|哪张|哪款|哪一?种|(?<![a-z])vs\.?(?![a-z])|versus|which|better|faster|更好|更快|更强|更合适|"
+                    r"更划算|compare|比较|对比|还是", re.IGNORECASE)
+
+
+def asks_which(question: str) -> bool:
+    """'l40s vs a100 for serving 70b int4': two set against each other."""
+    return bool(_WHICH.search(normalise(question)))
+
+
 def asks_power_bill(question: str) -> bool:
     """'一年电费多少': what the cards' draw costs, not what they cost to buy."""
     return bool(_POWER_BILL.search(normalise(question)))

@@ -401,3 +401,15 @@ def test_after_a_verdict_no_guide_sentence_about_another_card(ask: Any, question
 def test_rent_figures_beside_a_verdict_and_what_others_did(ask: Any, question: str, pattern: str) -> None:
     a = ask(question)
     assert re.search(pattern, a.answer), a.answer
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("h200 or mi300x for serving llama 3 70b in fp8, which is faster?", r"^Decode rate: H200 \d+ tokens/s, MI300X \d+"),
+    ("全参训练 qwen2.5 7b，8 张 a800 和 8 张 h800 哪个快，200b token",
+     r"^训练时间：A800 [\d,.]+ 小时，H800 [\d,.]+ 小时"),
+])
+def test_one_model_on_two_cards_set_against_each_other_is_compared_first(ask: Any, question: str,
+                                                                          pattern: str) -> None:
+    a = ask(question)
+    assert re.search(pattern, a.answer), a.answer

@@ -160,6 +160,8 @@ ANSWER: dict[str, dict[str, str]] = {
     "compared.speed": {"en": "Decode rate", "zh": "解码速度上限"},
     "compared.verdict": {"en": "Memory a GPU needs", "zh": "每卡所需显存"},
     "compared_unit.kv": {"en": "bytes", "zh": "字节"},
+    "compared_unit.hours": {"en": "hours", "zh": "小时"},
+    "compared.hours": {"en": "Training time", "zh": "训练时间"},
     "compared_unit.memory": {"en": "GiB", "zh": "GiB"},
     "compared_unit.speed": {"en": "tokens/s", "zh": "token/s"},
     "compared_unit.verdict": {"en": "GiB", "zh": "GiB"},

@@ -83,7 +83,9 @@ def _alias_pattern(alias: str, model: bool) -> str:
     if model:
         return f"{_EDGE_L}{body}{_EDGE_R}"
     # "4090s", "4090x2" (two of them), and a spec word run on ("H100带宽" is fine already; "B200BF16 算力")
-    return rf"{_EDGE_L}(?:nvidia{_SEP}|geforce{_SEP})?{body}(?:s|es)?(?:{_EDGE_R}|(?=[x*]\s*\d)|{_SPEC_WORD})"
+    # ... and a count glued before it: "2x4090", "4×h100"
+    return rf"(?:{_EDGE_L}|(?<=\dx)|(?<=\d\*))(?:nvidia{_SEP}|geforce{_SEP})?{body}(?:s|es)?" \
+           rf"(?:{_EDGE_R}|(?=[x*]\s*\d)|{_SPEC_WORD})"
 
 
 def _model_aliases(preset: str, extra: tuple[str, ...]) -> list[str]:

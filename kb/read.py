@@ -217,6 +217,8 @@ _ASKED: tuple[tuple[str, str], ...] = (
     ("concurrency", r"多少(?:个|路)?(?:并发|用户|会话|请求)|并发(?:多少|几)|撑多少|能?(?:支持|扛|带)多少|"
                     r"最多(?:能|可以)?(?:开|跑|同时)?几(?:个|路|条)(?!\s*(?:token|字|卡|张))|最多几个人|几个人同时|"
                     r"max(?:imum)? (?:seqs|sequences|users|sessions|streams)|how many seqs|"
+                    r"max(?:imum)? batch(?:[ _-]?size)?|biggest batch|largest batch|batch.{0,8}(?:最大|最多|上限)|"
+                    r"最大.{0,4}(?:batch|批)|"
                     r"(?:同时|并发|一起).{0,4}(?:几|多少)\s*(?:路|个|人|条|用户|请求)|几路|"
                     r"how many (?:at once|at the same time|in parallel)|"
                     r"how many .{0,24}(?:concurrent|users|requests|sequences|seqs|chats|sessions|streams)|"

@@ -117,6 +117,10 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("手上一百二十万 推理训练都做 怎么配卡", {"budget_cny": 1200000.0}),
     ("budget somewhere in 30 to 60万, serving a 14b, what do we buy", {"budget_cny": 600000.0}),
     ("按每千元显存算 哪张卡最值", {"budget_cny": None}),
+    # a count glued to the card; the largest batch is the concurrency that fits
+    ("3x4090 enough for qwen2.5 72b int4?", {"gpus": [("rtx-4090", 3)]}),
+    ("2×h200 跑 llama 3.1 405b int4", {"gpus": [("h200", 2)]}),
+    ("largest batch for qwen2.5 7b on an l4 at 4k?", {"asked": "concurrency", "seq_len": 4096}),
     # counts in words
     ("llama 3 8b on an l40s, forty-five users at 2k each", {"concurrency": 45, "seq_len": 2048}),
     ("qwen2.5 7b 同时二十个人用 上下文大约四千", {"concurrency": 20, "seq_len": 4000}),

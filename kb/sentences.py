@@ -7,6 +7,7 @@ such as …") say nothing on their own and are never picked.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 
@@ -67,12 +68,10 @@ def best_sentences(ranked: list[tuple[int, Passage]], terms: list[str], language
         terms = [t for t in terms if not _NAME.search(t)]
     for order, (marker, p) in enumerate(ranked):
         candidates = sentences(p.text, language) if (language == "zh" or p.text != p.original) else []
-        if about is not None:
-            candidates = [s for s in candidates if about(p, s)]
-        if not candidates:
-            continue
         scored = sorted(((sum(len(t) for t in terms if t and t in s.lower()), -i, s) for i, s in enumerate(candidates)),
                         reverse=True)
+        if about is not None:  # asked of the best-scoring first, and only as far as needed: it reads names
+            scored = list(itertools.islice((x for x in scored if about(p, x[2])), per_passage))
         for rank, (best, _, sentence) in enumerate(scored[:per_passage]):
             if best == 0 and (order > 0 or require_match or rank > 0):
                 break

@@ -7,9 +7,11 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kb.cache import LruCache
 from kb.fit.alternatives import alternatives
@@ -21,6 +23,9 @@ from kb.fit.result import FitResult, Selection
 from kb.language import Language, check_language
 from kb.query import Query
 from kb.words.fit import render_all
+
+if TYPE_CHECKING:
+    from kb.names import Registry
 
 CHECKS_REMEMBERED = 4096  # checks (numbers and Notes, a few KB each) an engine keeps, least recently used first
 
@@ -127,16 +132,20 @@ class FitEngine:
         return read_query(question, registry_for(self.corpus_dir), self.usd_cny, check_language(language))
 
     def gpus_named(self, text: str) -> tuple[str, ...]:
-        """The GPU records a text names, first named first (a passage's sentence: is it about the card asked of?)."""
-        import unicodedata
-
+        """The GPU records a text names, first named first (a passage's sentence: is it about the card asked of?).
+        The corpus's lines repeat from answer to answer, so each is read once."""
         from kb.names import registry_for
 
-        found = registry_for(self.corpus_dir).find(unicodedata.normalize("NFKC", text).lower())
-        return tuple(dict.fromkeys(f.id for f in found if f.kind == "gpu" and f.id))
+        return _gpus_named(registry_for(self.corpus_dir), text)
 
     def for_query(self, query: Query, language: Language) -> QuestionFit:
         """The checks (or the selection) a Query asks for; prose in `language`."""
         from kb.fit.question import answer_query
 
         return answer_query(self, query, check_language(language))
+
+
+@lru_cache(maxsize=16384)
+def _gpus_named(registry: Registry, text: str) -> tuple[str, ...]:
+    found = registry.find(unicodedata.normalize("NFKC", text).lower())
+    return tuple(dict.fromkeys(f.id for f in found if f.kind == "gpu" and f.id))

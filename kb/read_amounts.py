@@ -135,10 +135,11 @@ def denied(t: Text) -> None:
 def context(t: Text, q: Query) -> None:
     word = (r"(?:context(?:\s+length|\s+window)?|上下文(?:长度)?|序列长度|seq(?:uence)?[\s_-]*len(?:gth)?|ctx"
             r"|max[\s_-]*len)")
+    before = rf"(?:{word}|(?<![a-z])seq(?![a-z]))"  # "seq 2048" (a bare "seq" only before its number: "8 seqs")
     about = r"(?:大概|大约|约|差不多|around|about|roughly|~)?\s*"
     zh = r"[一二两三四五六七八九十百千万]+(?=\s*(?:左右|个?\s*token|字|$|\W))"  # "上下文大概八千左右"
     for m in t.take(rf"({NUM})\s*(k)?[\s-]*(?:tokens?[\s-]*)?(?:的)?\s*{word}"
-                    rf"|{word}\s*(?:of|为|是|=|:|(?:拉|提|加|开|改|扩|增加|提高|调)到|设[为成]|到|"
+                    rf"|{before}\s*(?:of|为|是|=|:|(?:拉|提|加|开|改|扩|增加|提高|调)到|设[为成]|到|"
                     rf"(?:up|bumped|raised) to|to)?\s*{about}({NUM}|{zh})"
                     rf"\s*(k)?"):
         num, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))

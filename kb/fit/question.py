@@ -131,9 +131,25 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
     models = [replace(q, model=m, also=[]) for m in (q.model, *q.also)]
     results = [_one(engine, m, gpu, count, w, notes) for m in models for gpu, count in gpus for w in workloads]
     found.checks = [r for r in results if r is not None]
+    if q.speed or q.asked == "time":  # "how long on one 4060 Ti": it does not fit there, so how fast on enough cards
+        found.checks += _on_enough_cards(engine, q, found.checks, notes)
     if q.speed and q.seq_len is None:
         found.checks += _short_context(engine, found.checks, language)
     return found
+
+
+def _on_enough_cards(engine: FitEngine, q: Query, checks: list[FitResult], notes: list[Note]) -> list[FitResult]:
+    """For a speed or time asked of a job that does not fit: the same job on the fewest cards of the same kind
+    that hold it (the alternatives' count), so the answer has a rate or a time to give."""
+    out = []
+    for c in checks:
+        more = next((a for a in c.alternatives if a.change == "count" and a.fits), None)
+        if c.fits or more is None:
+            continue
+        again = _one(engine, replace(q, zero=more.zero_stage or q.zero), c.gpu, more.gpu_count, c.workload, notes)
+        if again is not None and again.fits:
+            out.append(again)
+    return out
 
 
 SHORT_CONTEXT = 256  # tokens: decode rates are quoted near an empty cache (llama.cpp's tg128 after a short prompt)

@@ -413,3 +413,15 @@ def test_one_model_on_two_cards_set_against_each_other_is_compared_first(ask: An
                                                                           pattern: str) -> None:
     a = ask(question)
     assert re.search(pattern, a.answer), a.answer
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("how long to pretrain a 1b on one 4060 ti 16gb with 20b tokens?",
+     r"Training time: about [\d.,]+ days on 2 × RTX 4060"),
+    ("llama 3 70b int4 在一张 4090 上每秒多少 token", r"解码速度上限：.*在 2 张 RTX 4090 上"),
+])
+def test_a_rate_asked_of_a_job_that_does_not_fit_is_given_on_enough_cards(ask: Any, question: str,
+                                                                          pattern: str) -> None:
+    a = ask(question)
+    assert re.search(pattern, a.answer), a.answer

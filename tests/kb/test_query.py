@@ -121,6 +121,7 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("3x4090 enough for qwen2.5 72b int4?", {"gpus": [("rtx-4090", 3)]}),
     ("2×h200 跑 llama 3.1 405b int4", {"gpus": [("h200", 2)]}),
     ("largest batch for qwen2.5 7b on an l4 at 4k?", {"asked": "concurrency", "seq_len": 4096}),
+    ("a100 跑 llama2 13b fp16 bs=8 seq 2048 够不够", {"seq_len": 2048, "batch": 8}),
     # counts in words
     ("llama 3 8b on an l40s, forty-five users at 2k each", {"concurrency": 45, "seq_len": 2048}),
     ("qwen2.5 7b 同时二十个人用 上下文大约四千", {"concurrency": 20, "seq_len": 4000}),

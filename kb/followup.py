@@ -33,7 +33,7 @@ _OPENER = re.compile(
 _DOUBLE = r"(?:翻倍|翻一倍|加倍|double[ds]?|twice|2x|×\s*2)"
 _TIMES = re.compile(r"(?:改成|变成|扩大|增加到|乘以|翻)?\s*(\d+|[三四五六七八九十]|three|four|five|six|eight|ten)\s*"
                     r"(?:倍|x\b|times)|[x×]\s*(\d+)\b|\b(tripl|quadrupl)e[ds]?\b", re.IGNORECASE)
-_TOKENS = r"(?:tokens?|数据量|训练数据)"
+_TOKENS = r"(?:tokens?|数据量|训练数据|语料|数据|data(?:set)?|corpus)"
 _HALF = r"(?:减半|一半|halve[ds]?|half)"
 _CONTEXT = r"(?:上下文|context|序列|seq|ctx)"
 _USERS = r"(?:并发|用户|人数|人|users?|people|concurrency|requests?|sequences?|seqs)"

@@ -87,6 +87,8 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["llama 4 maverick bf16 on 8 b200", "and with just two?"], "gpus", [("b200", 2)]),
     (["rtx 5090 llama 3 8b 12 users at 4k", "quadruple the users"], "concurrency", 48),
     (["qwen2.5 7b inference on an l4", "could we also qlora fine-tune it on that l4?"], "workloads", ["qlora"]),
+    (["8 张 4090 lora 微调 llama3 8b 要多久 数据 5 亿 token", "数据翻倍呢"], "tokens", 1e9),
+    (["pretrain a 1b on 8 a100 80g, 20b tokens, how long", "double the dataset"], "tokens", 4e10),
     # values and no subject, however long the turn: the earlier subject's
     (["qwen2.5 14b int4 on one l40s - fine?", "thirty concurrent sessions with 16k context apiece please"],
      "concurrency", 30),

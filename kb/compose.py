@@ -18,7 +18,7 @@ from kb.facts import Corrections, budget_rule, case_facts, spec_facts
 from kb.fit.render import layout_text
 from kb.fit.result import FitResult
 from kb.focus import FRAMING, asks_framing, case_terms
-from kb.intent import also_asked_figures, asks_power_bill, asks_rent, asks_which, asks_why
+from kb.intent import KEY_FIGURES, also_asked_figures, asks_power_bill, asks_rent, asks_which, asks_why
 from kb.language import Language
 from kb.models import Passage
 from kb.numbers import GIB
@@ -468,6 +468,12 @@ class Composer(RecordSentences):
             direct = self._budget_rule(f, f.budget_cny, top_k) + direct
         direct = self._budget_buys(f, top_k) + direct
         prefer = ("tradeoff", "case") if kind in ("why", "case") else ("guide",)
+        if f.unknown_gpus and f.gpus and not direct and not f.checks and kind not in ("case", "selection"):
+            # "4090 vs 3090 for inference": what kb holds of the card it knows, to set beside the one it lacks
+            direct = [Sentence(text, [self._cite(f, chunk, top_k)]) for gpu in f.gpus[:2]
+                      for chunk, text in spec_facts(self._groups.get(f"spec-{gpu}", []), gpu_name(gpu),
+                                                    f.intent.attributes or list(KEY_FIGURES), f.language)
+                      if not text.startswith(("注意", "Note"))]
         model_unknown = bool(set(f.unknown) - set(f.unknown_gpus)) and not f.checks and not f.model_named
         if model_unknown and f.asked not in ("figure", "comparison", "price"):
             direct = []  # "mistral large 2 on 2 h200 in fp8": nothing to check, and the card's fp8 is not asked

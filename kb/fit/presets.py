@@ -290,9 +290,12 @@ def estimate_shape(params: float) -> ModelShape:
 PRESET_ALIASES: dict[str, tuple[str, ...]] = {
     "llama-65b": ("llama 1 65b", "llama 65b"),
     "llama-3.1-405b": ("llama 3 405b",),
-    "qwen2.5-7b": ("qwen 7b",),
-    "qwen2.5-14b": ("qwen 14b",),
-    "qwen2.5-32b": ("qwen 32b",),
+    # DeepSeek-R1's distilled models keep their base model's shape (DeepSeek-R1 model card: Qwen2.5-Math-7B,
+    # Qwen2.5-14B, Qwen2.5-32B, Llama-3.1-8B, Llama-3.3-70B-Instruct), so they are checked as that base.
+    "llama-3-8b": ("deepseek r1 distill llama 8b", "r1 distill llama 8b"),
+    "qwen2.5-7b": ("qwen 7b", "deepseek r1 distill qwen 7b", "r1 distill qwen 7b"),
+    "qwen2.5-14b": ("qwen 14b", "deepseek r1 distill qwen 14b", "r1 distill qwen 14b"),
+    "qwen2.5-32b": ("qwen 32b", "deepseek r1 distill qwen 32b", "r1 distill qwen 32b"),
     "qwen2.5-72b": ("qwen 72b",),
     "qwen3-30b-a3b": ("qwen3 30b",),
     "qwen3-235b-a22b": ("qwen3 235b",),
@@ -305,6 +308,6 @@ PRESET_ALIASES: dict[str, tuple[str, ...]] = {
     "gpt-oss-120b": ("gpt oss 120b", "gptoss 120b"),
     "deepseek-r1": ("deepseek r1", "deepseek r1 671b"),
     "kimi-k2": ("kimi k2", "kimi k2 instruct"),
-    "llama-3.3-70b": ("llama 3.3 70b", "llama3.3 70b"),
+    "llama-3.3-70b": ("llama 3.3 70b", "llama3.3 70b", "deepseek r1 distill llama 70b", "r1 distill llama 70b"),
     "qwen3-14b": ("qwen 3 14b",),
 }

@@ -425,3 +425,15 @@ def test_a_rate_asked_of_a_job_that_does_not_fit_is_given_on_enough_cards(ask: A
                                                                           pattern: str) -> None:
     a = ask(question)
     assert re.search(pattern, a.answer), a.answer
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "pattern"), [
+    # a card kb lacks set beside one it has: what kb holds of the one it has
+    ("l40s or rtx a6000 for a small inference box?", r"no spec for the rtx a6000.*L40S VRAM: 48 GB"),
+    # DeepSeek-R1's distilled models are checked at their base's shape
+    ("deepseek-r1-distill-qwen-14b 在 4090 上 fp16 能跑吗", r"qwen2\.5-14b"),
+])
+def test_known_beside_unknown_and_distilled_models(ask: Any, question: str, pattern: str) -> None:
+    a = ask(question)
+    assert re.search(pattern, a.answer), a.answer

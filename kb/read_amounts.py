@@ -164,6 +164,12 @@ def bare_context(t: Text, q: Query) -> None:
         q.seq_len = int(float((m.group(1) or m.group(2)).replace(",", "")) * 1024)
 
 
+# Who uses a deployment, counted: each is a sequence at once when kb sizes the KV cache ("50 个程序员用").
+_PEOPLE_ZH = r"(?:员工|同事|程序员|开发者|工程师|研究员|学生|客户|客服|坐席|医生|分析师|用户)"
+_PEOPLE_EN = (r"(?:employees|devs|developers|engineers|programmers|coders|researchers|students|customers|agents|"
+              r"analysts|staff(?: members)?|colleagues|teammates)\b")
+
+
 def batch(t: Text, q: Query) -> None:
     # "16 个 8k 并发", "32 concurrent 4k requests", "并发 4 个 8k": a count of sequences, each of a context length.
     for m in t.take(rf"(?:并发|concurrency)\s*(?:为|是|=|:)?\s*({NUM})\s*(?:个|路|条)\s*(?:的)?\s*({NUM})\s*k"
@@ -195,9 +201,11 @@ def batch(t: Text, q: Query) -> None:
     for m in t.take(rf"(?:并发(?:数|量)?|concurrency(?: of)?)\s*(?:为|是|=|:|{to})?\s*({NUM})\s*(?:万|k)?"
                     rf"|({NUM})\s*(?:万|k)?\s*(?:路|个|名)?\s*(?:并发|concurrent)\s*(?:的)?\s*(?:users?|用户|请求|requests?)?"
                     rf"|({NUM})\s*(?:个|名|位)?\s*(?:同时在线的?\s*)?(?:users|用户|seqs?|sequences|people|ppl|persons)"
-                    rf"|({NUM}|{CN_NUMERAL})\s*(?:个|名|位)\s*人(?![工民])"
+                    rf"|({NUM}|{CN_NUMERAL})\s*(?:个|名|位)\s*(?:人(?![工民])|{_PEOPLE_ZH})"
                     rf"|({NUM}|{CN_NUMERAL})\s*人\s*(?=用|使用|同时|在线|并发|访问)|给\s*({NUM}|{CN_NUMERAL})\s*人"
-                    rf"|({EN_COUNT})\s+(?:concurrent\s+)?(?:users|people|seqs|sequences)"):
+                    rf"|({EN_COUNT})\s+(?:concurrent\s+)?(?:users|people|seqs|sequences)"
+                    rf"|({NUM}|{EN_COUNT})\s+(?:concurrent\s+)?{_PEOPLE_EN}"
+                    rf"|for (?:the |all )?({NUM}|{EN_COUNT}) of us"):
         text = m.group(0)
         n = count_value(next(g for g in m.groups() if g)) or 0.0
         n *= 1e4 if "万" in text else 1e3 if re.search(r"\dk", text) else 1

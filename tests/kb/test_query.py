@@ -122,6 +122,10 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("2×h200 跑 llama 3.1 405b int4", {"gpus": [("h200", 2)]}),
     ("largest batch for qwen2.5 7b on an l4 at 4k?", {"asked": "concurrency", "seq_len": 4096}),
     ("a100 跑 llama2 13b fp16 bs=8 seq 2048 够不够", {"seq_len": 2048, "batch": 8}),
+    # who uses it, counted
+    ("二十个同事用 qwen2.5 14b，一张 l40s 够吗", {"concurrency": 20}),
+    ("12 analysts on llama 3 8b on one l4, ok?", {"concurrency": 12}),
+    ("can one a100 80g serve mixtral int4 for all 6 of us", {"concurrency": 6}),
     # counts in words
     ("llama 3 8b on an l40s, forty-five users at 2k each", {"concurrency": 45, "seq_len": 2048}),
     ("qwen2.5 7b 同时二十个人用 上下文大约四千", {"concurrency": 20, "seq_len": 4000}),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -46,7 +47,10 @@ def test_ask_json_has_the_contract_shape(index_dir: Path) -> None:
         lines = (CORPUS.parent / src["path"]).read_text(encoding="utf-8").split("\n")
         # The cited lines hold the passage text verbatim.
         assert passage["text"] in "\n".join(lines[src["start_line"] - 1:src["end_line"]])
-    assert "[1]" in doc["answer"]
+    # the figure, cited to §4.2's passages (the spec sheet; the guide's own line says it no better twice)
+    markers = re.findall(r"\[(\d+)\]", doc["answer"])
+    assert "1008 GB/s" in doc["answer"] and markers, doc["answer"]
+    assert all(doc["passages"][int(m) - 1]["section"] == "4.2" for m in markers), doc["answer"]
     assert doc["fit_checks"] == []
 
 

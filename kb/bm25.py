@@ -130,28 +130,42 @@ class Bm25Scores:
         return [(r[~self.dead[r]], f[~self.dead[r]]) for r, f in c.parts]
 
 
+def rare_weights(parts: list[Part], lengths: np.ndarray, dead: np.ndarray, live: int,
+                 total: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """A term's live rows and their BM25 weights at query weight 1 (float32), or None for a common term (more
+    than COMMON_MIN postings, or COMMON_SHARE of the rows), which `score` looks up rather than scores. Depends
+    only on the index's state, so kb/lexical.py keeps it by term until the state changes."""
+    size = sum(len(r) for r, _ in parts)
+    if size > max(COMMON_MIN, int(len(lengths) * COMMON_SHARE)):
+        return None
+    rows = np.concatenate([r for r, _ in parts]) if len(parts) != 1 else parts[0][0]
+    tf = np.concatenate([f for _, f in parts]) if len(parts) != 1 else parts[0][1]
+    if live < len(lengths):
+        alive = ~dead[rows]
+        rows, tf = rows[alive], tf[alive]
+    return rows, weights(tf, lengths[rows], idf(live, len(rows)), total / live if live else 1.0)
+
+
 def score(parts_of: Sequence[list[Part]], query_weights: Sequence[float], lengths: np.ndarray, dead: np.ndarray,
-          live: int, total: float) -> Bm25Scores:
-    """BM25 for a query: for each of its terms, its postings in every segment and its query weight."""
+          live: int, total: float, rare_of: Sequence[tuple[np.ndarray, np.ndarray] | None] | None = None
+          ) -> Bm25Scores:
+    """BM25 for a query: for each of its terms, its postings in every segment and its query weight; `rare_of`,
+    each term's `rare_weights` when the caller kept them (else they are computed here)."""
     avgdl = total / live if live else 1.0
     any_dead = live < len(lengths)
-    common_min = max(COMMON_MIN, int(len(lengths) * COMMON_SHARE))
     rare: list[tuple[np.ndarray, np.ndarray]] = []
     common: list[Common] = []
-    for parts, weight in zip(parts_of, query_weights, strict=True):
-        size = sum(len(r) for r, _ in parts)
-        if size > common_min:
+    for k, (parts, weight) in enumerate(zip(parts_of, query_weights, strict=True)):
+        found = rare_weights(parts, lengths, dead, live, total) if rare_of is None else rare_of[k]
+        if found is None:
+            size = sum(len(r) for r, _ in parts)
             df = size - (sum(int(dead[r].sum()) for r, _ in parts) if any_dead else 0)
             if df:
                 common.append(Common(tuple(parts), idf(live, df), weight))
             continue
-        rows = np.concatenate([r for r, _ in parts]) if len(parts) != 1 else parts[0][0]
-        tf = np.concatenate([f for _, f in parts]) if len(parts) != 1 else parts[0][1]
-        if any_dead:
-            alive = ~dead[rows]
-            rows, tf = rows[alive], tf[alive]
+        rows, w = found
         if len(rows):
-            rare.append((rows, weights(tf, lengths[rows], idf(live, len(rows)), avgdl) * weight))
+            rare.append((rows, w * weight))
     touched = np.unique(np.concatenate([r for r, _ in rare])).astype(np.int64) if rare else np.zeros(0, np.int64)
     partial = np.zeros(len(touched), np.float32)
     for rows, w in rare:  # term by term, in the query's order: the sums the dense scoring made

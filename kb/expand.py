@@ -5,6 +5,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from kb.cache import LruCache
+
+TEXTS_REMEMBERED = 1024  # questions whose glossary phrases are kept: translate and expand read the same text
+
 
 @lru_cache(maxsize=4096)
 def _phrase(en: str) -> re.Pattern[str]:
@@ -20,9 +24,14 @@ class Expander:
         pairs = [(en, zh) for ens, zh in glossary for en in ens]
         pairs.sort(key=lambda p: -len(p[0]))
         self._pairs = pairs
+        self._found_in: LruCache[str, list[tuple[re.Pattern[str], list[str]]]] = LruCache(TEXTS_REMEMBERED)
 
     def _found(self, text: str) -> list[tuple[re.Pattern[str], list[str]]]:
-        return [(_phrase(en), zh) for en, zh in self._pairs if en in text]  # a phrase's letters come first
+        """The pairs whose phrase occurs in `text` (lower-cased), longest first. An English question asks this
+        twice, for its query vector (translate) and its BM25 terms (expand), and each asking tests every
+        glossary phrase (~850): remembered by text (the list is only read)."""
+        return self._found_in.get_or_compute(
+            text, lambda: [(_phrase(en), zh) for en, zh in self._pairs if en in text])  # a phrase's letters first
 
     def expand(self, question: str) -> list[str]:
         """Chinese terms for the English phrases in `question`; a phrase inside a longer match is skipped."""

@@ -17,7 +17,8 @@ import tempfile
 import threading
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +26,12 @@ import numpy as np
 
 from indexer.lexical import keep_terms, load_jieba
 from indexer.postings import Postings
-from kb.bm25 import Bm25Scores, score
+from kb.bm25 import Bm25Scores, Part, rare_weights, score
+from kb.cache import LruCache
 
 MERGE_FANOUT = 8  # segments of one size tier merged into one: a query visits O(8 · log₈ n) of them
+TERMS_REMEMBERED = 4096  # query terms whose postings and weights a state keeps (the guide's vocabulary is ~3,000)
+QUERY_TEXTS_REMEMBERED = 4096  # query texts whose terms are kept (a few dozen bytes each), until the vocabulary grows
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,11 @@ class _State:
     dead: np.ndarray  # bool, by row: removed
     live: int
     total: float  # sum of the live rows' lengths
+    # A query term's postings in every segment and its BM25 weights (kb/bm25.py's rare_weights), which depend
+    # only on this state: kept by term id, so a term asked again is neither looked up nor weighed again. A new
+    # state (an add or a removal) starts empty: `replace` does not copy a field outside __init__.
+    terms: LruCache[int, tuple[list[Part], tuple[np.ndarray, np.ndarray] | None]] = field(
+        default_factory=lambda: LruCache(TERMS_REMEMBERED), init=False, compare=False, repr=False)
 
 
 class LexicalIndex:
@@ -97,6 +106,9 @@ class LexicalIndex:
         self._dictionary = dictionary
         self._tokenizer: Any = None
         self._pending: list[str] = []  # terms added since the tokenizer was made
+        # A text's query terms, for the vocabulary as it stands: replaced (not cleared) when terms are added, so
+        # a query cut by the old tokenizer can only store into the old one.
+        self._terms_of: LruCache[str, tuple[str, ...]] = LruCache(QUERY_TEXTS_REMEMBERED)
 
     @classmethod
     def build(cls, docs: list[list[str]]) -> LexicalIndex:
@@ -127,6 +139,8 @@ class LexicalIndex:
                 self.vocab.append(t)
             with self._tokenizing:
                 self._pending += new
+            if new:
+                self._terms_of = LruCache(QUERY_TEXTS_REMEMBERED)
             lens = np.array([len(d) for d in docs], dtype=np.int64)
             ids = np.fromiter((self.term_ids[t] for d in docs for t in d), dtype=np.int64, count=int(lens.sum()))
             width = max(len(docs), 1)
@@ -157,10 +171,18 @@ class LexicalIndex:
 
     def tokenize_query(self, text: str) -> list[str]:
         """Query terms found in the vocabulary (a jieba tokenizer over the index's own lexicon: it loads in
-        under a millisecond where the full dictionary takes ~0.6 s, and a term outside it scores nothing)."""
+        under a millisecond where the full dictionary takes ~0.6 s, and a term outside it scores nothing).
+
+        Remembered by text: a question is cut twice (its BM25 and its answer's sentence terms), and the glossary
+        translations and the focus terms added to its query are the same few hundred phrases for every question;
+        cutting them was two thirds of the BM25 step (benchmarks/answer_work.py)."""
+        cache = self._terms_of
+        return list(cache.get_or_compute(text, lambda: self._cut(text)))
+
+    def _cut(self, text: str) -> tuple[str, ...]:
         tok = self._query_tokenizer()
         terms = keep_terms(tok.cut_for_search(text.lower(), HMM=False))
-        return [t for t in terms if t in self.term_ids]
+        return tuple(t for t in terms if t in self.term_ids)
 
     def _query_tokenizer(self) -> Any:
         if self._tokenizer is not None and not self._pending:
@@ -183,14 +205,23 @@ class LexicalIndex:
     def scores(self, terms: list[str], weights: list[float] | None = None) -> Bm25Scores:
         """BM25 of the live rows for these query terms (optionally weighted, for expansions): kb/bm25.py."""
         st = self._state
-        parts_of, query_weights = [], []
+        parts_of, query_weights, rare_of = [], [], []
         for k, term in enumerate(terms):
             t = self.term_ids.get(term)
-            parts = [p for s in st.segments if (p := s.postings(t)) is not None and len(p[0])] if t is not None else []
+            if t is None:
+                continue
+            parts, rare = st.terms.get_or_compute(t, partial(self._term, st, t))
             if parts:
                 parts_of.append(parts)
                 query_weights.append(1.0 if weights is None else weights[k])
-        return score(parts_of, query_weights, st.lengths, st.dead, st.live, st.total)
+                rare_of.append(rare)
+        return score(parts_of, query_weights, st.lengths, st.dead, st.live, st.total, rare_of)
+
+    @staticmethod
+    def _term(st: _State, t: int) -> tuple[list[Part], tuple[np.ndarray, np.ndarray] | None]:
+        """A term's postings in every segment of `st` (empty: none live) and, unless common, its weights."""
+        parts = [p for s in st.segments if (p := s.postings(t)) is not None and len(p[0])]
+        return parts, rare_weights(parts, st.lengths, st.dead, st.live, st.total) if parts else None
 
 
 def _tiered(segments: list[_Segment], dead: np.ndarray) -> list[_Segment]:

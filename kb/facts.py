@@ -9,6 +9,7 @@ figure in the answer is the record's own text and verifies against the passage i
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from indexer.chunks import Chunk
 from kb.language import Language
@@ -35,13 +36,20 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
-def _aligned(chunk: Chunk, language: Language) -> list[tuple[str, str]]:
+def _aligned(chunk: Chunk, language: Language) -> tuple[tuple[str, str], ...]:
     """(Chinese line, shown line) pairs; the shown line is the English one for en when the rendering aligns."""
-    zh = chunk.text.split("\n")
+    return _aligned_text(chunk.text, chunk.text_en, language)
+
+
+@lru_cache(maxsize=1024)
+def _aligned_text(text: str, text_en: str, language: Language) -> tuple[tuple[str, str], ...]:
+    """_aligned, remembered by the texts: a spec record's lines are split and stripped of their glosses for every
+    attribute asked and every correction a sentence triggers, in every answer that cites the record."""
+    zh = text.split("\n")
     if language != "en":
-        return [(z, _GLOSS.sub("", z)) for z in zh]
-    en = chunk.text_en.split("\n")
-    return list(zip(zh, en, strict=True)) if len(en) == len(zh) else []
+        return tuple((z, _GLOSS.sub("", z)) for z in zh)
+    en = text_en.split("\n")
+    return tuple(zip(zh, en, strict=True)) if len(en) == len(zh) else ()
 
 
 def spec_facts(parts: list[Chunk], gpu: str, attributes: list[str],

@@ -32,7 +32,7 @@ _WEAK = re.compile(
     re.IGNORECASE,
 )
 # A rate asked: the one set of words the Query's `speed` and the intent read ("decode ceiling" is a tokens/s).
-RATE = (r"tokens?\s*/\s*s|tok/s|tokens? (?:per|a|each) second|每秒|一秒|多快|速度|speed|how fast|"
+RATE = (r"tokens?\s*/\s*s|tok/s|tok(?:en)?s? (?:per|a|each) sec(?:ond)?|每秒|一秒|多快|速度|spee+d|how fast|"
         r"decode (?:ceiling|rate|bound|limit|cap)|解码(?:上限|速率)|生成速度|tokens? ceiling")
 _SPEED = re.compile(
     RATE + r"|throughput|吞吐|"
@@ -82,7 +82,8 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
         "pcie": r"pcie",
         "price": r"价格|价位|多少钱|price|cost|贵|cheap|便宜|售价|报价|花|(?<![省赚])钱|性价比|"
                  r"per (?:dollar|yuan|buck)|value for money|bang for|每元|"
-                 r"how much (?:is|are|for|would|more|extra|less)|more expensive|pricier|costlier|dearer",
+                 r"how much (?:is|are|for|would|more|extra|less)|more expensive|pricier|costlier|dearer|"
+                 r"what'?s the total|total (?:cost|price)|in total\s*[?？]?$|run me|set me back|cost me",
         "memory_type": r"hbm|gddr|显存类型|memory type",
         "tensor_cores": r"tensor ?cores?|张量核心",
     }.items()

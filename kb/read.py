@@ -215,6 +215,7 @@ _ASKED: tuple[tuple[str, str], ...] = (
            r"(?<![a-z])kv(?![a-z]).{0,12}(?:多大|多少|size|per token|每\s*token)|"
            r"total kv|kv total|(?<![a-z])kv(?![a-z])"),
     ("concurrency", r"多少(?:个|路)?(?:并发|用户|会话|请求)|并发(?:多少|几)|撑多少|能?(?:支持|扛|带)多少|"
+                    r"(?:开|撑|跑|带)(?:多少|几)(?:路|个)|多少路|"
                     r"最多(?:能|可以)?(?:开|跑|同时)?几(?:个|路|条)(?!\s*(?:token|字|卡|张))|最多几个人|几个人同时|"
                     r"max(?:imum)? (?:seqs|sequences|users|sessions|streams)|how many seqs|"
                     r"max(?:imum)? batch(?:[ _-]?size)?|biggest batch|largest batch|batch.{0,8}(?:最大|最多|上限)|"

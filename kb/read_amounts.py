@@ -201,6 +201,7 @@ def batch(t: Text, q: Query) -> None:
     for m in t.take(rf"(?:并发(?:数|量)?|concurrency(?: of)?)\s*(?:为|是|=|:|{to})?\s*({NUM})\s*(?:万|k)?"
                     rf"|({NUM})\s*(?:万|k)?\s*(?:路|个|名)?\s*(?:并发|concurrent)\s*(?:的)?\s*(?:users?|用户|请求|requests?)?"
                     rf"|({NUM})\s*(?:个|名|位)?\s*(?:同时在线的?\s*)?(?:users|用户|seqs?|sequences|people|ppl|persons)"
+                    rf"|({NUM})\s*路(?!由|径|线|上)"
                     rf"|({NUM}|{CN_NUMERAL})\s*(?:个|名|位)\s*(?:人(?![工民])|{_PEOPLE_ZH})"
                     rf"|({NUM}|{CN_NUMERAL})\s*人\s*(?=用|使用|同时|在线|并发|访问)|给\s*({NUM}|{CN_NUMERAL})\s*人"
                     rf"|({EN_COUNT})\s+(?:concurrent\s+)?(?:users|people|seqs|sequences)"

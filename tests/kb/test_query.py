@@ -126,6 +126,12 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("二十个同事用 qwen2.5 14b，一张 l40s 够吗", {"concurrency": 20}),
     ("12 analysts on llama 3 8b on one l4, ok?", {"concurrency": 12}),
     ("can one a100 80g serve mixtral int4 for all 6 of us", {"concurrency": 6}),
+    # after the sixth round's test run, in their own phrasing
+    ("llama3 8b 12 路 每路 16k 的 kv 总共多大", {"concurrency": 12, "seq_len": 16384}),
+    ("l40s 跑 qwen2.5 14b 能开多少路", {"asked": "concurrency"}),
+    ("h200 + llama 3 70b fp8, tok per sec?", {"asked": "speed"}),
+    ("decode speeed of mixtral on an h100?", {"speed": True}),
+    ("three 4070 tis plus a 4090, what's the total", {"attributes": ["price"]}),
     # counts in words
     ("llama 3 8b on an l40s, forty-five users at 2k each", {"concurrency": 45, "seq_len": 2048}),
     ("qwen2.5 7b 同时二十个人用 上下文大约四千", {"concurrency": 20, "seq_len": 4000}),

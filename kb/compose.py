@@ -118,13 +118,9 @@ class Composer(RecordSentences):
         kind, va, vb = _compared(f.asked, a, b)
         if not va or not vb:
             return []
-        lang, shown = f.language, {"kv": whole, "memory": gib, "speed": rate}.get(kind, gib)
-        text = say("models_compared", lang, metric=say(f"compared.{kind}", lang), a=a.model, b=b.model,
-                   va=shown(va), vb=shown(vb), unit=say(f"compared_unit.{kind}", lang),
-                   bigger=a.model if va >= vb else b.model, ratio=f"{max(va, vb) / min(va, vb):.2f}")
-        scale = GIB if kind in ("memory", "verdict") else 1
-        return [Sentence(text, [f"F{i}", f"F{j}"], derived=(round(max(va, vb) / min(va, vb), 2), va / scale,
-                                                             vb / scale))]
+        shown = {"kv": whole, "memory": gib, "speed": rate}.get(kind, gib)
+        return [_side_by_side(kind, (a.model, b.model), (va, vb), [f"F{i}", f"F{j}"], f.language, shown,
+                              GIB if kind in ("memory", "verdict") else 1)]
 
     def _cards_compared(self, f: Facts) -> list[Sentence]:
         """'l40s vs a100 for serving llama 3 70b int4': one model on two cards, by decode rate (inference) or
@@ -145,14 +141,9 @@ class Composer(RecordSentences):
             kind, va, vb = "hours", a.train_wall_hours, b.train_wall_hours
         else:
             return []
-        lang = f.language
         shown = rate if kind == "speed" else (lambda h: f"{h:,.1f}")
-        na, nb = gpu_name(a.gpu), gpu_name(b.gpu)
-        text = say("models_compared", lang, metric=say(f"compared.{kind}", lang), a=na, b=nb, va=shown(va),
-                   vb=shown(vb), unit=say(f"compared_unit.{kind}", lang), bigger=na if va >= vb else nb,
-                   ratio=f"{max(va, vb) / min(va, vb):.2f}")
-        return [Sentence(text, [f"F{i}", f"F{j}"], exempt=(na, nb),
-                         derived=(round(max(va, vb) / min(va, vb), 2), va, vb))]
+        names = (gpu_name(a.gpu), gpu_name(b.gpu))
+        return [_side_by_side(kind, names, (va, vb), [f"F{i}", f"F{j}"], f.language, shown, exempt=names)]
 
     def _asked_fit(self, f: Facts) -> list[Sentence]:
         """The quantity a fit question asks for, stated before the verdicts: KV bytes, concurrency, memory."""
@@ -255,6 +246,12 @@ class Composer(RecordSentences):
                 out += self._cost_of(c, m, lang)
         return out
 
+    def _rows(self, f: Facts, gpu: str, attributes: list[str], top_k: int) -> list[Sentence]:
+        """A card's record rows for `attributes`, without its notes: figures said beside some other answer."""
+        return [Sentence(text, [self._cite(f, chunk, top_k)])
+                for chunk, text in spec_facts(self._groups.get(f"spec-{gpu}", []), gpu_name(gpu), attributes,
+                                              f.language) if not text.startswith(("注意", "Note"))]
+
     def _figures_also_asked(self, f: Facts, top_k: int) -> list[Sentence]:
         """A card's price or memory asked outright in a question that is also a fit check."""
         asked = also_asked_figures(f.question)
@@ -263,9 +260,7 @@ class Composer(RecordSentences):
         out = []
         for gpu in f.gpus[:2]:
             parts = self._groups.get(f"spec-{gpu}", [])
-            out += [Sentence(text, [self._cite(f, chunk, top_k)])
-                    for chunk, text in spec_facts(parts, gpu_name(gpu), asked, f.language)
-                    if not text.startswith(("注意", "Note"))]
+            out += self._rows(f, gpu, asked, top_k)
             if "price" in asked and parts and self._figure(gpu, "price") is None:
                 out.append(Sentence(say("no_price", f.language, gpu=gpu_name(gpu)), [self._cite(f, parts[0], top_k)]))
         return out
@@ -470,10 +465,7 @@ class Composer(RecordSentences):
         prefer = ("tradeoff", "case") if kind in ("why", "case") else ("guide",)
         if f.unknown_gpus and f.gpus and not direct and not f.checks and kind not in ("case", "selection"):
             # "4090 vs 3090 for inference": what kb holds of the card it knows, to set beside the one it lacks
-            direct = [Sentence(text, [self._cite(f, chunk, top_k)]) for gpu in f.gpus[:2]
-                      for chunk, text in spec_facts(self._groups.get(f"spec-{gpu}", []), gpu_name(gpu),
-                                                    f.intent.attributes or list(KEY_FIGURES), f.language)
-                      if not text.startswith(("注意", "Note"))]
+            direct = [s for gpu in f.gpus[:2] for s in self._rows(f, gpu, f.intent.attributes or KEY_FIGURES, top_k)]
         model_unknown = bool(set(f.unknown) - set(f.unknown_gpus)) and not f.checks and not f.model_named
         if model_unknown and f.asked not in ("figure", "comparison", "price"):
             direct = []  # "mistral large 2 on 2 h200 in fp8": nothing to check, and the card's fp8 is not asked
@@ -546,6 +538,19 @@ class Composer(RecordSentences):
 def _memory_total(c: FitResult) -> int:
     """A check's memory in all: the sum of its terms (weights, gradients, optimizer, activations, KV, overhead)."""
     return sum(c.breakdown.model_dump().values())
+
+
+def _side_by_side(kind: str, names: tuple[str, str], values: tuple[float, float], markers: list[str],
+                  lang: Language, shown: Callable[[float], str], scale: float = 1,
+                  exempt: tuple[str, ...] = ()) -> Sentence:
+    """Two checks' one quantity, each named, and their ratio: 'Decode rate: A x tokens/s, B y; B's is r× the other's'
+    (`scale` turns a shown value back into the checks' unit, for the number check)."""
+    (na, nb), (va, vb) = names, values
+    ratio = max(va, vb) / min(va, vb)
+    text = say("models_compared", lang, metric=say(f"compared.{kind}", lang), a=na, b=nb, va=shown(va),
+               vb=shown(vb), unit=say(f"compared_unit.{kind}", lang), bigger=na if va >= vb else nb,
+               ratio=f"{ratio:.2f}")
+    return Sentence(text, markers, exempt=exempt, derived=(round(ratio, 2), va / scale, vb / scale))
 
 
 def _compared(asked: str | None, a: FitResult, b: FitResult) -> tuple[str, float, float]:

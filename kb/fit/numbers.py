@@ -50,24 +50,23 @@ def cn_int(text: str) -> int | None:
 
 
 def to_int(token: str) -> int | None:
-    """An Arabic, Chinese or English count ("8", "两", "eight", "a pair of"); None otherwise."""
+    """An Arabic, Chinese or English count ("8", "两", "eight", "a pair of", "twenty-four"); None otherwise."""
     token = token.strip().lower()
     if re.fullmatch(r"\d+", token):
         return int(token)
     if token in EN_WORDS:
         return EN_WORDS[token]
+    words = re.split(r"[\s-]+", token)
+    if all(w in _ONES or w in _TEENS or w in _TENS for w in words):
+        return sum(_ONES.get(w, 0) + _TEENS.get(w, 0) + _TENS.get(w, 0) for w in words)
     return cn_int(token)
 
 
 def count_value(token: str) -> float | None:
     """A count written any way people write one: "30", "1,200", "四十", "八千", "thirty", "twenty-four"."""
-    token = token.strip().lower()
-    if re.fullmatch(r"\d+(?:,\d{3})*(?:\.\d+)?", token):
-        return float(token.replace(",", ""))
-    words = re.split(r"[\s-]+", token)
-    if all(w in _ONES or w in _TEENS or w in _TENS for w in words) and words:
-        return float(sum(_ONES.get(w, 0) + _TEENS.get(w, 0) + _TENS.get(w, 0) for w in words))
-    value = cn_int(token)
+    if re.fullmatch(r"\d+(?:,\d{3})*(?:\.\d+)?", token.strip()):
+        return float(token.strip().replace(",", ""))
+    value = to_int(token)
     return float(value) if value is not None else None
 
 

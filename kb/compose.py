@@ -20,6 +20,7 @@ from kb.fit.result import FitResult
 from kb.focus import FRAMING, asks_framing, case_terms
 from kb.intent import KEY_FIGURES, also_asked_figures, asks_power_bill, asks_rent, asks_which, asks_why
 from kb.language import Language
+from kb.mechanism_sentences import mechanism_sentences
 from kb.models import Passage
 from kb.numbers import GIB
 from kb.record_sentences import RecordSentences
@@ -177,6 +178,9 @@ class Composer(RecordSentences):
                 out.append(Sentence(say("memory_total", lang, what=what, total=gib(total),
                                       parts=("，" if lang == "zh" else ", ").join(f"{k} {v} GiB" for k, v in parts)),
                                     m, derived=(total / GIB,)))  # the terms' sum, each term the check's own
+                if c.workload == "full":  # "模型状态要多大": weights, gradients and Adam's states, 16 B a parameter
+                    out += [Sentence(step[:1].upper() + step[1:], m) for step in c.steps
+                            if re.match(r"model states|模型状态", step)][:1]
                 if c.gpu_count > 1:  # "per card if split over 2": the share of each GPU, as the check sizes it
                     out.append(Sentence(say("memory_each", lang, count=c.gpu_count,
                                           each=gib(c.per_gpu_required_bytes)), m))
@@ -344,15 +348,26 @@ class Composer(RecordSentences):
             out = [s for g, n in self._case_cards(f, group)[1].items() for s in self._power_bill(f, g, top_k, n)] + out
         elif f.asked in ("price", "cost"):  # "光显卡钱多少": the case's cards at the guide's per-card prices
             out = self._case_cards_cost(f, group, top_k) + out
+        elif [a for a in f.intent.attributes if a != "price"]:  # "那个工厂的 2 张 4090 总显存和功耗"
+            out = self._case_figures(f, group, top_k) + out
         return out
+
+    def _case_figures(self, f: Facts, group: str, top_k: int) -> list[Sentence]:
+        """A figure asked of a case's cards: summed over the count the question or the case gives, or the card's
+        own row when it is one card or the case counts none ("the clinic boxes use a 4070: how much vram")."""
+        counts = {**self._case_cards(f, group)[1], **{g: n for g, n in f.counts.items() if n}}
+        attrs = [a for a in f.intent.attributes if a != "price"]
+        summed = {_family(g) for g, n in counts.items() if n > 1}
+        rows = [s for g in f.gpus if _family(g) not in summed for s in self._rows(f, g, attrs, top_k)]
+        return self._totals(f, list(counts.items()), top_k) + rows
 
     def _case_cards(self, f: Facts, group: str) -> tuple[list[Chunk], dict[str, int]]:
         """A case's hardware part and the cards it counts (only those asked about, when the question names any)."""
         hardware = [c for c in self._groups.get(group, []) if re.search(r"硬件|hardware", c.text, re.IGNORECASE)]
         counts = self._cards_in("\n".join(c.text for c in hardware)) if hardware else {}
         if f.gpus:  # "its 128 a100s": the cards asked about
-            asked = {x.split("-")[0] for x in f.gpus}  # "a100" asks the case's A100s, whichever size it counts
-            counts = {g: n for g, n in counts.items() if g.split("-")[0] in asked}
+            asked = {_family(x) for x in f.gpus}  # "a100" asks the case's A100s, whichever size it counts
+            counts = {g: n for g, n in counts.items() if _family(g) in asked}
         return hardware, counts
 
     def _case_cards_cost(self, f: Facts, group: str, top_k: int) -> list[Sentence]:
@@ -369,8 +384,9 @@ class Composer(RecordSentences):
         found = [self._chunks_by_id[p.id].group for p in f.passages[:3]
                  if p.kind == "case" and p.id in self._chunks_by_id]
         sections = {p.section for p in f.passages[:3] if p.kind == "guide"}
-        nearby = [g for g in self._groups if g.startswith("case-") and g.split("-")[1] in sections]
         asked, terms = _title_tokens(f.question), case_terms(f.question)
+        nearby = [g for g in self._groups if g.startswith("case-") and (  # "smart manufacturing case": by name, too
+            g.split("-")[1] in sections or any(t in self._groups[g][0].heading for t in terms))]
         score = {g: len(asked & _title_tokens(self._groups[g][0].heading))
                  + 2 * sum(t in self._groups[g][0].heading for t in terms) for g in dict.fromkeys(found + nearby)}
         best = max(score, key=lambda g: (score[g], g in found, -found.index(g) if g in found else 0), default=None)
@@ -455,6 +471,8 @@ class Composer(RecordSentences):
             direct = self._case(f, top_k)
         elif kind == "why" and f.gpus and f.intent.attributes:
             direct = self._why_cards(f, top_k)
+        if kind not in ("case", "selection"):  # "why does ZeRO-3 save so much": how it works, first
+            direct = mechanism_sentences(f) + direct
         if kind in ("fit", "speed"):
             direct = self._measured(f) + direct
         if kind in ("fit", "speed", "cost"):  # "4090 显存多大？能跑 32b 吗": the figure asked beside the verdict
@@ -533,6 +551,11 @@ class Composer(RecordSentences):
                 out = self._chunk_figures(p.id) or text_figures(f"{p.section} {p.heading}\n{p.text}\n{p.original}")
             cache[marker] = out
         return cache[marker]
+
+
+def _family(gpu: str) -> str:
+    """A card without its memory size ("a100-80gb" → "a100"), as a case names it."""
+    return re.sub(r"-\d+gb$", "", gpu)
 
 
 def _memory_total(c: FitResult) -> int:

@@ -22,10 +22,10 @@ from kb.cache import LruCache
 from kb.compose import Composer
 from kb.errors import BadInput, KbError
 from kb.fit.engine import FitEngine
-from kb.focus import focus_of
+from kb.focus import case_terms, focus_of
 from kb.followup import Turn, is_reset, merge, slot_values
 from kb.index import LoadedIndex, open_index
-from kb.intent import Domain, about_a_case, classify
+from kb.intent import Domain, about_a_case, classify, names_a_case
 from kb.language import Language, detect_language
 from kb.lexicon import OTHER_MAKERS
 from kb.models import Answer, Passage
@@ -163,6 +163,8 @@ class Engine:
         named = frozenset(f"spec-{g}" for g, _ in query.gpus[:2])
         if not about_a_case(question):  # "大学团队的 4090 集群花了多少钱" is the case's figure, not the card's
             named |= self._price_sections(query)
+        if names_a_case(question):  # "smart manufacturing case: …": that case and its section of the guide
+            named |= self._cases_named(question)
         if any(re.search(OTHER_MAKERS, name.lower()) for name in query.unknown_gpus):  # "昇腾 310p 做推理怎么样"
             named |= {"guide-10.2"}
         hits = searcher.search(vector, question, language, top_k, named, focus)
@@ -172,11 +174,21 @@ class Engine:
         return [to_passage(chunks[h.row], rank, h.score, self._tables, language)
                 for rank, h in enumerate(hits, 1)]
 
+    def _cases_named(self, question: str) -> frozenset[str]:
+        """The cases whose titles hold the question's words for who they are about (at most two: more is no
+        name), with the guide sections they come from."""
+        terms = case_terms(question)
+        found = {c.group: c.section for c in self.index.chunks
+                 if c.kind == "case" and any(t in c.heading for t in terms)}
+        if not found or len(found) > 2:
+            return frozenset()
+        return frozenset(found) | frozenset(f"guide-{s}" for s in found.values())
+
     def _price_sections(self, query: Query) -> frozenset[str]:
         """For a price asked of named cards, the guide's passages their records cite for the price (A100 3.4, RTX
         4.3): their spec sheets hold the figure, those passages what it means."""
-        if query.asked != "price" and "price" not in query.attributes:
-            return frozenset()
+        if query.asked != "price" and "price" not in query.attributes and not (query.budget_cny and query.how_many):
+            return frozenset()  # ("6 万能买几张 4080": what the budget buys is the card's price)
         sections = set()
         for gpu, _ in query.gpus[:2]:
             try:

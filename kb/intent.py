@@ -67,8 +67,8 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
                 r"target(?:ed)? (?:market|use|workload)|what (?:gpu|card|accelerator|kind of (?:gpu|card)) is|"
                 r"介绍(?:一下)?|tell me about|overview of",
         "bandwidth": r"带宽|bandwidth|bandwith|bandwdith|(?<![a-z])bw(?![a-z])",
-        "vram": r"显存(?!带宽)|vram|memory(?!\s*bandwidth)|memroy|memmory|内存|容量|capacity|多大|"
-                r"how much (?:v?ram|memory)|多少g",
+        "vram": r"显存(?!带宽)|vram|memory(?!\s*bandwidth)|memroy|memmory|内存|容量|capacity|"
+                r"(?<!功耗|功率|带宽|算力)多大|how much (?:v?ram|memory)|多少g",
         "int8": r"int8|tops\b",
         "fp32": r"fp32",
         "tf32": r"tf32",
@@ -143,6 +143,11 @@ def off_domain(question: str) -> bool:
 def about_a_case(question: str) -> bool:
     """Whether a question is about one of the guide's deployment cases (a company, a team, a lab)."""
     return bool(_CASE.search(normalise(question)))
+
+
+def names_a_case(question: str) -> bool:
+    """Whether a question says outright that it asks about a case ("案例", "the X case")."""
+    return bool(_NAMED_CASE.search(normalise(question)))
 
 
 def spec_attributes(text: str) -> list[str]:
@@ -248,6 +253,22 @@ def asks_which(question: str) -> bool:
     return bool(_WHICH.search(normalise(question)))
 
 
+# A figure asked per unit of power or money: (unit key, the record figure divided by, that figure's scale).
+_PER_UNIT = tuple((key, attr, scale, re.compile(p, re.IGNORECASE)) for key, attr, scale, p in (
+    ("kw", "power", 1000.0, r"每千瓦|每 ?kw|per kw|/ ?kw(?![a-z])|per kilowatt"),
+    ("w", "power", 1.0, r"每瓦|per watt|/ ?w(?![a-z])|perf(?:ormance)? per watt|flops ?/ ?w|能效比"),
+    ("10k", "price", 1e4, r"每万元|每万块|每一万|per 10 ?k|per 10,?000|/ ?10 ?k(?![a-z])"),
+    ("1k", "price", 1e3, r"每千元|每千块|每一千|per 1 ?k(?![a-z])|per 1,?000(?![0-9])"),
+    ("cny", "price", 1.0, r"每元|每块钱|per (?:yuan|cny|rmb)(?![a-z])"),
+))
+
+
+def per_unit(question: str) -> tuple[str, str, float] | None:
+    """'a100 每千瓦能出多少 tflops', 'per 10k cny how many tflops': (unit, record attribute, its scale)."""
+    q = normalise(question)
+    return next(((key, attr, scale) for key, attr, scale, p in _PER_UNIT if p.search(q)), None)
+
+
 def asks_power_bill(question: str) -> bool:
     """'一年电费多少': what the cards' draw costs, not what they cost to buy."""
     return bool(_POWER_BILL.search(normalise(question)))
@@ -298,7 +319,7 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
             and not _NAMED_CASE.search(q):  # (a figure asked of a card inside a case named outright: the case)
         return Intent("spec", attributes=attrs)
     if _CASE.search(q) and (not names_gpu or "price" in attrs or _NAMED_CASE.search(q)):
-        return Intent("case")
+        return Intent("case", attributes=attrs)
     if _WHY.search(q):
         topics = [a for a, p in _WHY_TOPICS.items() if a not in attrs and re.search(p, q)] if names_gpu else []
         return Intent("why", attributes=attrs + topics)

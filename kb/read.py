@@ -29,7 +29,10 @@ _NOT_A_NAME = {"a", "an", "the", "run", "running", "runs", "for", "of", "with", 
                "that", "this", "use", "using", "fine", "full", "pretrain", "pretraining", "params", "parameter",
                "parameters", "vs", "than", "what", "x", "s", "gpu", "gpus", "card", "cards", "fine-tuning",
                "finetuning", "fine-tuned", "pre-training", "some",
-               "any", "two", "three", "several", "small", "large", "big", "new", "open", "source", "open-source"}
+               "any", "two", "three", "several", "small", "large", "big", "new", "open", "source", "open-source",
+               "quantize", "quantized", "quantizing", "quantise", "quantised", "distill", "distilled", "compress",
+               "shrink", "squeeze", "put", "get", "ppl", "people", "we", "they", "you", "i", "whole", "entire",
+               "same", "another", "one", "every", "each", "base", "pretrained"}
 
 
 _QUANTITY_BEFORE = re.compile(r"(?:并发|用户|上下文|预算|token|tokens|users?|concurrency|context|budget|[¥$])"
@@ -97,7 +100,11 @@ def _families() -> frozenset[str]:
     return frozenset(m.group(0) for p in PRESETS if (m := re.match(r"[a-z]+", p)))
 
 
-_COUNT_BEFORE = re.compile(rf"(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:x|\*|张|块|卡|片|台|个|路|pcs)?\s*(?:的)?\s*$")
+# a word between a count and its card: "16 local 4090s", "8 张二手 3090"
+_COUNT_ADJECTIVE = (r"(?:local|used|new|brand[- ]new|spare|old|identical|second[- ]hand|refurb(?:ished)?|on[- ]prem|"
+                    r"二手|全新|本地|现有)")
+_COUNT_BEFORE = re.compile(rf"(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:x|\*|张|块|卡|片|台|个|路|pcs)?\s*(?:的)?\s*"
+                           rf"(?:{_COUNT_ADJECTIVE}\s*)?$")
 _COUNT_AFTER = re.compile(rf"^\s*(?:s\b)?\s*(?:x|\*)\s*(\d+)|^\s*(\d+|{CN_NUMERAL})\s*(?:张|块|卡|片)")
 # Nodes of GPUs: "8 台 8 卡", "8台8卡", "8 nodes of 8", "8 nodes x 8", "8x8".
 _NODES = re.compile(rf"(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:台|个节点|节点|nodes?|servers?|machines?)"
@@ -111,7 +118,7 @@ def _gpus(t: Text, q: Query, found: list[tuple[str, int, int]]) -> None:
     for gid, start, end in found:
         window = s[max(0, start - 24): start]
         nodes = _NODES.search(window)
-        before = _COUNT_BEFORE.search(s[max(0, start - 16): start])
+        before = _COUNT_BEFORE.search(s[max(0, start - 24): start])
         after = _COUNT_AFTER.search(s[end: end + 12])
         count: int | None = None
         if nodes and (nodes.group(1) or nodes.group(3)):
@@ -234,7 +241,9 @@ _ASKED: tuple[tuple[str, str], ...] = (
                r"(?:v?ram|memory|mem)\W{0,2}\s*(?:per|a|each|on each)\s*(?:gpu|card)|(?:v?ram|memory|mem) each|"
                r"每张?卡.{0,6}(?:显存|多少|多大)|显存.{0,6}每张?卡|"
                r"(?:more|less|most|least|bigger|smaller) (?:v?ram|memory)|更(?:多|少|省|占)显存|显存更(?:多|少|大|小)|"
-               r"省显存"),
+               r"省显存|模型状态.{0,6}(?:多大|多少|要多|占)|权重.{0,6}(?:多大|多少|占|要多)|"
+               r"(?:model|optimizer) states?|how (?:big|large|heavy) (?:are|is) [^?？]{0,30}weights|"
+               r"size of (?:the |its )?weights|weights? (?:take|use|need|occupy|size)"),
     ("rent_or_buy", r"租还是买|买还是租|租.{0,6}买|买.{0,6}租|rent or buy|buy or rent|rent.{0,20}\bbuy\b|"
                     r"\bbuy\b.{0,20}\brent|break[\s-]?even|盈亏平衡|回本"),
     ("time", r"多久|多长时间|几天|多少天|how long|how many (?:days|hours)|训练时间|time to train"),

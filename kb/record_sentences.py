@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from indexer.chunks import Chunk
 from kb.answer_parts import Facts, Sentence, TeamPrices
 from kb.facts import spec_facts
-from kb.intent import asks_rent
+from kb.intent import asks_rent, per_unit
 from kb.language import Language
 from kb.verify import text_figures
 from kb.words.answer import gpu_name, whole
@@ -24,6 +24,12 @@ _FORMAT_WORDS = ("FP8", "FP4", "Blackwell", "16 位", "8 位", "4 位", "16-bit"
 
 
 PERIOD_HOURS = {"day": 24, "month": 720, "year": 8760}  # around the clock: a day, 30 days, 365 days
+SUMMED = ("vram", "power", "compute", "int8", "fp8", "fp4")  # figures that add up over cards (a price has its own)
+
+
+def _amount(x: float) -> str:
+    """A sum as the verifier reads it back: thousands separated when whole ("7,200"), else plain ("1321.6")."""
+    return f"{x:,.0f}" if abs(x - round(x)) < 1e-6 else f"{x:.6g}"
 
 
 class RecordSentences:
@@ -67,7 +73,60 @@ class RecordSentences:
                                        [self._cite(f, self._part_with(gpu, price[0]), top_k)], exempt=(gpu_name(gpu),),
                                        derived=(n * price[0], price[0], n)))
         total = self._total_price(f, top_k)  # a sum asked ("一共多少钱") is the answer, not the cards' ratio
-        return (total or self._ratio(f, top_k)) + out
+        summed = self._totals(f, [(g, f.counts[g]) for g in f.gpus if f.counts.get(g, 1) > 1], top_k)
+        return (total or self._ratio(f, top_k)) + summed + self._per_unit(f, top_k) + out
+
+    def _per_unit(self, f: Facts, top_k: int) -> list[Sentence]:
+        """'a100 每千瓦能出多少 tflops': a card's figure over its TDP or its price, in the unit asked."""
+        asked = per_unit(f.question)
+        if asked is None:
+            return []
+        unit_key, by, scale = asked
+        lang, out = f.language, []
+        attrs = [a for a in f.intent.attributes if a in ("compute", "fp8", "fp4", "int8", "bandwidth", "vram")]
+        for gpu in dict.fromkeys(g for g in f.gpus if g != "a100-40gb" or "a100-80gb" not in f.gpus):
+            divisor = self._figure(gpu, by)
+            for attr in attrs or ["compute"]:
+                value = self._figure(gpu, attr)
+                if value is None or divisor is None:
+                    continue
+                x = divisor[0] / scale
+                ratio = float(f"{value[0] / x:.3g}") if value[0] < 10 * x else round(value[0] / x, 1)
+                basis = say(f"per.basis.{by}", lang, w=f"{divisor[0]:g}", price=whole(divisor[0]))
+                shown = f"{x:g} kW" if unit_key == "kw" else f"{x:g} W" if unit_key == "w" else f"{x:g}"
+                out.append(Sentence(
+                    say("figure_per", lang, gpu=gpu_name(gpu), metric=say(f"metric.{attr}", lang),
+                        per=say(f"per.{unit_key}", lang), value=f"{value[0]:g}", unit=value[1], divisor=shown,
+                        ratio=_amount(ratio), basis=basis),
+                    list(dict.fromkeys(self._cite(f, self._part_with(gpu, v), top_k) for v in (value[0], divisor[0]))),
+                    exempt=(gpu_name(gpu),), derived=(ratio, x, scale)))
+        return out
+
+    def _totals(self, f: Facts, counted: list[tuple[str, int]], top_k: int) -> list[Sentence]:
+        """'两张 4090 总显存和功耗': each asked figure that adds up over cards, times each card's count, and over all
+        the cards when they are of several kinds and the records give the figure in one unit."""
+        out: list[Sentence] = []
+        lang = f.language
+        for attr in [a for a in f.intent.attributes if a in SUMMED]:
+            items = [(g, n, v) for g, n in counted if (v := self._figure(g, attr)) is not None]
+            metric = say(f"metric.{attr}", lang)
+            for g, n, (each, unit) in items:
+                if n < 2:
+                    continue
+                total = n * each
+                extra = say("figure_total_kw", lang, kw=f"{total / 1000:g}") if unit == "W" and total >= 1000 else ""
+                out.append(Sentence(say("figure_total", lang, metric=metric, count=n, gpu=gpu_name(g), each=f"{each:g}",
+                                        unit=unit, total=_amount(total), extra=extra),
+                                    [self._cite(f, self._part_with(g, each), top_k)], exempt=(gpu_name(g),),
+                                    derived=(total, each, float(n), total / 1000)))
+            if len(items) >= 2 and len({u for _, _, (_, u) in items}) == 1:
+                unit, total = items[0][2][1], sum(n * v for _, n, (v, _) in items)
+                parts = " + ".join(f"{n} × {v:g}" for _, n, (v, _) in items)
+                out.append(Sentence(say("figure_total_all", lang, parts=parts, total=_amount(total), unit=unit,
+                                        metric=metric),
+                                    [self._cite(f, self._part_with(g, v), top_k) for g, _, (v, _) in items],
+                                    derived=(total, *(float(n) for _, n, _ in items))))
+        return out
 
     def _power_bill(self, f: Facts, gpu: str, top_k: int, count: int | None = None) -> list[Sentence]:
         """'a100 一个月电费多少': the cards' TDP around the clock for a month at kb's electricity price."""

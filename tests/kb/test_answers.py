@@ -55,6 +55,11 @@ def cited_figures(answer: Answer, markers: list[str], sentence: str = "") -> set
         price, hours = Settings().energy_price_cny_per_kwh, PERIOD_HOURS.values()
         kwh = {w * n * h / 1000 for w in cited for n in counts | {1} for h in hours}
         cited |= kwh | {k * price for k in kwh} | {float(h) for h in hours} | {price}
+    if "kW" in sentence:  # "3,600 W (3.6 kW)": watts said in kW too
+        cited |= {a / 1000 for a in cited}
+    if "÷" in sentence:  # "312 TFLOPS ÷ 0.4 kW = 780": a figure over a TDP in kW or a price in 10,000s of CNY
+        cited |= {a / s for a in cited for s in (1e3, 1e4)}
+        cited |= {q for a in cited for b in cited if b for q in (round(a / b, 1), float(f"{a / b:.3g}"))}
     if len(markers) < 2:
         return cited
     derived = {round(a / b, 2) for a in cited for b in cited if b} | {round(a - b, 6) for a in cited for b in cited}

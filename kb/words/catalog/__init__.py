@@ -19,6 +19,7 @@ from kb.words.catalog.fit import FIT
 from kb.words.catalog.labels import FIT_TEXT, NOTES, TERMINAL
 from kb.words.catalog.page import PAGE
 from kb.words.catalog.slack import LABELS
+from kb.words.catalog.why import MECHANISMS
 
 
 def _merge(*parts: Mapping[str, dict[str, str]]) -> dict[str, dict[str, str]]:
@@ -31,7 +32,7 @@ def _merge(*parts: Mapping[str, dict[str, str]]) -> dict[str, dict[str, str]]:
     return merged
 
 
-CATALOG = _merge(ANSWER, FIT, NOTES, CONVERSATION, {f"source.{k}": v for k, v in SOURCES.items()})
+CATALOG = _merge(ANSWER, FIT, NOTES, CONVERSATION, MECHANISMS, {f"source.{k}": v for k, v in SOURCES.items()})
 _TABLES: dict[str, Mapping[str, Any]] = {"terminal": TERMINAL, "fit_text": FIT_TEXT, "slack": LABELS, "page": PAGE}
 
 

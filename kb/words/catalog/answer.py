@@ -210,6 +210,24 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "At the guide's per-card prices, the case's cards ({parts}) come to about {total} CNY, the cards alone",
         "zh": "按指南的单卡价格，这个案例的显卡（{parts}）合计约 {total} 元，只算显卡",
     },
+    "figure_per": {
+        "en": "The {gpu}'s {metric} per {per}: {value} {unit} ÷ {divisor} = {ratio} {unit} per {per}{basis}",
+        "zh": "{gpu} 每{per}的{metric}：{value} {unit} ÷ {divisor} = {ratio} {unit}{basis}",
+    },
+    "per.kw": {"en": "kW", "zh": "千瓦"}, "per.w": {"en": "watt", "zh": "瓦"},
+    "per.10k": {"en": "10,000 CNY", "zh": "万元"}, "per.1k": {"en": "1,000 CNY", "zh": "千元"},
+    "per.cny": {"en": "CNY", "zh": "元"},
+    "per.basis.power": {"en": " (a TDP of {w} W)", "zh": "（典型功耗 {w} W）"},
+    "per.basis.price": {"en": " (at {price} CNY a card)", "zh": "（按每张 {price} 元）"},
+    "figure_total": {
+        "en": "The {metric} of {cards} adds up to {count} × {each} {unit} = {total} {unit}{extra}",
+        "zh": "{cards} 的{metric}合计 {count} × {each} {unit} = {total} {unit}{extra}",
+    },
+    "figure_total_kw": {"en": " ({kw} kW)", "zh": "（{kw} kW）"},
+    "figure_total_all": {
+        "en": "All the cards together: {parts} = {total} {unit} of {metric}",
+        "zh": "全部显卡的{metric}合计：{parts} = {total} {unit}",
+    },
     "capex_total": {
         "en": "Together {parts} cost about {total} CNY",
         "zh": "{parts} 合计约 {total} 元",

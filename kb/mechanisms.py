@@ -1,0 +1,55 @@
+"""Why-questions about how the arithmetic works: which mechanism a question asks about.
+
+"Why does ZeRO-3 save so much memory", "why quantize a 13B for a 16 GB card", "why does doubling the context cut
+the users a card serves": the guide names these techniques but never says how they work, while kb's fit checks
+compute with exactly these mechanisms (contracts.md: 16 B/param, the KV formula, decode bound = bandwidth ÷ bytes a
+token). The answer states the mechanism in words (kb/words/catalog/why.py) and, where the question gives a model or
+a card, the check's own figures beside it (kb/compose.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from kb.intent import asks_why, normalise
+
+# How a mechanism is asked besides "why": "how can ZeRO-3…", "怎么做到的", "原理".
+_HOW = re.compile(r"how (?:does|do|can|come|is it)|怎么(?:做到|能|会|省|实现)|凭什么|原理|mechanism|what makes|"
+                  r"为什么能|为啥能|怎么扛得住", re.IGNORECASE)
+# Topic → its pattern on a normalised question; the order is the order they are said in.
+_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) for name, p in (
+    ("zero3", r"zero[\s-]?(?:stage[\s-]?)?3|fsdp|(?:分片|shard(?:s|ed|ing)?)(?!.{0,6}(?:权重|weights))"),
+    ("qlora", r"qlora|(?:fine[\s-]?tun\w*|微调)[^?？]{0,40}(?:one|a single|single|一张|单张|单卡)\s*\d*\s*g?b?"
+              r"[^?？]{0,6}(?:gpu|card|卡)"),
+    ("quantize", r"量化|quantiz|quantis|(?<![a-z])(?:gptq|awq)(?![a-z])|int4|4[\s-]?bit|int8|8[\s-]?bit"),
+    ("context_users", r"(?:上下文|context|ctx|长度|prompts?|提示词?|seq(?:uence)?[\s_-]?len\w*)[^?？]{0,40}"
+                      r"(?:用户|并发|人|路|users?|sessions?|concurren|requests?)|"
+                      r"(?:用户|并发|users?|sessions?|concurren)[^?？]{0,40}(?:上下文|context|ctx|prompts?|长度)"),
+    ("tp_link", r"(?:张量并行|tensor[\s-]?parallel|(?<![a-z])tp(?![a-z])|多卡|multi[\s-]?(?:gpu|card)|两张卡之间|卡间|"
+                r"between (?:the )?(?:two )?(?:cards|gpus)|all[\s-]?reduce)[^?？]{0,40}"
+                r"(?:nvlink|pcie|慢|slow|通信|communicat|scal|快不起来|带宽)|(?:nvlink|pcie)[^?？]{0,30}"
+                r"(?:张量并行|tensor[\s-]?parallel|多卡|multi[\s-]?(?:gpu|card)|训练|training)"),
+    ("decode_bandwidth", r"(?:decode|decoding|解码|生成速度|出字|token\S{0,3}\s*(?:速度|speed|per|/s|每秒)|tok/s|"
+                         r"tokens? (?:a|per) sec|generation speed|推理速度)[^?？]{0,40}"
+                         r"(?:带宽|bandwidth|memory[\s-]bound|访存|hbm|快|fast|slow|慢)|"
+                         r"(?:带宽|bandwidth|hbm)[^?？]{0,40}(?:decode|解码|生成|token|推理速度|inference speed)"),
+))
+# "a 16gb card", "16g 的卡", "24GB GPU": a card's capacity said without a card kb knows.
+_CAPACITY = re.compile(r"(?<![\d.])(\d{1,3})\s*(?:g|gb|gib)\s*(?:的)?\s*(?:vram\s*|显存\s*)?(?:card|gpu|显卡|卡)")
+
+
+def mechanisms(question: str) -> list[str]:
+    """The mechanisms a why- or how-question asks about (none for a question that asks neither)."""
+    q = normalise(question)
+    if not (asks_why(q) or _HOW.search(q)):
+        return []
+    found = [name for name, p in _TOPICS if p.search(q)]
+    if "qlora" in found:  # "fine-tune a 65b on one 48gb gpu" is QLoRA's own claim; its 4 bits are part of it
+        found = [t for t in found if t != "quantize"]
+    return found[:2]
+
+
+def card_capacity_gb(question: str) -> float | None:
+    """The capacity of a card the question describes by its memory alone ("a 16gb card"), in GB."""
+    m = _CAPACITY.search(normalise(question))
+    return float(m.group(1)) if m else None

@@ -1,0 +1,87 @@
+"""Figures summed over counted cards (a case's too), figures per kW or per 10,000 CNY, and why-questions about a
+mechanism: how it works, then the question's own figures for it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from kb.engine import Engine
+from kb.mechanisms import card_capacity_gb, mechanisms
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def ask(engine: Engine) -> Any:
+    return lambda question: engine.answer(question).answer
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # a figure times the count said beside the card, in kW when it is watts
+    ("6 块 4090 加起来功耗多大", r"^6 张 RTX 4090 的功耗合计 6 × 450 W = 2,700 W（2.7 kW）"),
+    ("combined vram of 3 l40s?", r"^The memory of 3 × L40S adds up to 3 × 48 GB = 144 GB"),
+    # the count read past a word between it ("12 used 4090s")
+    ("12 used 4090s - total bf16 tflops", r"12 × 165.2 TFLOPS = 1982.4 TFLOPS"),
+])
+def test_a_figure_of_counted_cards_is_summed(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question))
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # the case's own counts, card by card and over all of them
+    ("the fintech deployment case - how much gpu memory across all its cards", r"4 × 80 \+ 12 × 24 = 608 GiB"),
+    ("智能制造案例里工厂服务器那几张卡一共多少瓦", r"2 张 RTX 4090 的功耗合计 2 × 450 W = 900 W"),
+    # one card of a case, which it does not count: that card's own row
+    ("in the smart manufacturing case, the line units use 4060s - how much vram does each have",
+     r"^RTX 4060 VRAM: 8 GiB"),
+    # a full training's model states asked outright: 16 bytes a parameter
+    ("全参数训练 13b 的模型状态有多大", r"模型状态：13,000,000,000 个参数 × 16 B"),
+])
+def test_a_cases_cards_and_model_states_are_summed(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question))
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("l40s 每千瓦多少 tflops", r"^L40S 每千瓦的稠密 BF16 算力：362 TFLOPS ÷ 0.35 kW = 1034.3 TFLOPS"),
+    ("how many tflops per 10k cny on an rtx 4080", r"per 10,000 CNY: \d+(\.\d+)? TFLOPS ÷ 0.9499 = \d+(\.\d)? TFLOPS"),
+    ("a100 80g perf per watt?", r"312 TFLOPS ÷ 400 W = 0.78 TFLOPS per watt"),
+])
+def test_a_figure_per_kw_or_per_money_divides_the_record(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question))
+
+
+@pytest.mark.parametrize(("question", "topics"), [
+    ("为什么 zero3 显存占用这么低", ["zero3"]),
+    ("how does fsdp let a big model train on small cards", ["zero3"]),
+    ("为啥 34b 要量化成 4bit 才能进 24g 的卡", ["quantize"]),
+    ("why can people fine-tune a 33b on a single 24gb card", ["qlora"]),
+    ("why do longer prompts mean fewer concurrent users", ["context_users"]),
+    ("为什么多卡张量并行走 pcie 很慢", ["tp_link"]),
+    ("why is decode speed set by memory bandwidth", ["decode_bandwidth"]),
+    ("what is zero-3", []),  # not a why: the guide's own words
+])
+def test_the_mechanism_a_why_question_asks_about(question: str, topics: list[str]) -> None:
+    assert mechanisms(question) == topics
+
+
+def test_a_cards_capacity_said_without_a_card() -> None:
+    assert card_capacity_gb("why quantize for a 12gb card") == 12
+    assert card_capacity_gb("16g 的卡为什么要量化") == 16
+    assert card_capacity_gb("why quantize a 70b") is None
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # how it works, then the weights in 16-bit and in the format, against the card described
+    ("为什么 14b 要量化到 int4 才能放进 16g 的卡",
+     r"^原理：权重显存.*14b 仅权重在 16 位下约 26\.\d GiB，INT4 下约 7\.\d GiB.*"
+     r"16 GB 的卡有 14\.9 GiB：16 位权重放不下"),
+    # the KV mechanism, then the check's own tokens at its context and twice it
+    ("why does qwen2.5 7b on an l40s serve half the users when the context doubles",
+     r"^How it works: every sequence keeps the KV cache.*tokens of KV cache fit: (\d+) sequences at 4,096"),
+    ("zero-3 为啥能让 8 张 4090 训下 13b", r"^原理：.*分片"),
+])
+def test_a_why_about_a_mechanism_says_how_it_works_then_the_figures(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question))

@@ -59,6 +59,7 @@ class Facts:
     unknown_gpus: list[str] = field(default_factory=list)  # the names in `unknown` that are accelerators
     model_named: bool = False  # the question names a model (so it asks for a check, not about a card)
     energy_cny_per_kwh: float = 1.0  # kb's electricity price (KB_ENERGY_PRICE_CNY_PER_KWH), for a power bill
+    energy_asked: bool = False  # the question gave that price itself ("at 0.6 元/度")
     period: str = "month"  # the span a power bill is asked for (kb.query.Query.period)
     how_many: bool = False  # it asks how many ("几张", "how many"): of cards a budget or a price buys, too
     counts: dict[str, int] = field(default_factory=dict)  # GPU id → the count the question gives beside it

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 
 from indexer.chunks import Chunk
 from kb.answer_parts import Composition, Facts, Sentence, TeamPrices
-from kb.facts import Corrections, budget_rule, case_facts, spec_facts
+from kb.facts import Corrections, audience_rule, budget_rule, case_facts, spec_facts
 from kb.fit.render import layout_text
 from kb.fit.result import FitResult
 from kb.focus import FRAMING, asks_framing, case_terms
@@ -30,6 +30,8 @@ from kb.words.answer import end, gib, gpu_name, rate, whole, workload_phrase
 from kb.words.catalog import say
 
 MAX_CHECKS = 3  # verdicts stated; the rest are in fit_checks
+# "why does X train slower than Y", "为什么 h800 比 h100 慢": two cards set against each other in a why
+_VERSUS_WHY = re.compile(r"slower|faster|quicker|(?:better|worse) than|比.{0,12}(?:慢|快|差|强|弱)|不如", re.IGNORECASE)
 # Passage sentences after a direct answer (one, unless named here). A pick has none: the guide's budget rule is
 # said with it, and any other sentence of chapter 11 is the rule of some other budget.
 SUPPORT = {"case": 2, "selection": 0}
@@ -315,7 +317,16 @@ class Composer(RecordSentences):
                 speed = say("speed_hours", lang, hours=f"{row.train_wall_hours:,.1f}")
             out.append(Sentence(say(key, lang, count=row.gpu_count, gpu=gpu_name(row.gpu), capex=whole(row.capex_cny),
                                   speed=speed, avail=gib(row.per_gpu_available_bytes or 0)), ["S"]))
-        return out + self._budget_rule(f, sel.budget_cny, top_k)
+        audience = self._audience_rule(f, top_k)  # ("solo dev": the guide's line for them, not its budget band)
+        return out + (audience or self._budget_rule(f, sel.budget_cny, top_k))
+
+    def _audience_rule(self, f: Facts, top_k: int) -> list[Sentence]:
+        """'solo dev, entry-level': the guide's advice for individual developers at that level."""
+        found = audience_rule(self._groups.get("guide-11.4", []), f.question, f.language)
+        if found is None:
+            return []
+        chunk, rule = found
+        return [Sentence(say("audience_rule", f.language, rule=rule.rstrip("。.")), [self._cite(f, chunk, top_k)])]
 
     def _budget_rule(self, f: Facts, budget: float | None, top_k: int) -> list[Sentence]:
         """The guide's §11.3 rule for the budget band, when the question states a budget."""
@@ -409,7 +420,7 @@ class Composer(RecordSentences):
         return out
 
     def _support(self, f: Facts, n: int, prefer: tuple[str, ...], require_match: bool,
-                 per_passage: int = 1) -> list[Sentence]:
+                 per_passage: int = 1, after_direct: bool = False) -> list[Sentence]:
         if n <= 0:
             return []
         ranked = sorted(enumerate(f.passages[:3], 1), key=lambda ip: (ip[1].kind not in prefer, ip[0]))
@@ -435,6 +446,8 @@ class Composer(RecordSentences):
             about = lambda p, s: bool(cards_of(p, s) & set(f.gpus))  # noqa: E731
         elif checked:  # after an H100's verdict, not "24GB is enough for these models" of the 4090
             about = lambda p, s: not cards_of(p, s) or bool(cards_of(p, s) & checked)  # noqa: E731
+        elif after_direct and f.gpus and f.intent.kind not in ("case", "why"):  # after "no L40S price", not the 4090
+            about = lambda p, s: not cards_of(p, s) or bool(cards_of(p, s) & set(f.gpus))  # noqa: E731
         out = []
         for i, text in best_sentences(ranked, f.terms, f.language, n, require_match, per_passage, about):
             out.append(Sentence(text, [f"@{f.passages[i - 1].id}"]))
@@ -471,15 +484,18 @@ class Composer(RecordSentences):
             direct = self._case(f, top_k)
         elif kind == "why" and f.gpus and f.intent.attributes:
             direct = self._why_cards(f, top_k)
+        elif kind == "why" and asks_why(f.question) and _VERSUS_WHY.search(f.question):
+            direct = self._differences(f, top_k)  # "why is the a800 slower than the a100": what differs
         if kind not in ("case", "selection"):  # "why does ZeRO-3 save so much": how it works, first
             direct = mechanism_sentences(f) + direct
         if kind in ("fit", "speed"):
             direct = self._measured(f) + direct
         if kind in ("fit", "speed", "cost"):  # "4090 显存多大？能跑 32b 吗": the figure asked beside the verdict
             direct = self._figures_also_asked(f, top_k) + direct
-        if kind != "selection" and f.budget_cny is not None:
+        buys = self._budget_buys(f, top_k)  # "how many 4070 tis for 40k": the count, not the guide's budget band
+        if kind != "selection" and f.budget_cny is not None and not buys:
             direct = self._budget_rule(f, f.budget_cny, top_k) + direct
-        direct = self._budget_buys(f, top_k) + direct
+        direct = buys + direct
         prefer = ("tradeoff", "case") if kind in ("why", "case") else ("guide",)
         if f.unknown_gpus and f.gpus and not direct and not f.checks and kind not in ("case", "selection"):
             # "4090 vs 3090 for inference": what kb holds of the card it knows, to set beside the one it lacks
@@ -496,7 +512,7 @@ class Composer(RecordSentences):
                 support = [Sentence(say("records_held", f.language, names=listed), [],
                                     exempt=tuple(names))]
         elif direct:
-            support = self._support(f, SUPPORT.get(kind, 1), prefer, require_match=True)
+            support = self._support(f, SUPPORT.get(kind, 1), prefer, require_match=True, after_direct=True)
         else:  # a reason, a rule or a general question: the guide's own sentences are the answer
             support = self._support(f, REASONS, prefer, require_match=False, per_passage=2)
         dropped: list[str] = []

@@ -23,7 +23,7 @@ from kb.compose import Composer
 from kb.errors import BadInput, KbError
 from kb.fit.engine import FitEngine
 from kb.focus import case_terms, focus_of
-from kb.followup import Turn, is_reset, merge, slot_values
+from kb.followup import Turn, asks_same_money, is_reset, merge, slot_values
 from kb.index import LoadedIndex, open_index
 from kb.intent import Domain, about_a_case, classify, names_a_case
 from kb.language import Language, detect_language
@@ -245,7 +245,16 @@ class Engine:
     def _turn(self, prior: Query | None, text: str) -> Turn:
         reset, rest = is_reset(text)
         new = self.fit.read(rest or text, detect_language(text))
-        return Turn(new) if prior is None or reset else merge(prior, new, text, tuple(self.fit.gpus))
+        if prior is None or reset:
+            return Turn(new)
+        turn = merge(prior, new, text, tuple(self.fit.gpus))
+        if turn.followup and turn.query.budget_cny is None and asks_same_money(text):
+            prices = [(self._figure(g, "price"), c or 1) for g, c in prior.gpus]
+            if prices and all(p for p, _ in prices):  # "for the same money": what the earlier cards cost
+                turn.query.budget_cny = sum(p[0] * c for p, c in prices if p)
+                turn.changed.append("budget_cny")
+                turn.before["budget_cny"] = None
+        return turn
 
     def _answer(self, text: str, query: Query, k: int, language: Language) -> Answer:
         """A standalone question's answer, from its Query."""
@@ -267,7 +276,9 @@ class Engine:
                       selection=selection, unknown=unknown, gpus=gpus, terms=terms, mfu=s.mfu,
                       budget_cny=found.budget_cny, asked=query.asked, unknown_gpus=list(query.unknown_gpus),
                       model_named=query.model is not None, counts={g: c for g, c in query.gpus if c},
-                      how_many=query.how_many, energy_cny_per_kwh=s.energy_price_cny_per_kwh, period=query.period)
+                      how_many=query.how_many, period=query.period,
+                      energy_cny_per_kwh=query.energy_cny_per_kwh or s.energy_price_cny_per_kwh,
+                      energy_asked=query.energy_cny_per_kwh is not None)
         composed = self.composer.compose(facts)
         return Answer(question=text, language=language,
                       answer=composed.answer, coverage=composed.coverage,  # type: ignore[arg-type]

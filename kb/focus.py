@@ -49,6 +49,7 @@ _CASE_SUBJECTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
         (r"聊天机器人|客服|chatbot|customer service", ("聊天机器人", "推理服务")),
         (r"内容生成|创作者|content (?:platform|generation)|creator", ("内容生成平台",)),
         (r"边缘|edge", ("边缘推理",)),
+        (r"开源模型|开源训练|open[- ]?(?:source|model|weights?)|405b|(?<![a-z])meta(?![a-z])", ("开源模型训练",)),
         (r"混用|混合|搭配|hybrid|mix(?:ed|ing)?\b|combin", ("混合策略",)),
     ))
 

@@ -21,16 +21,21 @@ _RESET = re.compile(r"^\s*(?:新问题|新的问题|重新开始|重新问|换�
                     r"reset|start over|another question|new topic|different (?:topic|question)|unrelated)"
                     r"\s*[:：,，。.!！-]*\s*", re.IGNORECASE)
 _OPENER = re.compile(
-    r"^\s*(?:(?:oops|whoops|hmm+|ah|oh|ok(?:ay)?|哦|啊|嗯|额|呃)\s*[,，!！.。]*\s*)?"
+    r"^\s*(?:(?:oops|whoops|hmm+|ah|oh|ok(?:ay)?|fine|alright|right|cool|哦|啊|嗯|额|呃|好的?|行)\s*[,，!！.。]*\s*)?"
     r"(?:那么?|如果|要是|假如|换成|改成|换|改为|改用|用|再|还有|同样|同上|那如果|其他不变|"
     r"what about|how about|and\b|what if|instead|same\b|then\b|ok,? and|also\b|now\b|with\b|if\b|but\b|"
-    r"不对|不是|错了|我是说|我说的是|我打错|打错|写错|说错|搞错|口误|no\b|nope|i meant|i mean\b|actually|sorry|"
-    r"wait|my bad|typo|correction)"
+    r"不对|不是|错了|我是说|我说的是|我?(?:打|写|说|搞|记|弄)错|口误|no\b|nope|i meant|i mean\b|"
+    r"actually|sorry|wait|my bad|typo|correction|i misremembered|scratch that|"
+    # "模型换成 llama4 scout", "卡改成 h100": a slot named, then changed
+    r"(?:模型|卡|显卡|精度|上下文|并发|gpu|card|model)\s*(?:换成|改成|改为|换|改用))"
+    r"|呢\s*[，,]?\s*(?:还是|仍然|仍|依旧|也是)"
     r"|(?:呢|如何|怎么样|行吗|可以吗)\s*[？?。!！]*\s*$|\binstead\b|\bthe same\b"
     # a turn that points back at the earlier subject: "could it do a full fine-tune too?", "它能训练吗"
     r"|\b(?:could|can|would|will|does|is) (?:it|they|that)\b|\btoo\s*[?？.]*\s*$|它|这个模型|这张卡"
-    r"|\b(?:tune|train|serve|run|fit|host|quantize|load) (?:it|them|that model)\b|\balso\b.{0,30}\bit\b", re.IGNORECASE)
-_DOUBLE = r"(?:翻倍|翻一倍|加倍|double[ds]?|twice|2x|×\s*2)"
+    r"|\b(?:tune|train|serve|run|fit|host|quantize|load|give|put) (?:it|them|that model)\b|\balso\b.{0,30}\bit\b"
+    r"|\bon (?:it|that|them|this|those|the same (?:card|gpus?|box))\s*[?？.!]*\s*$|在它上面|用它|同一张卡|这台机器",
+    re.IGNORECASE)
+_DOUBLE = r"(?:翻倍|翻一倍|翻个倍|翻了一倍|翻一番|加倍|double[ds]?|twice|2x|×\s*2)"
 _TIMES = re.compile(r"(?:改成|变成|扩大|增加到|乘以|翻)?\s*(\d+|[三四五六七八九十]|three|four|five|six|eight|ten)\s*"
                     r"(?:倍|x\b|times)|[x×]\s*(\d+)\b|\b(tripl|quadrupl)e[ds]?\b", re.IGNORECASE)
 _TOKENS = r"(?:tokens?|数据量|训练数据|语料|数据|data(?:set)?|corpus)"
@@ -45,7 +50,8 @@ _N_WORD = rf"(\d+|{'|'.join(_N_EN)})"
 # "多加两张", "再加 2 张卡", "two more cards", "add 2 gpus", "another card", "one more"; "少一张", "one fewer card".
 _MORE = re.compile(rf"(?:多加|再加|再补|补|加|增加|(?<![最至])多)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|"
                    rf"(?:多加|再加|再补)\s*{_N}\s*{_CARDS}|"
-                   rf"\b{_N_WORD} more {_CARDS}|\badd {_N_WORD} (?:more )?{_CARDS}|\banother {_CARDS}|"
+                   rf"\b{_N_WORD} more {_CARDS}|\badd {_N_WORD} (?:more )?{_CARDS}|\b(?:another|a second) {_CARDS}|"
+                   rf"(?:加|添|补)\s*第二张|"
                    rf"^\W*(?:and\s+|just\s+|maybe\s+)?{_N_WORD} more\W*$|(?:再来|再多|多来|再上)\s*{_N}\s*(?:张|块)",
                    re.IGNORECASE)
 _LESS = re.compile(rf"(?:少|减)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|\b{_N_WORD} (?:less|fewer) {_CARDS}", re.IGNORECASE)
@@ -97,6 +103,16 @@ def slot_values(q: Query) -> dict[str, object]:
             "attributes": tuple(q.attributes) or None}
 
 
+_SAME_MONEY = re.compile(r"same (?:money|budget|price|amount|cash)|for that (?:money|price|budget)|that much money|"
+                         r"同样的(?:钱|预算|价格)|同样多的钱|这么多钱|那么多钱|这些钱|这笔钱|同等价格|同样价钱",
+                         re.IGNORECASE)
+
+
+def asks_same_money(text: str) -> bool:
+    """'how many 4090s for the same money': the budget is what the earlier turn's cards cost."""
+    return bool(_SAME_MONEY.search(text))
+
+
 def is_reset(text: str) -> tuple[bool, str]:
     """Whether a turn starts over, and the turn without its reset words."""
     m = _RESET.match(text)
@@ -121,7 +137,7 @@ def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None
         if re.search(rf"{_USERS}.{{0,6}}{word}|{word}.{{0,12}}{_USERS}", s) and prior.concurrency:
             merged.concurrency = max(1, int(prior.concurrency * scale))
             changed.add("concurrency")
-        if re.search(rf"{_CARDS}.{{0,6}}{word}|{word}.{{0,12}}{_CARDS}|卡数.{{0,4}}{word}", s) and merged.gpus:
+        if re.search(rf"{_CARDS}.{{0,6}}{word}|{word}.{{0,20}}{_CARDS}|卡数.{{0,4}}{word}", s) and merged.gpus:
             merged.gpus = [(g, max(1, int((c or 1) * scale))) for g, c in merged.gpus]
             changed.add("gpu_count")
         if re.search(rf"{_TOKENS}.{{0,6}}{word}|{word}.{{0,12}}{_TOKENS}", s) and prior.tokens:

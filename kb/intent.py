@@ -112,6 +112,9 @@ _OFF_DOMAIN = re.compile(
     r"(?<![a-z])maya(?![a-z])|3ds ?max|solidworks|autocad|(?<![a-z])cad(?![a-z])|lumion|twinmotion|3d 渲染|三维渲染|"
     r"建模渲染|效果图|photoshop|(?<![a-z])ps ?(?:ai|生成)|generative fill|生成式填充|lightroom|illustrator|"
     r"after effects|剪映|capcut|"
+    # synthetic benchmarks, overclocking and tuning tools
+    r"3d ?mark|time spy|port royal|fire strike|speed ?way|cinebench|geekbench|passmark|furmark|superposition|"
+    r"unigine|跑分软件|鲁大师|undervolt|降压|超频|overclock|afterburner|风扇曲线|fan curve|gpu-?z(?![a-z])|"
     # games said by their titles or their settings
     r"原神|艾尔登法环|elden ring|使命召唤|call of duty|(?<![a-z])gta|荒野大镖客|starfield|星空|(?<![a-z])cs2(?![a-z])|"
     r"valorant|英雄联盟|绝地求生|(?<![a-z])pubg|永劫无间|吃鸡|3a ?大作|3a ?游戏|帧生成|frame gen|画质|特效全开|"

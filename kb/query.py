@@ -46,6 +46,7 @@ class Query:
     asked: str | None = None  # one of ASKED
     asks: str | None = None  # what the words ask of a model even when none is named (a follow-up's ask); not state
     period: str = "month"  # the span a running cost is asked for: "day", "month" or "year"; not state
+    energy_cny_per_kwh: float | None = None  # the electricity price a question gives ("at 1 cny/kwh"); not state
     unknown_models: list[str] = field(default_factory=list)  # as written: "GPT-4"
     unknown_gpus: list[str] = field(default_factory=list)  # as written: "RTX 3090"
     notes: list[Note] = field(default_factory=list)

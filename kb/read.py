@@ -103,12 +103,16 @@ def _families() -> frozenset[str]:
 # a word between a count and its card: "16 local 4090s", "8 张二手 3090"
 _COUNT_ADJECTIVE = (r"(?:local|used|new|brand[- ]new|spare|old|identical|second[- ]hand|refurb(?:ished)?|on[- ]prem|"
                     r"二手|全新|本地|现有)")
-_COUNT_BEFORE = re.compile(rf"(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:x|\*|张|块|卡|片|台|个|路|pcs)?\s*(?:的)?\s*"
+_COUNT_BEFORE = re.compile(rf"(\d{{1,3}}(?:,\d{{3}})+|\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})"
+                           r"\s*(?:x|\*|张|块|卡|片|台|个|路|pcs)?\s*(?:的)?\s*"
                            rf"(?:{_COUNT_ADJECTIVE}\s*)?$")
 _COUNT_AFTER = re.compile(rf"^\s*(?:s\b)?\s*(?:x|\*)\s*(\d+)|^\s*(\d+|{CN_NUMERAL})\s*(?:张|块|卡|片)")
 # Nodes of GPUs: "8 台 8 卡", "8台8卡", "8 nodes of 8", "8 nodes x 8", "8x8".
-_NODES = re.compile(rf"(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:台|个节点|节点|nodes?|servers?|machines?)"
-                    rf"\s*(?:的|of|x|\*|with|,)?\s*(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:张|块|卡|x|\*|-?gpu|gpus?)?"
+_NODES = re.compile(rf"(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:台|个节点|节点|nodes?|servers?|machines?|boxes)"
+                    r"\s*(?:机器|服务器|主机)?\s*[,，、]?\s*"
+                    r"(?:每台|每个节点|每节点|each|per (?:node|server|machine|box))?"
+                    r"\s*(?:with|插|装|放|配|上)?\s*"  # "三台机器 每台插四张 4090", "3 servers each with 4 4090s"
+                    rf"(?:的|of|x|\*|with|,)?\s*(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:张|块|卡|x|\*|-?gpu|gpus?)?"
                     rf"|(\d+)\s*[x*]\s*(\d+)\s*(?=\s*$)")
 MAX_QUESTION_COUNT = 65536
 
@@ -116,7 +120,7 @@ MAX_QUESTION_COUNT = 65536
 def _gpus(t: Text, q: Query, found: list[tuple[str, int, int]]) -> None:
     s = t.s
     for gid, start, end in found:
-        window = s[max(0, start - 24): start]
+        window = s[max(0, start - 32): start]
         nodes = _NODES.search(window)
         before = _COUNT_BEFORE.search(s[max(0, start - 24): start])
         after = _COUNT_AFTER.search(s[end: end + 12])
@@ -159,7 +163,9 @@ def _max_gpus(t: Text, q: Query) -> None:
                     rf"({NUM}|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*"
                     r"(?:张|块|个|台)?\s*(?:卡|显卡|gpus?|cards?)"):
         q.max_gpus = to_int(m.group(1).replace(",", ""))
-
+    if q.max_gpus is None and t.has(r"which (?:single )?(?:gpu|card)\b(?!s)|(?:one|a single|single) (?:gpu|card)\b"
+                                    r"(?!s)|哪一?张卡|哪一?块卡|单卡|一张卡|一块卡"):
+        q.max_gpus = 1  # "which card", "一张卡就行": one card, not a cluster
 
 _WORKLOADS = [
     ("qlora", r"qlora"),
@@ -207,7 +213,8 @@ def _words(t: Text, q: Query) -> None:
     q.latency = t.has(r"latency|延迟|首字|ttft|time to first|prefill|响应时间")
     q.speed = t.has(RATE)
     if t.has(r"选哪|哪种|哪款|哪个|哪张|哪一|which (?:gpu|card)|what (?:gpu|card)|买什么|选什么|推荐|"
-             r"怎么配|如何配|配什么|买啥|选啥|啥卡|什么卡|能买|买得起|should i (?:buy|get)|"
+             r"怎么配|如何配|配什么|买啥|选啥|啥卡|什么卡|能买|买得起|should i (?:buy|get)|怎么分|如何分配|怎么分配|"
+             r"how (?:should (?:i|we)|to) split|split (?:the|my|our) budget|"
              r"can (?:i|we) (?:buy|afford)|afford|"
              r"best gpu|recommend|cheapest (?:setup|config|configuration|way|option|gpus?|cards?|hardware)|"
              r"最便宜的(?:配置|方案|卡|显卡)|最省钱的?(?:配置|方案)?"):
@@ -301,6 +308,7 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     t = Text(question)
     amounts.denied(t)
     found = _names(t, q, registry)
+    amounts.energy_price(t, q)
     amounts.budget(t, q, usd_cny)
     amounts.tokens(t, q)
     amounts.each(t, q)

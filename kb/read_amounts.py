@@ -81,6 +81,12 @@ def bare_budget(t: Text, q: Query) -> None:
         t.blank(m.start(), end)
 
 
+def energy_price(t: Text, q: Query) -> None:
+    """'at 1 cny/kwh', '电价 0.6 元/度': the electricity price a power bill is asked at, not a budget."""
+    for m in t.take(rf"(?:电价|电费)?\s*({NUM})\s*(?:{_CURRENCY_CN})?\s*(?:/|每|per|一)\s*(?:kwh|kw·h|kw h|度|千瓦时)"):
+        q.energy_cny_per_kwh = float(m.group(1))
+
+
 def budget(t: Text, q: Query, usd_cny: float) -> None:
     for m in t.take(rf"(?:us)?\$\s*({NUM})\s*({_SCALE})?|({NUM})\s*({_SCALE})?\s*{_CURRENCY_US}"):
         num, scale = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))

@@ -8,6 +8,7 @@ verifier can hold to a record, or a stated product, sum or ratio of them (`deriv
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 
 from indexer.chunks import Chunk
@@ -24,6 +25,7 @@ _FORMAT_WORDS = ("FP8", "FP4", "Blackwell", "16 位", "8 位", "4 位", "16-bit"
 
 
 PERIOD_HOURS = {"day": 24, "month": 720, "year": 8760}  # around the clock: a day, 30 days, 365 days
+_SIDES = re.compile(r"\bor\b|\bvs\.?|\bversus\b|还是|或者|或是|对比|比较", re.IGNORECASE)  # two sets of cards
 SUMMED = ("vram", "power", "compute", "int8", "fp8", "fp4")  # figures that add up over cards (a price has its own)
 
 
@@ -37,6 +39,7 @@ class RecordSentences:
 
     _figure: Callable[[str, str], tuple[float, str] | None]
     _lacks: Callable[[str], frozenset[str]]
+    _gpus_named: Callable[[str], tuple[str, ...]]
     _prices: Callable[[str, Language], TeamPrices]
     _by_id: Mapping[str, Chunk]
     _groups: dict[str, list[Chunk]]
@@ -47,7 +50,8 @@ class RecordSentences:
         raise NotImplementedError
 
     def _spec(self, f: Facts, top_k: int) -> list[Sentence]:
-        out = []
+        out: list[Sentence] = []
+        bills: list[Sentence] = []  # a power bill asked is the answer: said first
         for gpu in f.gpus:
             parts = self._groups.get(f"spec-{gpu}", [])
             found = spec_facts(parts, gpu_name(gpu), f.intent.attributes, f.language)
@@ -60,8 +64,8 @@ class RecordSentences:
                     out.append(Sentence(say("spec_figure", f.language, gpu=gpu_name(gpu), value=f"{value[0]:g}",
                                             metric=say(f"metric.{attr}", f.language), unit=value[1]),
                                         [self._cite(f, parts[0], top_k)], exempt=(gpu_name(gpu),), derived=(value[0],)))
-            if f.asked == "cost" and f.intent.attributes == ["power"]:
-                out += self._power_bill(f, gpu, top_k)
+            if f.asked == "cost" and f.intent.attributes == ["power"] and (gpu in f.counts or not f.counts):
+                bills += self._power_bill(f, gpu, top_k)  # ("8 张 a100": the counted record, not both A100s)
             price = self._figure(gpu, "price")
             if "price" in f.intent.attributes or f.asked == "rent_or_buy":
                 out = self._team_price(f, gpu, top_k) + out
@@ -74,7 +78,7 @@ class RecordSentences:
                                        derived=(n * price[0], price[0], n)))
         total = self._total_price(f, top_k)  # a sum asked ("一共多少钱") is the answer, not the cards' ratio
         summed = self._totals(f, [(g, f.counts[g]) for g in f.gpus if f.counts.get(g, 1) > 1], top_k)
-        return (total or self._ratio(f, top_k)) + summed + self._per_unit(f, top_k) + out
+        return bills + (total or self._ratio(f, top_k)) + summed + self._per_unit(f, top_k) + out
 
     def _per_unit(self, f: Facts, top_k: int) -> list[Sentence]:
         """'a100 每千瓦能出多少 tflops': a card's figure over its TDP or its price, in the unit asked."""
@@ -114,11 +118,12 @@ class RecordSentences:
                 if n < 2:
                     continue
                 total = n * each
-                extra = say("figure_total_kw", lang, kw=f"{total / 1000:g}") if unit == "W" and total >= 1000 else ""
+                extra = "" if unit != "W" or total < 1000 else say("figure_total_kw", lang, kw=f"{total / 1e3:g}") \
+                    if total < 1e6 else say("figure_total_mw", lang, mw=f"{total / 1e6:.2f}")
                 out.append(Sentence(say("figure_total", lang, metric=metric, count=n, gpu=gpu_name(g), each=f"{each:g}",
                                         unit=unit, total=_amount(total), extra=extra),
                                     [self._cite(f, self._part_with(g, each), top_k)], exempt=(gpu_name(g),),
-                                    derived=(total, each, float(n), total / 1000)))
+                                    derived=(total, each, float(n), total / 1e3, round(total / 1e6, 2))))
             if len(items) >= 2 and len({u for _, _, (_, u) in items}) == 1:
                 unit, total = items[0][2][1], sum(n * v for _, n, (v, _) in items)
                 parts = " + ".join(f"{n} × {v:g}" for _, n, (v, _) in items)
@@ -138,7 +143,8 @@ class RecordSentences:
         cny = kwh * f.energy_cny_per_kwh
         return [Sentence(say("power_bill", f.language, count=n, gpu=gpu_name(gpu), watts=f"{power[0]:g}",
                              period=say(f"period.{f.period}", f.language), hours=f"{hours:,}", kwh=whole(kwh),
-                             price=f"{f.energy_cny_per_kwh:g}", cny=whole(cny)),
+                             price=f"{f.energy_cny_per_kwh:g}", cny=whole(cny),
+                             source=say("energy.asked" if f.energy_asked else "energy.kb", f.language)),
                          [self._cite(f, self._part_with(gpu, power[0]), top_k)], exempt=(gpu_name(gpu),),
                          derived=(kwh, cny, float(hours), f.energy_cny_per_kwh, float(n)))]
 
@@ -173,16 +179,42 @@ class RecordSentences:
         if price is None:  # "八十万能买几张 H100": no price, so no count
             return [Sentence(say("no_price", f.language, gpu=gpu_name(gpu)), [self._cite(f, parts[0], top_k)])]
         n = int(f.budget_cny // price[0])
+        left = f.budget_cny - n * price[0]  # "and what's left over"
         return [Sentence(say("budget_buys", f.language, budget=whole(f.budget_cny), n=n, gpu=gpu_name(gpu),
-                             price=whole(price[0])), [self._cite(f, self._part_with(gpu, price[0]), top_k)],
-                         exempt=(gpu_name(gpu),), derived=(f.budget_cny, float(n)))]
+                             price=whole(price[0]), spent=whole(n * price[0]), left=whole(left)),
+                         [self._cite(f, self._part_with(gpu, price[0]), top_k)],
+                         exempt=(gpu_name(gpu),), derived=(f.budget_cny, float(n), n * price[0], left)),
+                *self._totals(f, [(gpu, n)], top_k)]  # "…and their combined vram"
 
     def _total_price(self, f: Facts, top_k: int) -> list[Sentence]:
-        """'两张4080 加一张4070ti 一共多少钱': the cards' prices times their counts, added up."""
+        """'两张4080 加一张4070ti 一共多少钱': the cards' prices times their counts, added up; two such sets set
+        against each other ("four 4080s or one 4090 + two 4070 tis"), which costs more and by how much."""
         counted = [g for g in f.gpus if g in f.counts]  # each card named with its own count
         if "price" not in f.intent.attributes or len(counted) < 2 or not any(f.counts[g] > 1 for g in counted):
             return []
+        sides = [[g for g in counted if g in self._gpus_named(part)] for part in _SIDES.split(f.question)]
+        sides = [side for side in sides if side]
+        if len(sides) == 2 and sorted(sides[0] + sides[1]) == sorted(counted):
+            return self._priced_sides(f, sides, top_k)
         return self._priced_cards(f, "capex_total", [(g, f.counts[g]) for g in counted], [], top_k)
+
+    def _priced_sides(self, f: Facts, sides: list[list[str]], top_k: int) -> list[Sentence]:
+        """Two sets of counted cards, each priced, the dearer first with the difference."""
+        priced = []
+        for side in sides:
+            prices = [(g, f.counts[g], self._figure(g, "price")) for g in side]
+            if any(p is None for _, _, p in prices):
+                return []
+            total = sum(n * p[0] for _, n, p in prices if p)
+            plus = " + " if f.language == "en" else "＋"
+            words = plus.join(cards(n, gpu_name(g), f.language) for g, n, _ in prices)
+            priced.append((total, words, [self._cite(f, self._part_with(g, p[0]), top_k) for g, _, p in prices if p]))
+        (ta, wa, ma), (tb, wb, mb) = sorted(priced, key=lambda x: -x[0])
+        key = "capex_sides_same" if ta == tb else "capex_sides"
+        names = tuple(gpu_name(g) for side in sides for g in side)
+        return [Sentence(say(key, f.language, a=wa, b=wb, pa=whole(ta), pb=whole(tb), diff=whole(ta - tb)),
+                         list(dict.fromkeys(ma + mb)), exempt=names,
+                         derived=(ta, tb, ta - tb, *(float(f.counts[g]) for side in sides for g in side)))]
 
     def _priced_cards(self, f: Facts, key: str, counted: list[tuple[str, int]], markers: list[str],
                       top_k: int) -> list[Sentence]:
@@ -251,15 +283,20 @@ class RecordSentences:
                                              round(b.rent_cny_per_hour, 2), round(b.energy_cny_per_hour, 2))))
         return out
 
-    def _ratio(self, f: Facts, top_k: int) -> list[Sentence]:
+    def _differences(self, f: Facts, top_k: int) -> list[Sentence]:
+        """'why does an a800 train slower than an a100': the figures that decide, the same ones and the ones
+        that differ (the A800's NVLink), for the two cards named."""
+        return self._ratio(f, top_k, ["compute", "bandwidth", "vram", "nvlink"])
+
+    def _ratio(self, f: Facts, top_k: int, attributes: list[str] | None = None) -> list[Sentence]:
         """Two cards' figure for each asked attribute as a ratio, first: "how much more bandwidth" (and price)."""
         gpus = [g for g in f.gpus if g != "a100-40gb" or len(f.gpus) == 2][:2]
         if len(gpus) != 2:
             return []
-        if f.asked != "comparison":  # "A100 的显存带宽" names one card, even when the record is two
-            return []
+        if attributes is None and f.asked != "comparison":  # "A100 的显存带宽" names one card, even when the record
+            return []  # is two
         said: list[Sentence] = []
-        for attr in f.intent.attributes:
+        for attr in attributes or f.intent.attributes:
             a, b = self._figure(gpus[0], attr), self._figure(gpus[1], attr)
             if a is None or b is None or not a[0] or not b[0] or a[1] != b[1]:
                 continue  # "32 GB" against "24 GiB": each is said as its record writes it, no ratio across units

@@ -52,8 +52,8 @@ def cn_int(text: str) -> int | None:
 def to_int(token: str) -> int | None:
     """An Arabic, Chinese or English count ("8", "两", "eight", "a pair of", "twenty-four"); None otherwise."""
     token = token.strip().lower()
-    if re.fullmatch(r"\d+", token):
-        return int(token)
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+|\d+", token):  # "16,384"
+        return int(token.replace(",", ""))
     if token in EN_WORDS:
         return EN_WORDS[token]
     words = re.split(r"[\s-]+", token)

@@ -85,7 +85,8 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
 
     found = QuestionFit(unknown=[*q.unknown_models, *q.unknown_gpus], gpus=[g for g, _ in q.gpus],
                         models=[q.model] if q.model else [], budget_cny=q.budget_cny)
-    if q.model is None and q.budget_cny is not None and not q.unknown_gpus:
+    buys = q.how_many and len(q.gpus) == 1  # "40k cny - how many 4070 tis is that": the budget over one price
+    if q.model is None and q.budget_cny is not None and not q.unknown_gpus and not buys:
         from kb.fit.select import budget_options
 
         workload = (q.workloads or [""])[0]

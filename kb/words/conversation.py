@@ -64,6 +64,12 @@ def resolved_question(q: Query, language: Language) -> str:
         extras.append(f"预算 {q.budget_cny:.0f} 元" if zh else f"a budget of {q.budget_cny:.0f} CNY")
     more = ("（" + "，".join(extras) + "）") if zh and extras else (" (" + ", ".join(extras) + ")") if extras else ""
     cards = _cards(q, language)
+    if not q.model and q.budget_cny and q.how_many and len(q.gpus) == 1:  # "how many 4090s for the same money"
+        name = gpu_name(q.gpus[0][0])
+        what = ("、" if zh else " and ").join(say(f"attribute.{a}", language) for a in q.attributes)
+        if zh:
+            return f"预算 {q.budget_cny:.0f} 元能买几张 {name}？" + (f"它们的{what}合计多少？" if what else "")
+        return f"How many {name}s does {q.budget_cny:.0f} CNY buy?" + (f" What is their total {what}?" if what else "")
     if not q.model and q.attributes and q.gpus:
         what = ("、" if zh else " and ").join(say(f"attribute.{a}", language) for a in q.attributes)
         return f"{cards} 的{what}是多少？" if zh else f"What is the {what} of the {cards.removeprefix('one ')}?"

@@ -85,3 +85,33 @@ def test_a_cards_capacity_said_without_a_card() -> None:
 ])
 def test_a_why_about_a_mechanism_says_how_it_works_then_the_figures(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question))
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # two sets of counted cards set against each other: the dearer first, with the difference
+    ("3 张 4080 还是 1 张 4090 加 2 张 4060 ti 16g，哪个贵", r"^3 张 RTX 4080（28,497 元）比 .*贵 \d[\d,]* 元"),
+    # a budget over one card's price: the count and what is left, no guide budget band beside it
+    ("how many 4070s can 100k cny buy", r"^100,000 CNY buys \d+ × RTX 4070 at"),
+    ("how many l40s can 100k cny buy", r"^There is no price for the L40S[^.]*\[\d\]\.$"),  # and nothing of other cards
+    ("五万能买几张 4080 还剩多少", r"^50,000 元按每张 9,499 元可买 5 张 RTX 4080（共 47,495 元，剩 2,505 元）"),
+    # why one card is slower than another: the figures that decide, the same ones and the one that differs
+    ("why would an h800 cluster train slower than an h100 cluster",
+     r"same dense BF16 compute.*NVLink bandwidth is 2\.25× the H800's \(900 GB/s vs 400 GB/s"),
+    # a power bill at the price the question gives
+    ("8 张 l40s 一个月电费 按 0.8 元/度", r"^8 张 L40S 按 TDP 350 W 全天候运行.*按 0\.8 元/kWh（问题给的电价）"),
+    # an individual developer's pick carries the guide's advice for them
+    ("hobbyist, ~8k cny, first gpu for local llms?", r"advice for individual developers: .*RTX 4070 or 4080"),
+    # benchmarks and tuning tools are another field
+    ("4090 跑 3dmark speed way 多少分", r"不涉及"),
+    ("best afterburner undervolt for a 4080", r"does not cover"),
+])
+def test_two_sets_priced_budgets_bills_and_reasons_between_cards(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question))
+
+
+def test_the_same_money_as_the_earlier_card_is_a_budget(engine: Engine) -> None:
+    a = engine.answer("那同样的钱能买几张 l40s 显存一共多少", history=["h100 多少钱"])
+    assert "budget_cny" not in a.changed  # the H100 has no price: no budget to spend
+    b = engine.answer("and for the same money, how many 4080s - total vram?", history=["price of an a100 80gb?"])
+    assert re.search(r"150,000 CNY buys 15 × RTX 4080.*15 × 16 GiB = 240 GiB", b.answer), b.answer
+    assert "budget_cny" in b.changed

@@ -46,7 +46,7 @@ CARDS = [gpu_name(p.stem) for p in (ROOT / "corpus" / "specs").glob("*.md")]
 
 def cited_figures(answer: Answer, markers: list[str], sentence: str = "") -> set[float]:
     """What a sentence's markers cite, and the ratios and differences of two cited figures (a comparison
-    states them: 'MI300X 的显存带宽是 H100 SXM 的 1.58 倍（5300 对 3350 GB/s，多 1950 GB/s）')."""
+    states them: 'MI300X 的显存带宽是 H100 SXM 的 1.58 倍（5300 GB/s 对 3350 GB/s，多 1950 GB/s）')."""
     cited = _cited(answer, markers)
     counts = {int(n) for n in re.findall(r"(?<![\d.,])(\d{1,5})\s*(?:张|×|x)", sentence)}
     # "8 张 RTX 4090 仅显卡约 152,000 元": the asked count of cards, and 8 × the record's price.

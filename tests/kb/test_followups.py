@@ -93,6 +93,14 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["qwen2.5 14b int4 on one l40s - fine?", "thirty concurrent sessions with 16k context apiece please"],
      "concurrency", 30),
     (["a100 40g 跑 llama3 8b bf16", "然后同时有四十个人在用 每个人的上下文大概八千左右"], "model", "llama-3-8b"),
+    # a slot named and then changed, an opener before the values, a past-tense doubling, a second card,
+    # a pronoun for the earlier card, and "记错了" as a correction
+    (["两张 l40s 跑 qwen2.5 14b int8", "显卡换成 h20 吧 还是 int8"], "gpus", [("h20", 2)]),
+    (["l4 上 llama 3 8b 给 10 个人用", "用户翻个倍呢"], "concurrency", 20),
+    (["4 h100s with llama 3.1 70b fp8", "what if we doubled the amount of gpus"], "gpus", [("h100-sxm", 8)]),
+    (["one l40s w/ qwen2.5 32b int4", "alright, add a second card"], "gpus", [("l40s", 2)]),
+    (["h200 for gemma 2 27b inference", "lora fine-tune gemma 2 27b on it?"], "gpus", [("h200", None)]),
+    (["16 张 h800 全参训 qwen2.5 32b", "我搞错了 其实是 8 张 a800"], "gpus", [("a800", 8)]),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value

@@ -175,6 +175,16 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("5090 跑 qwen3 8b int4 一秒能吐几个 token", {"asked": "speed", "how_many": False}),
     ("research group, 900k cny, full fine-tuning 30b models plus some serving", {"unknown_models": []}),
     ("mistral large 2 on 2 h200 in fp8, fits?", {"unknown_models": ["mistral large 2"], "attributes": []}),
+    # servers times the cards each holds; a count with a thousands comma or a word before the card
+    ("两台服务器，每台装八张 h100 跑 405b", {"gpus": [("h100-sxm", 16)]}),
+    ("4 servers each with 8 a100s for llama 3 70b", {"gpus": [("a100-80gb", 32)]}),
+    ("2,048 h100s for a month - power?", {"gpus": [("h100-sxm", 2048)]}),
+    ("we have 6 spare 4090s", {"gpus": [("rtx-4090", 6)]}),
+    # an electricity price is no budget
+    ("8 张 l40s 一个月电费 按 0.8 元/度", {"budget_cny": None, "energy_cny_per_kwh": 0.8}),
+    ("yearly power cost of 4 h100s @ 1.2 cny/kwh", {"budget_cny": None, "energy_cny_per_kwh": 1.2}),
+    # "which card" asks for one
+    ("10k cny, which gpu should a beginner get", {"max_gpus": 1}),
 ])
 def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str, object]) -> None:
     q = read(question)

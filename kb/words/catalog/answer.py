@@ -167,11 +167,13 @@ ANSWER: dict[str, dict[str, str]] = {
     "compared_unit.verdict": {"en": "GiB", "zh": "GiB"},
     "power_bill": {
         "en": "{count} × {gpu} at {watts} W (TDP), run around the clock: about {kwh} kWh {period} ({hours} h), "
-              "about {cny} CNY at {price} CNY/kWh (kb's electricity price, KB_ENERGY_PRICE_CNY_PER_KWH; the cards "
-              "only, not the host or cooling)",
+              "about {cny} CNY at {price} CNY/kWh ({source}; the cards only, not the host or cooling)",
         "zh": "{count} 张 {gpu} 按 TDP {watts} W 全天候运行，{period}（{hours} 小时）约耗电 {kwh} kWh：按 {price} "
-              "元/kWh（kb 的电价，KB_ENERGY_PRICE_CNY_PER_KWH）约 {cny} 元；只算显卡，不含主机和散热",
+              "元/kWh（{source}）约 {cny} 元；只算显卡，不含主机和散热",
     },
+    "energy.kb": {"en": "kb's electricity price, KB_ENERGY_PRICE_CNY_PER_KWH",
+                  "zh": "kb 的电价，KB_ENERGY_PRICE_CNY_PER_KWH"},
+    "energy.asked": {"en": "the price asked", "zh": "问题给的电价"},
     "period.day": {"en": "a day", "zh": "一天"},
     "period.month": {"en": "a month", "zh": "一个月"},
     "period.year": {"en": "a year", "zh": "一年"},
@@ -195,8 +197,8 @@ ANSWER: dict[str, dict[str, str]] = {
         "zh": "{gpu} {metric}：{value} {unit}（规格记录的数据）",
     },
     "budget_buys": {
-        "en": "{budget} CNY buys {n} × {gpu} at {price} CNY each",
-        "zh": "{budget} 元按每张 {price} 元可买 {n} 张 {gpu}",
+        "en": "{budget} CNY buys {n} × {gpu} at {price} CNY each ({spent} CNY, {left} CNY left over)",
+        "zh": "{budget} 元按每张 {price} 元可买 {n} 张 {gpu}（共 {spent} 元，剩 {left} 元）",
     },
     "price_buys": {
         "en": "One {a}'s price buys {n} × {b}",
@@ -224,17 +226,26 @@ ANSWER: dict[str, dict[str, str]] = {
         "zh": "{cards} 的{metric}合计 {count} × {each} {unit} = {total} {unit}{extra}",
     },
     "figure_total_kw": {"en": " ({kw} kW)", "zh": "（{kw} kW）"},
+    "figure_total_mw": {"en": " ({mw} MW)", "zh": "（{mw} MW）"},
     "figure_total_all": {
         "en": "All the cards together: {parts} = {total} {unit} of {metric}",
         "zh": "全部显卡的{metric}合计：{parts} = {total} {unit}",
     },
+    "audience_rule": {"en": "The guide's advice for individual developers: {rule}",
+                      "zh": "指南对个人开发者的建议：{rule}"},
+    "capex_sides": {
+        "en": "{a} ({pa} CNY) costs {diff} CNY more than {b} ({pb} CNY)",
+        "zh": "{a}（{pa} 元）比 {b}（{pb} 元）贵 {diff} 元",
+    },
+    "capex_sides_same": {"en": "{a} and {b} cost the same: {pa} CNY each",
+                         "zh": "{a} 和 {b} 价格相同：都是 {pa} 元"},
     "capex_total": {
         "en": "Together {parts} cost about {total} CNY",
         "zh": "{parts} 合计约 {total} 元",
     },
     "ratio": {
-        "en": "The {a}'s {metric} is {ratio}× the {b}'s ({va} vs {vb} {unit}, {diff} {unit} more)",
-        "zh": "{a} 的{metric}是 {b} 的 {ratio} 倍（{va} 对 {vb} {unit}，多 {diff} {unit}）",
+        "en": "The {a}'s {metric} is {ratio}× the {b}'s ({va} {unit} vs {vb} {unit}, {diff} {unit} more)",
+        "zh": "{a} 的{metric}是 {b} 的 {ratio} 倍（{va} {unit} 对 {vb} {unit}，多 {diff} {unit}）",
     },
     "metric.bandwidth": {"en": "memory bandwidth", "zh": "显存带宽"}, "metric.vram": {"en": "memory", "zh": "显存"},
     "metric.compute": {"en": "dense BF16 compute", "zh": "稠密 BF16 算力"},

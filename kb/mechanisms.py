@@ -21,7 +21,8 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
     ("zero3", r"zero[\s-]?(?:stage[\s-]?)?3|fsdp|(?:分片|shard(?:s|ed|ing)?)(?!.{0,6}(?:权重|weights))"),
     ("qlora", r"qlora|(?:fine[\s-]?tun\w*|微调)[^?？]{0,40}(?:one|a single|single|一张|单张|单卡)\s*\d*\s*g?b?"
               r"[^?？]{0,6}(?:gpu|card|卡)"),
-    ("quantize", r"量化|quantiz|quantis|(?<![a-z])(?:gptq|awq)(?![a-z])|int4|4[\s-]?bit|int8|8[\s-]?bit"),
+    ("quantize", r"量化|quantiz|quantis|(?<![a-z])(?:gptq|awq)(?![a-z])|(?:int4|4[\s-]?bit|int8|8[\s-]?bit)[^?？]{0,30}"
+                 r"(?:放|装|塞|fit|显存|memory|vram|(?<![a-z])card|卡(?!间)|smaller|缩小|压)"),  # (not "int8 算力")
     ("context_users", r"(?:上下文|context|ctx|长度|prompts?|提示词?|seq(?:uence)?[\s_-]?len\w*)[^?？]{0,40}"
                       r"(?:用户|并发|人|路|users?|sessions?|concurren|requests?)|"
                       r"(?:用户|并发|users?|sessions?|concurren)[^?？]{0,40}(?:上下文|context|ctx|prompts?|长度)"),

@@ -26,7 +26,8 @@ _FORMAT_WORDS = ("FP8", "FP4", "Blackwell", "16 位", "8 位", "4 位", "16-bit"
 
 PERIOD_HOURS = {"day": 24, "month": 720, "year": 8760}  # around the clock: a day, 30 days, 365 days
 _SIDES = re.compile(r"\bor\b|\bvs\.?|\bversus\b|还是|或者|或是|对比|比较", re.IGNORECASE)  # two sets of cards
-SUMMED = ("vram", "power", "compute", "int8", "fp8", "fp4")  # figures that add up over cards (a price has its own)
+# figures that add up over cards (a price has its own sentence; bandwidth adds up as the cards' aggregate)
+SUMMED = ("vram", "bandwidth", "power", "compute", "int8", "fp8", "fp4")
 
 
 def _amount(x: float) -> str:
@@ -90,6 +91,9 @@ class RecordSentences:
         attrs = [a for a in f.intent.attributes if a in ("compute", "fp8", "fp4", "int8", "bandwidth", "vram")]
         for gpu in dict.fromkeys(g for g in f.gpus if g != "a100-40gb" or "a100-80gb" not in f.gpus):
             divisor = self._figure(gpu, by)
+            parts = self._groups.get(f"spec-{gpu}", [])
+            if divisor is None and by == "price" and parts:  # "mi300x 每万元多少显存": no price, no ratio
+                out.append(Sentence(say("no_price", lang, gpu=gpu_name(gpu)), [self._cite(f, parts[0], top_k)]))
             for attr in attrs or ["compute"]:
                 value = self._figure(gpu, attr)
                 if value is None or divisor is None:

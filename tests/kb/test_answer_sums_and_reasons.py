@@ -23,6 +23,7 @@ def ask(engine: Engine) -> Any:
     # a figure times the count said beside the card, in kW when it is watts
     ("6 块 4090 加起来功耗多大", r"^6 张 RTX 4090 的功耗合计 6 × 450 W = 2,700 W（2.7 kW）"),
     ("combined vram of 3 l40s?", r"^The memory of 3 × L40S adds up to 3 × 48 GB = 144 GB"),
+    ("aggregate memory bandwidth of 2 mi300x", r"2 × 5300 GB/s = 10,600 GB/s"),
     # the count read past a word between it ("12 used 4090s")
     ("12 used 4090s - total bf16 tflops", r"12 × 165.2 TFLOPS = 1982.4 TFLOPS"),
 ])
@@ -48,6 +49,7 @@ def test_a_cases_cards_and_model_states_are_summed(ask: Any, question: str, patt
     ("l40s 每千瓦多少 tflops", r"^L40S 每千瓦的稠密 BF16 算力：362 TFLOPS ÷ 0.35 kW = 1034.3 TFLOPS"),
     ("how many tflops per 10k cny on an rtx 4080", r"per 10,000 CNY: \d+(\.\d+)? TFLOPS ÷ 0.9499 = \d+(\.\d)? TFLOPS"),
     ("a100 80g perf per watt?", r"312 TFLOPS ÷ 400 W = 0.78 TFLOPS per watt"),
+    ("h200 每万元多少显存", r"^指南和 kb 收录的厂商资料都没有 H200 的价格"),  # no price, no ratio
 ])
 def test_a_figure_per_kw_or_per_money_divides_the_record(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question))
@@ -62,6 +64,7 @@ def test_a_figure_per_kw_or_per_money_divides_the_record(ask: Any, question: str
     ("为什么多卡张量并行走 pcie 很慢", ["tp_link"]),
     ("why is decode speed set by memory bandwidth", ["decode_bandwidth"]),
     ("what is zero-3", []),  # not a why: the guide's own words
+    ("为什么 4090 的 int8 算力比 a100 高", []),  # a figure of two cards, not quantizing
 ])
 def test_the_mechanism_a_why_question_asks_about(question: str, topics: list[str]) -> None:
     assert mechanisms(question) == topics

@@ -220,7 +220,8 @@ _WHY_TOPICS = {
             r"蒸馏|distil|压缩|compress|量化|quantiz|边缘|(?<![a-z])edge(?![a-z])",  # "why distil for a 4060's box"
     "bandwidth": r"decode|解码|生成速度|推理速度|token.{0,4}(?:速度|per)|memory[\s-]bound|访存",
 }
-_POWER_BILL = re.compile(r"电费|耗电|power bill|electricity|energy (?:bill|cost)|power cost", re.IGNORECASE)
+_POWER_BILL = re.compile(r"电费|耗电|power bill|electricity|energy (?:bill|cost)|power cost|in power\b|电力成本",
+                         re.IGNORECASE)
 
 
 _RENT = re.compile(r"租|(?<![a-z])rent|hourly|per[- ](?:gpu[- ]|card[- ])?hour|an hour|每小时|按小时|按需|on[- ]demand|"

@@ -24,7 +24,7 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
     ("quantize", r"量化|quantiz|quantis|(?<![a-z])(?:gptq|awq)(?![a-z])|(?:int4|4[\s-]?bit|int8|8[\s-]?bit)[^?？]{0,30}"
                  r"(?:放|装|塞|fit|显存|memory|vram|(?<![a-z])card|卡(?!间)|smaller|缩小|压)"),  # (not "int8 算力")
     ("context_users", r"(?:上下文|context|ctx|长度|prompts?|提示词?|seq(?:uence)?[\s_-]?len\w*)[^?？]{0,40}"
-                      r"(?:用户|并发|人|路|users?|sessions?|concurren|requests?)|"
+                      r"(?:用户|并发|人|路|users?|sessions?|concurren|requests?|显存|吃|memory|vram|kv)|"
                       r"(?:用户|并发|users?|sessions?|concurren)[^?？]{0,40}(?:上下文|context|ctx|prompts?|长度)"),
     ("tp_link", r"(?:张量并行|tensor[\s-]?parallel|(?<![a-z])tp(?![a-z])|多卡|multi[\s-]?(?:gpu|card)|两张卡之间|卡间|"
                 r"between (?:the )?(?:two )?(?:cards|gpus)|all[\s-]?reduce)[^?？]{0,40}"

@@ -255,7 +255,7 @@ _ASKED: tuple[tuple[str, str], ...] = (
                     r"\bbuy\b.{0,20}\brent|break[\s-]?even|盈亏平衡|回本"),
     ("time", r"多久|多长时间|几天|多少天|how long|how many (?:days|hours)|训练时间|time to train"),
     ("cost", r"电费|成本|per million|每百万|cost (?:to|of|per)|花多少|power bill|electricity|energy (?:bill|cost)|"
-             r"power cost|耗电.{0,4}(?:钱|费)"),
+             r"power cost|耗电.{0,4}(?:钱|费)|cost .{0,20}in power\b"),
     ("speed", RATE + r"|tokens? (?:per|a|an) ?s(?:ec(?:ond)?)?\b|\bt/s\b|\btps\b|throughput|吞吐|faster|slower|"
                      r"更快|更慢"),
 )

@@ -145,8 +145,8 @@ def context(t: Text, q: Query) -> None:
     about = r"(?:大概|大约|约|差不多|around|about|roughly|~)?\s*"
     zh = r"[一二两三四五六七八九十百千万]+(?=\s*(?:左右|个?\s*token|字|$|\W))"  # "上下文大概八千左右"
     for m in t.take(rf"({NUM})\s*(k)?[\s-]*(?:tokens?[\s-]*)?(?:的)?\s*{word}"
-                    rf"|{before}\s*(?:of|为|是|=|:|(?:拉|提|加|开|改|扩|增加|提高|调)到|设[为成]|到|"
-                    rf"(?:up|bumped|raised) to|to)?\s*{about}({NUM}|{zh})"
+                    rf"|{before}\s*(?:of|为|是|=|:|is|was|(?:拉|提|加|开|改|扩|增加|提高|调)到|设[为成]|到|"
+                    rf"(?:up|bumped|raised|goes|went|grows|grew|is|gets|increased|set) to|to)?\s*{about}({NUM}|{zh})"
                     rf"\s*(k)?"):
         num, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         if num[:1].isdigit():

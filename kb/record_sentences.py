@@ -79,7 +79,7 @@ class RecordSentences:
                                        derived=(n * price[0], price[0], n)))
         total = self._total_price(f, top_k)  # a sum asked ("一共多少钱") is the answer, not the cards' ratio
         summed = self._totals(f, [(g, f.counts[g]) for g in f.gpus if f.counts.get(g, 1) > 1], top_k)
-        return bills + (total or self._ratio(f, top_k)) + summed + self._per_unit(f, top_k) + out
+        return bills + self._per_unit(f, top_k) + (total or self._ratio(f, top_k)) + summed + out
 
     def _per_unit(self, f: Facts, top_k: int) -> list[Sentence]:
         """'a100 每千瓦能出多少 tflops': a card's figure over its TDP or its price, in the unit asked."""

@@ -50,6 +50,8 @@ def test_a_cases_cards_and_model_states_are_summed(ask: Any, question: str, patt
     ("how many tflops per 10k cny on an rtx 4080", r"per 10,000 CNY: \d+(\.\d+)? TFLOPS ÷ 0.9499 = \d+(\.\d)? TFLOPS"),
     ("a100 80g perf per watt?", r"312 TFLOPS ÷ 400 W = 0.78 TFLOPS per watt"),
     ("h200 每万元多少显存", r"^指南和 kb 收录的厂商资料都没有 H200 的价格"),  # no price, no ratio
+    # two cards per watt: each card's ratio first, then the figures set against each other
+    ("l4 和 l40s 哪个每瓦算力高", r"^L4 每瓦的稠密 BF16 算力：.*L40S 每瓦的稠密 BF16 算力："),
 ])
 def test_a_figure_per_kw_or_per_money_divides_the_record(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question))
@@ -63,6 +65,7 @@ def test_a_figure_per_kw_or_per_money_divides_the_record(ask: Any, question: str
     ("why do longer prompts mean fewer concurrent users", ["context_users"]),
     ("为什么多卡张量并行走 pcie 很慢", ["tp_link"]),
     ("why is decode speed set by memory bandwidth", ["decode_bandwidth"]),
+    ("为啥长上下文推理更吃显存", ["context_users"]),
     ("what is zero-3", []),  # not a why: the guide's own words
     ("为什么 4090 的 int8 算力比 a100 高", []),  # a figure of two cards, not quantizing
 ])
@@ -100,6 +103,7 @@ def test_a_why_about_a_mechanism_says_how_it_works_then_the_figures(ask: Any, qu
     # why one card is slower than another: the figures that decide, the same ones and the one that differs
     ("why would an h800 cluster train slower than an h100 cluster",
      r"same dense BF16 compute.*NVLink bandwidth is 2\.25× the H800's \(900 GB/s vs 400 GB/s"),
+    ("what would 2 l40s cost a month in power", r"^2 × L40S at 350 W \(TDP\), run around the clock"),
     # a power bill at the price the question gives
     ("8 张 l40s 一个月电费 按 0.8 元/度", r"^8 张 L40S 按 TDP 350 W 全天候运行.*按 0\.8 元/kWh（问题给的电价）"),
     # an individual developer's pick carries the guide's advice for them

@@ -183,6 +183,9 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     # an electricity price is no budget
     ("8 张 l40s 一个月电费 按 0.8 元/度", {"budget_cny": None, "energy_cny_per_kwh": 0.8}),
     ("yearly power cost of 4 h100s @ 1.2 cny/kwh", {"budget_cny": None, "energy_cny_per_kwh": 1.2}),
+    # a context said as where it goes
+    ("why does concurrency drop when ctx goes to 32k", {"seq_len": 32768}),
+    ("qwen2.5 7b on an l4, context is 8k, 6 users", {"seq_len": 8192, "concurrency": 6}),
     # "which card" asks for one
     ("10k cny, which gpu should a beginner get", {"max_gpus": 1}),
 ])

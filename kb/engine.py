@@ -25,9 +25,10 @@ from kb.fit.engine import FitEngine
 from kb.focus import case_terms, focus_of
 from kb.followup import Turn, asks_same_money, is_reset, merge, slot_values
 from kb.index import LoadedIndex, open_index
-from kb.intent import Domain, about_a_case, classify, names_a_case
+from kb.intent import Domain, Intent, about_a_case, classify, names_a_case, off_domain
 from kb.language import Language, detect_language
 from kb.lexicon import OTHER_MAKERS
+from kb.mechanisms import mechanisms
 from kb.models import Answer, Passage
 from kb.passages import to_passage
 from kb.query import Query, from_state, to_state
@@ -269,6 +270,8 @@ class Engine:
         intent = classify(text, self.domain, has_checks=bool(checks), has_selection=selection is not None,
                           names_gpu=len(set(query_gpus)), names_model=bool(found.models), names_unknown=bool(unknown),
                           asked=query.asked, how_many=query.how_many)
+        if intent.kind == "not_covered" and mechanisms(text) and not off_domain(text):
+            intent = Intent("why")  # "上下文拉长以后 同时服务的人为啥少了": how serving works, with no card named
         if intent.kind == "not_covered":
             checks, selection = [], None
         terms = question_terms(text, language, self.index.lexical.tokenize_query(text))

@@ -83,7 +83,9 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
         "price": r"价格|价位|多少钱|price|cost|贵|cheap|便宜|售价|报价|花|(?<![省赚])钱|性价比|"
                  r"per (?:dollar|yuan|buck)|value for money|bang for|每元|"
                  r"how much (?:is|are|for|would|more|extra|less)|more expensive|pricier|costlier|dearer|"
-                 r"what'?s the total|total (?:cost|price)|in total\s*[?？]?$|run me|set me back|cost me",
+                 r"what'?s the total|total (?:cost|price)|in total\s*[?？]?$|run me|set me back|cost me|"
+                 r"cards? only|cards? alone|(?<![a-z])in (?:cny|rmb|yuan)(?![a-z])|(?<![a-z])all[- ]in(?![a-z])|"
+                 r"光显卡|只算显卡",
         "memory_type": r"hbm|gddr|显存类型|memory type",
         "tensor_cores": r"tensor ?cores?|张量核心",
     }.items()
@@ -115,6 +117,11 @@ _OFF_DOMAIN = re.compile(
     # synthetic benchmarks, overclocking and tuning tools
     r"3d ?mark|time spy|port royal|fire strike|speed ?way|cinebench|geekbench|passmark|furmark|superposition|"
     r"unigine|跑分软件|鲁大师|undervolt|降压|超频|overclock|afterburner|风扇曲线|fan curve|gpu-?z(?![a-z])|"
+    # repairs, warranty and installation trouble
+    r"保修|售后|(?<![a-z])rma(?![a-z])|warranty|12vhpwr|供电口|电源线.{0,4}(?:烧|熔)|烧了|"
+    r"melt(?:ed|ing)? (?:connector|cable)|"
+    r"fans? (?:rattl|nois|click)|风扇.{0,4}(?:异响|响)|coil whine|啸叫|hiperror|(?<![a-z])hip error|"
+    r"omniverse|数字孪生|digital twin|"
     # games said by their titles or their settings
     r"原神|艾尔登法环|elden ring|使命召唤|call of duty|(?<![a-z])gta|荒野大镖客|starfield|星空|(?<![a-z])cs2(?![a-z])|"
     r"valorant|英雄联盟|绝地求生|(?<![a-z])pubg|永劫无间|吃鸡|3a ?大作|3a ?游戏|帧生成|frame gen|画质|特效全开|"
@@ -265,6 +272,15 @@ _PER_UNIT = tuple((key, attr, scale, re.compile(p, re.IGNORECASE)) for key, attr
     ("1k", "price", 1e3, r"每千元|每千块|每一千|per 1 ?k(?![a-z])|per 1,?000(?![0-9])"),
     ("cny", "price", 1.0, r"每元|每块钱|per (?:yuan|cny|rmb)(?![a-z])"),
 ))
+
+
+_PRICE_PER_GB = re.compile(r"每\s*g[bi]?b?\s*(?:显存)?.{0,6}(?:多少钱|价格|几块|成本)|(?:cost|price|cny|yuan) per gb|"
+                           r"per gb of (?:v?ram|memory)|元\s*/\s*gb?|每\s*g显存", re.IGNORECASE)
+
+
+def asks_price_per_gb(question: str) -> bool:
+    """'每 GB 显存多少钱', 'price per gb of vram': a card's price over its memory."""
+    return bool(_PRICE_PER_GB.search(normalise(question)))
 
 
 def per_unit(question: str) -> tuple[str, str, float] | None:

@@ -21,16 +21,21 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
     ("zero3", r"zero[\s-]?(?:stage[\s-]?)?3|fsdp|(?:分片|shard(?:s|ed|ing)?)(?!.{0,6}(?:权重|weights))"),
     ("qlora", r"qlora|(?:fine[\s-]?tun\w*|微调)[^?？]{0,40}(?:one|a single|single|一张|单张|单卡)\s*\d*\s*g?b?"
               r"[^?？]{0,6}(?:gpu|card|卡)"),
+    ("adam_bytes", r"16 ?(?:bytes|字节|b)(?![a-z])[^?？]{0,30}(?:param|参数)|mixed[\s-]?precision adam|混合精度\s*adam|"
+                   r"(?:adam|优化器)[^?？]{0,20}(?:多少字节|几个字节|bytes per|每个参数)"),
+    ("lora", r"(?<![a-z])lora(?![a-z])[^?？]{0,30}(?:省|少|less|save|smaller|cheaper|显存|memory|vram)|"
+             r"(?:省|少|less|save)[^?？]{0,20}(?<![a-z])lora(?![a-z])"),
     ("quantize", r"量化|quantiz|quantis|(?<![a-z])(?:gptq|awq)(?![a-z])|(?:int4|4[\s-]?bit|int8|8[\s-]?bit)[^?？]{0,30}"
                  r"(?:放|装|塞|fit|显存|memory|vram|(?<![a-z])card|卡(?!间)|smaller|缩小|压)"),  # (not "int8 算力")
     ("context_users", r"(?:上下文|context|ctx|长度|prompts?|提示词?|seq(?:uence)?[\s_-]?len\w*)[^?？]{0,40}"
                       r"(?:用户|并发|人|路|users?|sessions?|concurren|requests?|显存|吃|memory|vram|kv)|"
-                      r"(?:用户|并发|users?|sessions?|concurren)[^?？]{0,40}(?:上下文|context|ctx|prompts?|长度)"),
+                      r"(?:用户|并发|人|路|users?|sessions?|concurren)[^?？]{0,40}(?:上下文|context|ctx|prompts?|长度)"),
     ("tp_link", r"(?:张量并行|tensor[\s-]?parallel|(?<![a-z])tp(?![a-z])|多卡|multi[\s-]?(?:gpu|card)|两张卡之间|卡间|"
                 r"between (?:the )?(?:two )?(?:cards|gpus)|all[\s-]?reduce)[^?？]{0,40}"
                 r"(?:nvlink|pcie|慢|slow|通信|communicat|scal|快不起来|带宽)|(?:nvlink|pcie)[^?？]{0,30}"
                 r"(?:张量并行|tensor[\s-]?parallel|多卡|multi[\s-]?(?:gpu|card)|训练|training)"),
-    ("decode_bandwidth", r"(?:decode|decoding|解码|生成速度|出字|token\S{0,3}\s*(?:速度|speed|per|/s|每秒)|tok/s|"
+    ("decode_bandwidth", r"(?:decode|decoding|解码|生成.{0,3}速度|单路|出字|"
+                         r"token\S{0,3}\s*(?:速度|speed|per|/s|每秒)|tok/s|"
                          r"tokens? (?:a|per) sec|generation speed|推理速度)[^?？]{0,40}"
                          r"(?:带宽|bandwidth|memory[\s-]bound|访存|hbm|快|fast|slow|慢)|"
                          r"(?:带宽|bandwidth|hbm)[^?？]{0,40}(?:decode|解码|生成|token|推理速度|inference speed)"),
@@ -46,7 +51,7 @@ def mechanisms(question: str) -> list[str]:
         return []
     found = [name for name, p in _TOPICS if p.search(q)]
     if "qlora" in found:  # "fine-tune a 65b on one 48gb gpu" is QLoRA's own claim; its 4 bits are part of it
-        found = [t for t in found if t != "quantize"]
+        found = [t for t in found if t not in ("quantize", "lora")]
     return found[:2]
 
 

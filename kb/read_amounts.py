@@ -160,7 +160,8 @@ def bare_context(t: Text, q: Query) -> None:
     after the batch reader, so "100 users at 8k" stays 100 sequences of 8k)."""
     if q.seq_len is not None:
         return
-    for m in t.take(rf"({NUM})\s*k\s*(?:-?\s*(?:token|context|ctx)\s*)?(?:chats?|conversations?|requests?|sequences?"
+    for m in t.take(rf"({NUM})\s*k\s*(?:-?\s*(?:token|context|ctx)\s*)?(?:的\s*)?"
+                    rf"(?:chats?|conversations?|requests?|sequences?"
                     rf"|seqs?|sessions?|prompts?|对话|会话|请求)"):
         q.seq_len = int(float(m.group(1).replace(",", "")) * 1024)
     if q.seq_len is not None:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from indexer.chunks import Chunk
 from kb.answer_parts import Facts, Sentence, TeamPrices
 from kb.facts import spec_facts
-from kb.intent import asks_rent, per_unit
+from kb.intent import asks_price_per_gb, asks_rent, per_unit
 from kb.language import Language
 from kb.verify import text_figures
 from kb.words.answer import gpu_name, whole
@@ -25,7 +25,7 @@ _FORMAT_WORDS = ("FP8", "FP4", "Blackwell", "16 位", "8 位", "4 位", "16-bit"
 
 
 PERIOD_HOURS = {"day": 24, "month": 720, "year": 8760}  # around the clock: a day, 30 days, 365 days
-_SIDES = re.compile(r"\bor\b|\bvs\.?|\bversus\b|还是|或者|或是|对比|比较", re.IGNORECASE)  # two sets of cards
+_SIDES = re.compile(r"\bor\b|\bvs\.?|\bversus\b|\bthan\b|还是|或者|或是|对比|比较|(?<=[a-z0-9])\s*比", re.IGNORECASE)
 # figures that add up over cards (a price has its own sentence; bandwidth adds up as the cards' aggregate)
 SUMMED = ("vram", "bandwidth", "power", "compute", "int8", "fp8", "fp4")
 
@@ -83,6 +83,8 @@ class RecordSentences:
 
     def _per_unit(self, f: Facts, top_k: int) -> list[Sentence]:
         """'a100 每千瓦能出多少 tflops': a card's figure over its TDP or its price, in the unit asked."""
+        if asks_price_per_gb(f.question):
+            return self._price_per_gb(f, top_k)
         asked = per_unit(f.question)
         if asked is None:
             return []
@@ -194,7 +196,10 @@ class RecordSentences:
         """'两张4080 加一张4070ti 一共多少钱': the cards' prices times their counts, added up; two such sets set
         against each other ("four 4080s or one 4090 + two 4070 tis"), which costs more and by how much."""
         counted = [g for g in f.gpus if g in f.counts]  # each card named with its own count
-        if "price" not in f.intent.attributes or len(counted) < 2 or not any(f.counts[g] > 1 for g in counted):
+        total_asked = re.search(r"一共|总共|合计|加起来|加一张|all in|in total|total|altogether|combined|together",
+                                f.question, re.IGNORECASE)
+        if "price" not in f.intent.attributes or len(counted) < 2 or not (
+                any(f.counts[g] > 1 for g in counted) or total_asked):
             return []
         sides = [[g for g in counted if g in self._gpus_named(part)] for part in _SIDES.split(f.question)]
         sides = [side for side in sides if side]
@@ -216,9 +221,11 @@ class RecordSentences:
         (ta, wa, ma), (tb, wb, mb) = sorted(priced, key=lambda x: -x[0])
         key = "capex_sides_same" if ta == tb else "capex_sides"
         names = tuple(gpu_name(g) for side in sides for g in side)
-        return [Sentence(say(key, f.language, a=wa, b=wb, pa=whole(ta), pb=whole(tb), diff=whole(ta - tb)),
+        pct = round((ta - tb) / ta * 100, 1)  # "how much cheaper, in percent": of the dearer set's price
+        words = say(key, f.language, a=wa, b=wb, pa=whole(ta), pb=whole(tb), diff=whole(ta - tb), pct=f"{pct:g}")
+        return [Sentence(words,
                          list(dict.fromkeys(ma + mb)), exempt=names,
-                         derived=(ta, tb, ta - tb, *(float(f.counts[g]) for side in sides for g in side)))]
+                         derived=(ta, tb, ta - tb, pct, *(float(f.counts[g]) for side in sides for g in side)))]
 
     def _priced_cards(self, f: Facts, key: str, counted: list[tuple[str, int]], markers: list[str],
                       top_k: int) -> list[Sentence]:
@@ -235,6 +242,23 @@ class RecordSentences:
         return [Sentence(say(key, f.language, parts=parts, total=whole(total)), markers,
                          exempt=tuple(gpu_name(g) for g, _, _ in items),
                          derived=(total, *(n * v for _, n, v in items), *(float(n) for _, n, _ in items)))]
+
+    def _price_per_gb(self, f: Facts, top_k: int) -> list[Sentence]:
+        """'每 GB 显存多少钱': a card's price over its memory, as its record gives both."""
+        out = []
+        for gpu in dict.fromkeys(g for g in f.gpus if g != "a100-40gb" or "a100-80gb" not in f.gpus):
+            price, vram = self._figure(gpu, "price"), self._figure(gpu, "vram")
+            parts = self._groups.get(f"spec-{gpu}", [])
+            if price is None and parts:
+                out.append(Sentence(say("no_price", f.language, gpu=gpu_name(gpu)), [self._cite(f, parts[0], top_k)]))
+            if price is None or vram is None:
+                continue
+            ratio = round(price[0] / vram[0], 1)
+            marks = list(dict.fromkeys(self._cite(f, self._part_with(gpu, v), top_k) for v in (price[0], vram[0])))
+            out.append(Sentence(say("price_per_gb", f.language, gpu=gpu_name(gpu), price=whole(price[0]),
+                                    vram=f"{vram[0]:g}", unit=vram[1], ratio=_amount(ratio)),
+                                marks, exempt=(gpu_name(gpu),), derived=(ratio,)))
+        return out
 
     def _chunk_figures(self, chunk_id: str) -> set[float]:
         """The figures a record or guide chunk states (empty for a chunk this composer was not built with)."""

@@ -101,6 +101,7 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["one l40s w/ qwen2.5 32b int4", "alright, add a second card"], "gpus", [("l40s", 2)]),
     (["h200 for gemma 2 27b inference", "lora fine-tune gemma 2 27b on it?"], "gpus", [("h200", None)]),
     (["16 张 h800 全参训 qwen2.5 32b", "我搞错了 其实是 8 张 a800"], "gpus", [("a800", 8)]),
+    (["an l40s running mistral 7b fp16", "switch the model to qwen2.5 14b"], "gpus", [("l40s", 1)]),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value

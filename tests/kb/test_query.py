@@ -186,6 +186,8 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     # a context said as where it goes
     ("why does concurrency drop when ctx goes to 32k", {"seq_len": 32768}),
     ("qwen2.5 7b on an l4, context is 8k, 6 users", {"seq_len": 8192, "concurrency": 6}),
+    ("h20 上 qwen2.5 14b，16k 的对话 能开几路", {"seq_len": 16384, "asked": "concurrency"}),
+    ("a quiet, small inference box for llama 3 8b", {"attributes": []}),  # "small inference" is no "all in"
     # "which card" asks for one
     ("10k cny, which gpu should a beginner get", {"max_gpus": 1}),
 ])

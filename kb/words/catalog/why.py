@@ -17,6 +17,20 @@ MECHANISMS: dict[str, dict[str, str]] = {
               "每张卡只存自己那一份模型状态，计算到某一层时再临时收集其余权重——每卡显存更少，通信更多"
               "（ZeRO-2 只切分梯度和优化器状态）",
     },
+    "mech.adam_bytes": {
+        "en": "How it works: mixed-precision Adam keeps, for every parameter, 16-bit weights (2 bytes) and gradients "
+              "(2 bytes), plus an fp32 master copy of the weights, Adam's momentum and its variance (4 bytes each): "
+              "2 + 2 + 12 = 16 bytes a parameter before any activations",
+        "zh": "原理：混合精度 Adam 为每个参数保存 16 位权重（2 字节）和梯度（2 字节），"
+              "外加 fp32 主权重、Adam 的动量和方差（各 4 字节）：2 + 2 + 12 = 每个参数 16 字节，还不算激活值",
+    },
+    "mech.lora": {
+        "en": "How it works: LoRA freezes the base model's weights and trains small low-rank adapter matrices beside "
+              "them, so gradients and Adam's optimizer states exist only for the adapters — a small fraction of the "
+              "parameters — while the frozen weights take their 16-bit bytes alone",
+        "zh": "原理：LoRA 冻结基座模型的权重，只训练旁边很小的低秩适配器矩阵，梯度和 Adam 优化器状态只属于适配器"
+              "（参数的一小部分），冻结的权重只占它们 16 位的字节",
+    },
     "mech.quantize": {
         "en": "How it works: the weights take bytes per parameter times the parameters — 16-bit two bytes, int8 one, "
               "int4 about half a byte — so quantizing shrinks the weights to a half or a quarter and lets a model "
@@ -58,11 +72,11 @@ MECHANISMS: dict[str, dict[str, str]] = {
     },
     "mech.tp_link": {
         "en": "How it works: tensor parallelism splits every layer across the cards, which exchange their partial "
-              "results (an all-reduce) several times a layer, every step; over PCIe those exchanges run at a "
-              "fraction of NVLink's rate, so the cards wait on each other and adding cards scales poorly",
+              "results (an all-reduce) several times a layer, every step; over PCIe those exchanges get a "
+              "fraction of NVLink's bandwidth, so the cards wait on each other and adding cards scales poorly",
         "zh": "原理：张量并行把每一层切到几张卡上，每一步每一层都要多次交换部分结果（all-reduce）；"
-              "走 PCIe 时这些通信只有 "
-              "NVLink 速率的一小部分，卡与卡互相等待，加卡的收益就很差",
+              "走 PCIe 时这些通信的带宽只有 "
+              "NVLink 的一小部分，卡与卡互相等待，加卡的收益就很差",
     },
     "mech.decode_bandwidth": {
         "en": "How it works: generating each token reads all the weights (and the KV cache) from memory once, while "

@@ -149,7 +149,8 @@ def _bare_count(t: Text, q: Query) -> None:
                     rf"|(?<![\d.])(\d+|{CN_NUMERAL})\s*(?:张|块)(?!\s*[a-z0-9])"
                     rf"|(?<![\d.])(\d+|{EN_NUMBER_WORD})\s+of (?:them|those|these)"
                     rf"|\b(?:just|only)\s+(?:have\s+|with\s+|use\s+)?(one|a single|1)\b|(单)卡"
-                    rf"|\b(?:just|only)\s+(?:have\s+|with\s+|use\s+)?(\d+|{EN_NUMBER_WORD})\s*(?=$|[?？.!]|of them)"
+                    rf"|\b(?:just|only)\s+(?:have\s+|had\s+|got\s+|with\s+|use\s+|using\s+)?(\d+|{EN_NUMBER_WORD})"
+                    rf"\s*(?=$|[?？.!]|of them)|只有\s*(\d+|{CN_NUMERAL})\s*(?=$|[?？。!！])"
                     # "if split over 2", "sharded across 4", "per gpu on 4": a split said after the ask
                     rf"|\b(?:split|spread|shard(?:ed)?|distributed|divided)\s+(?:over|across|between|on(?:to)?|in(?:to)?)"
                     rf"\s+(\d+|{EN_NUMBER_WORD})\b|\b(?:over|across|on)\s+(\d+|{EN_NUMBER_WORD})\s*(?=$|[?？,，.。!;])"):

@@ -136,6 +136,9 @@ def each(t: Text, q: Query) -> None:
 def denied(t: Text) -> None:
     """'不是 int8，是 fp16', 'not int8 but fp16': what the asker rules out is not read."""
     t.take(r"(?:不是|并非|\bnot\b|\bisn't\b)\s*[^,，;；。]{1,24}?(?=\s*[,，;；]?\s*(?:而是|是|\bbut\b|\bit'?s\b|rather))")
+    # "是两张 a800 不是 4070ti", "the h100, not the a100": a denial said after what is meant
+    t.take(r"(?<=\S)\s*[,，]?\s*(?:而?(?<!是)不是|instead of|rather than|\bnot the)\s*(?:the\s+)?"  # one name,
+           r"(?:[\d一两二三四五六七八]+\s*(?:张|块|x)?\s*)?[^,，;；。?？\s]{1,16}\s*[?？。.!！]*$")  # at the end
 
 
 def context(t: Text, q: Query) -> None:

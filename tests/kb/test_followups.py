@@ -102,6 +102,9 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["h200 for gemma 2 27b inference", "lora fine-tune gemma 2 27b on it?"], "gpus", [("h200", None)]),
     (["16 张 h800 全参训 qwen2.5 32b", "我搞错了 其实是 8 张 a800"], "gpus", [("a800", 8)]),
     (["an l40s running mistral 7b fp16", "switch the model to qwen2.5 14b"], "gpus", [("l40s", 1)]),
+    # a bare count after "only", and a card ruled out after the one meant
+    (["8 h20s serving qwen2.5 72b bf16", "and if we only had 2?"], "gpus", [("h20", 2)]),
+    (["一张 4060ti 16g 跑 qwen2.5 14b int4", "不对 是一张 l4 不是 4060ti"], "gpus", [("l4", 1)]),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value

@@ -188,6 +188,8 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("qwen2.5 7b on an l4, context is 8k, 6 users", {"seq_len": 8192, "concurrency": 6}),
     ("h20 上 qwen2.5 14b，16k 的对话 能开几路", {"seq_len": 16384, "asked": "concurrency"}),
     ("a quiet, small inference box for llama 3 8b", {"attributes": []}),  # "small inference" is no "all in"
+    ("llama 3 8b on the l40s, not the 4090", {"gpus": [("l40s", None)]}),
+    ("是训练 不是推理 qwen2.5 7b 在 a800 上", {"workloads": ["full"], "model": "qwen2.5-7b", "gpus": [("a800", None)]}),
     # "which card" asks for one
     ("10k cny, which gpu should a beginner get", {"max_gpus": 1}),
 ])

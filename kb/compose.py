@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from indexer.chunks import Chunk
 from kb.answer_parts import Composition, Facts, Sentence, TeamPrices
 from kb.facts import Corrections, audience_rule, budget_rule, case_facts, spec_facts
+from kb.fit.gpus import card_family
 from kb.fit.render import layout_text
 from kb.fit.result import FitResult
 from kb.focus import FRAMING, asks_framing, case_terms
@@ -368,8 +369,8 @@ class Composer(RecordSentences):
         own row when it is one card or the case counts none ("the clinic boxes use a 4070: how much vram")."""
         counts = {**self._case_cards(f, group)[1], **{g: n for g, n in f.counts.items() if n}}
         attrs = [a for a in f.intent.attributes if a != "price"]
-        summed = {_family(g) for g, n in counts.items() if n > 1}
-        rows = [s for g in f.gpus if _family(g) not in summed for s in self._rows(f, g, attrs, top_k)]
+        summed = {card_family(g) for g, n in counts.items() if n > 1}
+        rows = [s for g in f.gpus if card_family(g) not in summed for s in self._rows(f, g, attrs, top_k)]
         return self._totals(f, list(counts.items()), top_k) + rows
 
     def _case_cards(self, f: Facts, group: str) -> tuple[list[Chunk], dict[str, int]]:
@@ -377,8 +378,8 @@ class Composer(RecordSentences):
         hardware = [c for c in self._groups.get(group, []) if re.search(r"硬件|hardware", c.text, re.IGNORECASE)]
         counts = self._cards_in("\n".join(c.text for c in hardware)) if hardware else {}
         if f.gpus:  # "its 128 a100s": the cards asked about
-            asked = {_family(x) for x in f.gpus}  # "a100" asks the case's A100s, whichever size it counts
-            counts = {g: n for g, n in counts.items() if _family(g) in asked}
+            asked = {card_family(x) for x in f.gpus}  # "a100" asks the case's A100s, whichever size it counts
+            counts = {g: n for g, n in counts.items() if card_family(g) in asked}
         return hardware, counts
 
     def _case_cards_cost(self, f: Facts, group: str, top_k: int) -> list[Sentence]:
@@ -567,11 +568,6 @@ class Composer(RecordSentences):
                 out = self._chunk_figures(p.id) or text_figures(f"{p.section} {p.heading}\n{p.text}\n{p.original}")
             cache[marker] = out
         return cache[marker]
-
-
-def _family(gpu: str) -> str:
-    """A card without its memory size ("a100-80gb" → "a100"), as a case names it."""
-    return re.sub(r"-\d+gb$", "", gpu)
 
 
 def _memory_total(c: FitResult) -> int:

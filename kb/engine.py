@@ -61,9 +61,12 @@ class Engine:
         self.searcher = HybridSearcher(self.index, search)
         self.cache: LruCache[str, np.ndarray] = LruCache(settings.embed_cache_size)
         self._tables: dict[str, str] = {}  # section → the first chunk of its computed table
+        self._cases: dict[str, tuple[str, str]] = {}  # case group → (its guide section, its title)
         for c in index.chunks:
             if c.kind == "table":
                 self._tables.setdefault(c.section, c.id)
+            elif c.kind == "case":
+                self._cases.setdefault(c.group, (c.section, c.heading))
         self.observe_retrieval = on_retrieval
         self.fit = FitEngine.from_settings(settings)
         self.composer = Composer(index.chunks, self._passage_of, len, self._figure, self._team_prices,
@@ -179,8 +182,7 @@ class Engine:
         """The cases whose titles hold the question's words for who they are about (at most two: more is no
         name), with the guide sections they come from."""
         terms = case_terms(question)
-        found = {c.group: c.section for c in self.index.chunks
-                 if c.kind == "case" and any(t in c.heading for t in terms)}
+        found = {group: section for group, (section, title) in self._cases.items() if any(t in title for t in terms)}
         if not found or len(found) > 2:
             return frozenset()
         return frozenset(found) | frozenset(f"guide-{s}" for s in found.values())

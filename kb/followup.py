@@ -13,6 +13,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 
+from kb.fit.gpus import card_family
 from kb.fit.numbers import to_int
 from kb.fit.request import DEFAULT_SEQ
 from kb.query import Query
@@ -64,7 +65,7 @@ _SIZE_ONLY = re.compile(r"\b(\d{2,3})\s*g(?:i?b)?\b", re.IGNORECASE)
 
 def _sibling(gpu: str, size: str, ids: tuple[str, ...]) -> str | None:
     """The record of the same card with another memory size (a100-80gb → a100-40gb), if there is one."""
-    base = re.sub(r"-\d+gb$", "", gpu)
+    base = card_family(gpu)
     return next((i for i in ids if re.fullmatch(rf"{re.escape(base)}-{size}gb", i)), None)
 
 

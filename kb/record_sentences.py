@@ -30,6 +30,11 @@ _SIDES = re.compile(r"\bor\b|\bvs\.?|\bversus\b|\bthan\b|还是|或者|或是|�
 SUMMED = ("vram", "bandwidth", "power", "compute", "int8", "fp8", "fp4")
 
 
+def _one_record_each(gpus: list[str]) -> list[str]:
+    """The cards named, "the A100" once (as the 80GB record) when both its records were read for it."""
+    return [g for g in gpus if g != "a100-40gb" or "a100-80gb" not in gpus]
+
+
 def _amount(x: float) -> str:
     """A sum as the verifier reads it back: thousands separated when whole ("7,200"), else plain ("1321.6")."""
     return f"{x:,.0f}" if abs(x - round(x)) < 1e-6 else f"{x:.6g}"
@@ -91,7 +96,7 @@ class RecordSentences:
         unit_key, by, scale = asked
         lang, out = f.language, []
         attrs = [a for a in f.intent.attributes if a in ("compute", "fp8", "fp4", "int8", "bandwidth", "vram")]
-        for gpu in dict.fromkeys(g for g in f.gpus if g != "a100-40gb" or "a100-80gb" not in f.gpus):
+        for gpu in _one_record_each(f.gpus):
             divisor = self._figure(gpu, by)
             parts = self._groups.get(f"spec-{gpu}", [])
             if divisor is None and by == "price" and parts:  # "mi300x 每万元多少显存": no price, no ratio
@@ -246,7 +251,7 @@ class RecordSentences:
     def _price_per_gb(self, f: Facts, top_k: int) -> list[Sentence]:
         """'每 GB 显存多少钱': a card's price over its memory, as its record gives both."""
         out = []
-        for gpu in dict.fromkeys(g for g in f.gpus if g != "a100-40gb" or "a100-80gb" not in f.gpus):
+        for gpu in _one_record_each(f.gpus):
             price, vram = self._figure(gpu, "price"), self._figure(gpu, "vram")
             parts = self._groups.get(f"spec-{gpu}", [])
             if price is None and parts:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -78,6 +79,11 @@ class GpuSpec:
         if self.price_source == "doc" and self.price_section:
             return [self.record_id, f"guide-{self.price_section}"]
         return [self.record_id]
+
+
+def card_family(gpu: str) -> str:
+    """A record id without its memory size ("a100-80gb" → "a100"): the card as people name it."""
+    return re.sub(r"-\d+gb$", "", gpu)
 
 
 def _spec_from_record(path: Path) -> GpuSpec:

@@ -19,13 +19,14 @@ from kb.fit.gpus import card_family
 from kb.fit.render import layout_text
 from kb.fit.result import FitResult
 from kb.focus import FRAMING, asks_framing, case_terms
-from kb.intent import KEY_FIGURES, also_asked_figures, asks_power_bill, asks_rent, asks_which, asks_why
+from kb.intent import KEY_FIGURES, also_asked_figures, asks_power_bill, asks_rent, asks_which, asks_why, derived_ask
 from kb.language import Language
 from kb.mechanism_sentences import mechanism_sentences
 from kb.models import Passage
 from kb.numbers import GIB
 from kb.record_sentences import RecordSentences
 from kb.sentences import best_sentences
+from kb.sync_sentences import TABLE, grad_sync
 from kb.verify import object_figures, text_figures, unsupported
 from kb.words.answer import end, gib, gpu_name, rate, whole, workload_phrase
 from kb.words.catalog import say
@@ -196,6 +197,22 @@ class Composer(RecordSentences):
         if not c.fits or lay is None or (lay.nodes <= 1 and lay.tp <= 1 and lay.pp <= 1 and lay.dp <= 1):
             return []
         return [Sentence(say("layout", lang, line=layout_text(c, lang)), m)]
+
+    def _grad_syncs(self, f: Facts, top_k: int) -> list[Sentence]:
+        """A gradient all-reduce's time asked: on each card asked (the counted ones first), over its own link."""
+        if derived_ask(f.question) != "grad_sync":
+            return []
+        counted = [g for g in f.gpus if g in f.counts] or f.gpus
+        out = []
+        for gpu in list(dict.fromkeys(counted))[:2]:
+            kind = "nvlink" if self._figure(gpu, "nvlink") else "pcie"
+            figure = self._figure(gpu, kind)
+            if figure is None:
+                continue
+            cite = [self._cite(f, self._part_with(gpu, figure[0]), top_k)]
+            cite += [self._cite(f, self._groups[TABLE][-1], top_k)] if TABLE in self._groups else []
+            out.append(grad_sync(f, gpu, (kind, figure[0]), cite))
+        return out
 
     def _measured(self, f: Facts) -> list[Sentence]:
         """A team's own measurement among the best passages, as its document says it, before kb's estimate."""
@@ -487,6 +504,8 @@ class Composer(RecordSentences):
             direct = self._why_cards(f, top_k)
         elif kind == "why" and asks_why(f.question) and _VERSUS_WHY.search(f.question):
             direct = self._differences(f, top_k)  # "why is the a800 slower than the a100": what differs
+        if syncs := self._grad_syncs(f, top_k):  # "8 张 a800 同步一次梯度要多久": not the decode rate
+            direct = syncs
         if kind not in ("case", "selection"):  # "why does ZeRO-3 save so much": how it works, first
             direct = mechanism_sentences(f) + direct
         if kind in ("fit", "speed"):
@@ -516,6 +535,8 @@ class Composer(RecordSentences):
             support = self._support(f, SUPPORT.get(kind, 1), prefer, require_match=True, after_direct=True)
         else:  # a reason, a rule or a general question: the guide's own sentences are the answer
             support = self._support(f, REASONS, prefer, require_match=False, per_passage=2)
+        if syncs:  # one computed figure the guide never states: its chapters' sentences would only be nearby
+            support = []
         dropped: list[str] = []
         text = self._join(lead + direct + support, f, dropped)
         if not text.strip():  # nothing survived: say so, and where the guide comes nearest, rather than nothing

@@ -82,7 +82,7 @@ class Engine:
         except KbError:
             return None
         value = {"bandwidth": (spec.bandwidth_gbs, "GB/s"), "compute": (spec.bf16_dense_tflops, "TFLOPS"),
-                 "power": (spec.tdp_w, "W"), "nvlink": (spec.nvlink_gbs, "GB/s"),
+                 "power": (spec.tdp_w, "W"), "nvlink": (spec.nvlink_gbs, "GB/s"), "pcie": (spec.pcie_gbs, "GB/s"),
                  "price": (spec.price_cny, "CNY") if spec.price_cny else None,
                  "vram": (spec.capacity_value or spec.vram_gib, spec.capacity_unit),
                  "int8": (spec.int8_dense_tops, "TOPS") if spec.int8_dense_tops else None,

@@ -211,7 +211,9 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
                      or new.concurrency or new.budget_cny or new.tokens)
     # "how fast?", "几张?", "延迟呢": a short turn asking a quantity of the earlier subject carries it
     asks_of_it = bool(new.asks or new.speed or new.how_many or new.latency) and prior.model is not None
-    carries = fit_slots or asks_of_it or (bool(new.attributes) and bool(prior.attributes))
+    # "那每 GB 显存多少钱", "梯度同步要多久": a quantity derived from the earlier cards' figures
+    derived_of_it = new.derived is not None and bool(prior.gpus)
+    carries = fit_slots or asks_of_it or derived_of_it or (bool(new.attributes) and bool(prior.attributes))
     # "24 users at 4k ctx each now": values and no subject of its own, however long, are the earlier subject's
     slots_only = fit_slots and new.model is None and not new.gpus and not new.unknown_models \
         and not new.unknown_gpus and prior.model is not None
@@ -250,6 +252,12 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
         merged.asked = new.asks
     if new.attributes and not merged.model:  # "fp16" in "不是int8，是fp16" is a precision, not a spec figure
         merged.attributes = list(new.attributes)
+    if new.derived is not None:
+        merged.derived = new.derived
+    elif new.asked or new.asks or new.attributes or new.speed or new.how_many:
+        merged.derived = None  # another quantity asked: not the earlier per-GB price or sync time
+    if new.asked == "cost":  # "and over a year?": the span the draw is asked for
+        merged.period = new.period
     if new.speed or new.how_many or new.latency or new.wants_selection:
         merged.speed, merged.how_many, merged.latency = new.speed, new.how_many, new.latency
         merged.wants_selection = new.wants_selection or (prior.wants_selection and new.budget_cny is not None)

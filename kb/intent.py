@@ -66,7 +66,9 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
                 r"positioning|use[- ]cases?|intended (?:use|for)|why does [^?？]{1,30} exist|what kind of (?:card|gpu)|"
                 r"target(?:ed)? (?:market|use|workload)|what (?:gpu|card|accelerator|kind of (?:gpu|card)) is|"
                 r"介绍(?:一下)?|tell me about|overview of",
-        "bandwidth": r"带宽|bandwidth|bandwith|bandwdith|(?<![a-z])bw(?![a-z])",
+        # (not a link's: "pcie 带宽", "nvlink bandwidth" are the link figures)
+        "bandwidth": r"(?<!pcie)(?<!pcie )(?<!nvlink)(?<!nvlink )(?<!互连)(?<!互联)(?<!卡间)"
+                     r"(?:带宽|bandwidth|bandwith|bandwdith|(?<![a-z])bw(?![a-z]))",
         "vram": r"显存(?!带宽)|vram|memory(?!\s*bandwidth)|memroy|memmory|内存|容量|capacity|"
                 r"(?<!功耗|功率|带宽|算力)多大|how much (?:v?ram|memory)|多少g",
         "int8": r"int8|tops\b",
@@ -76,7 +78,8 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
                    r"trains? faster|训练.{0,3}快",
         "fp8": r"fp8|float8",
         "fp4": r"fp4|mxfp4|nvfp4",
-        "power": r"功耗|功率|power|tdp|watt|瓦|耗电",
+        "power": r"功耗|功率|power|tdp|watt|瓦|耗电|用电|电量|度电|多少度(?!\s*[c℃])|几度电|kwh|kilowatt|"
+                 r"energy (?:use|usage|consumption|draw)",
         "nvlink": r"nvlink|nvswitch|互连|互联|interconnect|卡间|卡(?:跟|和|与)卡|card[- ]to[- ]card|gpu[- ]to[- ]gpu|"
                   r"(?<![a-z])roce(?![a-z])|infinity fabric",
         "pcie": r"pcie",
@@ -287,6 +290,29 @@ def per_unit(question: str) -> tuple[str, str, float] | None:
     """'a100 每千瓦能出多少 tflops', 'per 10k cny how many tflops': (unit, record attribute, its scale)."""
     q = normalise(question)
     return next(((key, attr, scale) for key, attr, scale, p in _PER_UNIT if p.search(q)), None)
+
+
+# A gradient all-reduce's time asked: "8 张 a800 同步一次梯度要多久", "how long does the gradient all-reduce take".
+_GRAD_SYNC = re.compile(r"(?:梯度.{0,6}(?:同步|通信|all[\s-]?reduce|聚合)|(?:同步|通信|聚合).{0,10}梯度|"
+                        r"gradients?.{0,12}(?:sync|all[\s-]?reduce|exchange|communicat)|"
+                        r"(?:sync\w*|all[\s-]?reduc\w*|exchang\w*).{0,20}gradients?)"
+                        r"[^?？]{0,30}(?:多久|耗时|多长时间|几秒|多少秒|多少时间|how long|how much time|time|seconds|"
+                        r"\bsecs?\b|takes?\b)|"
+                        r"(?:多久|耗时|多长时间|几秒|多少秒|how long|how much time|how many (?:secs|seconds|ms)|"
+                        r"(?<![a-z])time).{0,30}(?:梯度.{0,4}同步|同步.{0,6}梯度|"
+                        r"gradients?.{0,12}(?:sync|all[\s-]?reduce)|(?:sync\w*|all[\s-]?reduc\w*).{0,20}gradients?)",
+                        re.IGNORECASE)
+
+
+def derived_ask(question: str) -> str | None:
+    """A quantity derived from the subject's figures that the question asks (kb.query.DERIVED), if any."""
+    q = normalise(question)
+    if _GRAD_SYNC.search(q):
+        return "grad_sync"
+    if asks_price_per_gb(q):
+        return "per_gb"
+    unit = per_unit(q)
+    return f"per_{unit[0]}" if unit else None
 
 
 def asks_power_bill(question: str) -> bool:

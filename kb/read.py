@@ -15,7 +15,7 @@ from functools import lru_cache
 from kb import read_amounts as amounts
 from kb.fit.notes import note
 from kb.fit.numbers import CN_NUMERAL, EN_NUMBER_WORD, NUM, amount, to_int
-from kb.intent import KEY_FIGURES, RATE, spec_attributes
+from kb.intent import KEY_FIGURES, RATE, derived_ask, spec_attributes
 from kb.language import Language, check_language
 from kb.names import Registry
 from kb.query import Query
@@ -175,7 +175,7 @@ _WORKLOADS = [
              r"从零训练|(?<!微)训练|(?<![微培])训(?!练)|\btrain(?:ing)?\b"),
     ("fine-tune", r"微调|fine[\s-]*tun|finetun|\bsft\b"),
     ("inference", r"推理|部署|inference|infer|serv(?:e|ing)|\brun\b|跑|运行|上线|生成|decode|tokens?/s|latency|延迟|"
-                  r"吞吐|throughput|聊天|chat|加载|load"),
+                  r"吞吐|throughput|聊天|chat|加载|(?<!full )(?<!peak )(?<!under )(?<!max )load(?! ?balanc)"),
 ]
 _PRECISIONS = [
     ("nvfp4", r"nvfp4"), ("mxfp4", r"mxfp4"), ("fp4", r"fp4|4[\s-]*bit\s*float"),
@@ -248,6 +248,9 @@ _ASKED: tuple[tuple[str, str], ...] = (
                r"vram for|memory for|total (?:v?ram|memory|gpu memory)|总显存|"
                r"(?:v?ram|memory|mem)\W{0,2}\s*(?:per|a|each|on each)\s*(?:gpu|card)|(?:v?ram|memory|mem) each|"
                r"每张?卡.{0,6}(?:显存|多少|多大)|显存.{0,6}每张?卡|"
+               # a bare "per gpu then?", "每张卡呢" after a fit: the share of each card
+               r"^\W*(?:and |so |ok |then |what about )?(?:per|each|a) (?:gpu|card)\W*(?:then|each)?\W*$|"
+               r"^\W*(?:那么?)?(?:每张?|单张?)卡(?:呢|上呢|分多少|分到多少)\W*$|"
                r"(?:more|less|most|least|bigger|smaller) (?:v?ram|memory)|更(?:多|少|省|占)显存|显存更(?:多|少|大|小)|"
                r"省显存|模型状态.{0,6}(?:多大|多少|要多|占)|权重.{0,6}(?:多大|多少|占|要多)|"
                r"(?:model|optimizer) states?|how (?:big|large|heavy) (?:are|is) [^?？]{0,30}weights|"
@@ -256,7 +259,12 @@ _ASKED: tuple[tuple[str, str], ...] = (
                     r"\bbuy\b.{0,20}\brent|break[\s-]?even|盈亏平衡|回本"),
     ("time", r"多久|多长时间|几天|多少天|how long|how many (?:days|hours)|训练时间|time to train"),
     ("cost", r"电费|成本|per million|每百万|cost (?:to|of|per)|花多少|power bill|electricity|energy (?:bill|cost)|"
-             r"power cost|耗电.{0,4}(?:钱|费)|cost .{0,20}in power\b"),
+             r"power cost|耗电.{0,4}(?:钱|费)|cost .{0,20}in power\b|"
+             # energy over a span is what the draw costs, in kWh and money: "一年耗电多少度", "kwh a year"
+             r"(?:耗电|用电|电量|度电|多少度(?!\s*[c℃])|几度|kwh|kilowatt[- ]?hours?|energy (?:use|usage|consumption))"
+             r".{0,30}(?:一年|每年|全年|一个?月|每月|一天|每天|year|month|day|annual)|"
+             r"(?:一年|每年|全年|一个?月|每月|一天|每天|year|month|day|annual).{0,30}"
+             r"(?:耗电|用电|电量|度电|多少度(?!\s*[c℃])|几度|kwh|kilowatt[- ]?hours?|energy)"),
     ("speed", RATE + r"|tokens? (?:per|a|an) ?s(?:ec(?:ond)?)?\b|\bt/s\b|\btps\b|throughput|吞吐|faster|slower|"
                      r"更快|更慢"),
 )
@@ -332,4 +340,5 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     q.asks = _asks(t.original.lower())
     q.period = next((p for p, word in _PERIODS if re.search(word, t.original.lower())), "month")
     q.asked = _asked(t.original.lower(), q)
+    q.derived = derived_ask(t.original)
     return q

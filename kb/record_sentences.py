@@ -35,6 +35,11 @@ def _one_record_each(gpus: list[str]) -> list[str]:
     return [g for g in gpus if g != "a100-40gb" or "a100-80gb" not in gpus]
 
 
+def _small(x: float) -> str:
+    """A figure said whole once it is large ("15,768"), with its tenth below 100 ("33.6 kWh a day", not "34")."""
+    return whole(x) if x >= 100 else f"{x:.1f}".removesuffix(".0")
+
+
 def _amount(x: float) -> str:
     """A sum as the verifier reads it back: thousands separated when whole ("7,200"), else plain ("1321.6")."""
     return f"{x:,.0f}" if abs(x - round(x)) < 1e-6 else f"{x:.6g}"
@@ -153,8 +158,8 @@ class RecordSentences:
         kwh = n * power[0] * hours / 1000
         cny = kwh * f.energy_cny_per_kwh
         return [Sentence(say("power_bill", f.language, count=n, gpu=gpu_name(gpu), watts=f"{power[0]:g}",
-                             period=say(f"period.{f.period}", f.language), hours=f"{hours:,}", kwh=whole(kwh),
-                             price=f"{f.energy_cny_per_kwh:g}", cny=whole(cny),
+                             period=say(f"period.{f.period}", f.language), hours=f"{hours:,}", kwh=_small(kwh),
+                             price=f"{f.energy_cny_per_kwh:g}", cny=_small(cny),
                              source=say("energy.asked" if f.energy_asked else "energy.kb", f.language)),
                          [self._cite(f, self._part_with(gpu, power[0]), top_k)], exempt=(gpu_name(gpu),),
                          derived=(kwh, cny, float(hours), f.energy_cny_per_kwh, float(n)))]

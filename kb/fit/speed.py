@@ -134,6 +134,14 @@ def prefill_seconds(gpu: GpuSpec, count: int, shape: ModelShape, seq_len: int, b
                    comm_ms=comm * 1e3, seconds=t)
 
 
+def gradient_allreduce(params: float, count: int, gbs_one_way: float) -> tuple[float, float, float]:
+    """(gradient bytes, bytes a GPU sends, seconds) of one ring all-reduce of 16-bit gradients over `count` GPUs
+    at `gbs_one_way` GB/s: 2·(n−1)/n of the gradients a GPU, an ideal bound with no latency (table 5.3's method)."""
+    grads = 2 * params
+    moved = 2 * (count - 1) / count * grads if count > 1 else 0.0
+    return grads, moved, moved / (gbs_one_way * 1e9)
+
+
 def data_parallel_step(gpu: GpuSpec, count: int, shape: ModelShape, stage: int, tokens_per_step: int,
                        mfu: float) -> tuple[float, float, Note]:
     """(compute s, traffic s) of one optimizer step of data-parallel full training over the card's link.

@@ -16,11 +16,18 @@ from kb.words.catalog import say
 # The asked quantity, said again so that the resolved question asks for the same thing.
 _ASK_ZH = {"memory": "需要多少显存", "kv": "的 KV 缓存多大", "concurrency": "最多能并发多少路", "time": "要多久",
            "cost": "的成本多少"}
-_ASK_EN = {"memory": "How much memory does {work} of {model} need{where}{more}?",
+_ASK_EN = {"memory": "How much GPU memory does {work} of {model} need{where}{more}?",
            "kv": "How big is the KV cache for {work} of {model}{where}{more}?",
            "concurrency": "How many concurrent sequences can {work} of {model} serve{where}{more}?",
            "time": "How long does {work} of {model} take{where}{more}?",
            "cost": "What does {work} of {model} cost{where}{more}?"}
+
+
+_PERIOD_ZH = {"year": "一年", "month": "一个月", "day": "一天"}
+# A figure per unit, said so that kb.intent.per_unit reads it back.
+_PER_ZH = {"per_kw": "每千瓦", "per_w": "每瓦", "per_10k": "每万元", "per_1k": "每千元", "per_cny": "每元"}
+_PER_EN = {"per_kw": " per kW", "per_w": " per watt", "per_10k": " per 10k CNY", "per_1k": " per 1k CNY",
+           "per_cny": " per CNY"}
 
 
 def _tokens(n: float, language: Language) -> str:
@@ -70,9 +77,21 @@ def resolved_question(q: Query, language: Language) -> str:
         if zh:
             return f"预算 {q.budget_cny:.0f} 元能买几张 {name}？" + (f"它们的{what}合计多少？" if what else "")
         return f"How many {name}s does {q.budget_cny:.0f} CNY buy?" + (f" What is their total {what}?" if what else "")
+    if q.derived == "grad_sync" and q.gpus:
+        if not q.model:
+            return f"{cards} 同步一次梯度要多久？" if zh else f"How long does a gradient all-reduce take on {cards}?"
+        return (f"用 {cards} {q.model} {work}{more}同步一次梯度要多久？" if zh else
+                f"How long does a gradient all-reduce take for {work} of {q.model} on {cards}{more}?")
+    if not q.model and q.gpus and q.derived == "per_gb":
+        return f"{cards} 每 GB 显存多少钱？" if zh else f"What is the price per GB of memory of the {cards}?"
     if not q.model and q.attributes and q.gpus:
         what = ("、" if zh else " and ").join(say(f"attribute.{a}", language) for a in q.attributes)
-        return f"{cards} 的{what}是多少？" if zh else f"What is the {what} of the {cards.removeprefix('one ')}?"
+        named = cards.removeprefix("one ")
+        if q.asked == "cost" and q.attributes == ["power"]:  # energy over a span: kWh and what it costs
+            return (f"{cards} 满载{_PERIOD_ZH[q.period]}耗电多少度、电费多少？" if zh else
+                    f"How many kWh do the {named} use in a {q.period} at full load, and what is the electricity bill?")
+        per = _PER_ZH.get(q.derived or "", "") if zh else _PER_EN.get(q.derived or "", "")
+        return f"{cards} 的{what}{per}是多少？" if zh else f"What is the {what}{per} of the {named}?"
     model = q.model or ("这个模型" if zh else "the model")
     if zh:
         if q.wants_selection and not q.gpus:

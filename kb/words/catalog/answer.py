@@ -171,6 +171,20 @@ ANSWER: dict[str, dict[str, str]] = {
         "zh": "{count} 张 {gpu} 按 TDP {watts} W 全天候运行，{period}（{hours} 小时）约耗电 {kwh} kWh：按 {price} "
               "元/kWh（{source}）约 {cny} 元；只算显卡，不含主机和散热",
     },
+    "grad_sync": {
+        "en": "One gradient all-reduce of {model} on {count} × {gpu}: its bf16 gradients are {grads} GB; a ring "
+              "all-reduce sends 2 × {less}/{count} of them, {moved} GB, from each card; over {link} at {one_way} GB/s "
+              "each way (half the {two_way} GB/s two-way figure) that takes about {seconds} s, an ideal lower bound "
+              "(table 5.3's method; PCIe through the host is often slower)",
+        "zh": "{count} 张 {gpu} 同步一次 {model} 的梯度：bf16 梯度共 {grads} GB，"
+              "环形 all-reduce 每张卡收发其 2 × {less}/{count}，即 {moved} GB；"
+              "按 {link} 每个方向 {one_way} GB/s（双向 {two_way} GB/s 的一半）约需 {seconds} 秒，"
+              "是理想下限（表 5.3 的算法；经主机的 PCIe 实际常更慢）",
+    },
+    "grad_sync_one": {
+        "en": "On one {gpu} there is nothing to all-reduce: gradients are synchronised only between cards",
+        "zh": "单张 {gpu} 不需要 all-reduce：梯度只在多张卡之间同步",
+    },
     "energy.kb": {"en": "kb's electricity price, KB_ENERGY_PRICE_CNY_PER_KWH",
                   "zh": "kb 的电价，KB_ENERGY_PRICE_CNY_PER_KWH"},
     "energy.asked": {"en": "the price asked", "zh": "问题给的电价"},
@@ -256,6 +270,7 @@ ANSWER: dict[str, dict[str, str]] = {
     "metric.power": {"en": "power", "zh": "功耗"},
     "metric.nvlink": {"en": "NVLink bandwidth", "zh": "NVLink 带宽"}, "metric.price": {"en": "price", "zh": "价格"},
     "metric.int8": {"en": "INT8 throughput", "zh": "INT8 算力"},
+    "metric.pcie": {"en": "PCIe bandwidth", "zh": "PCIe 带宽"},
     "layout": {"en": "Layout: {line}", "zh": "并行布局：{line}"},
     "measured": {"en": "Your team's document says: {text}", "zh": "团队文档的实测：{text}"},
     "team_price": {

@@ -125,6 +125,15 @@ _OFF_DOMAIN = re.compile(
     r"melt(?:ed|ing)? (?:connector|cable)|"
     r"fans? (?:rattl|nois|click)|风扇.{0,4}(?:异响|响)|coil whine|啸叫|hiperror|(?<![a-z])hip error|"
     r"omniverse|数字孪生|digital twin|"
+    # running a card day to day: drivers and installs, heat and noise, screens, a laptop's battery
+    r"驱动|driver|安装|install|ubuntu|windows|wsl|(?<![a-z])linux(?![a-z])|系统重装|蓝屏|bsod|黑屏|"
+    r"温度|temperature|thermal (?:throttl|paste|pad)|硅脂|导热|水冷|water[\s-]?cool|风冷|air[\s-]?cool|"
+    r"显示器|monitor(?! (?:gpu|usage|memory|vram|utili))|屏幕|刷新率|refresh rate|hdmi|"
+    r"displayport|续航|battery|"
+    # asks for something other than a fact: code, prompts
+    r"写(?:一个|个|一段|段)?.{0,16}(?:脚本|代码|程序)|(?:give|write)(?: me)? (?:a|an|some|the)\b.{0,30}"
+    r"(?:script|code|program|snippet|loop|function|notebook|dockerfile)|code (?:sample|example|snippet)|代码示例|"
+    r"prompt engineering|提示词工程|提示工程|写提示词|prompt (?:tips|tricks)|"
     # games said by their titles or their settings
     r"原神|艾尔登法环|elden ring|使命召唤|call of duty|(?<![a-z])gta|荒野大镖客|starfield|星空|(?<![a-z])cs2(?![a-z])|"
     r"valorant|英雄联盟|绝地求生|(?<![a-z])pubg|永劫无间|吃鸡|3a ?大作|3a ?游戏|帧生成|frame gen|画质|特效全开|"
@@ -204,6 +213,17 @@ class Domain:
         self._strong = [t for t in strong if t]
         self._weak = [t for t in weak if t]
 
+    def topical(self, question: str) -> bool:
+        """Whether a question holds something of the guide's besides the names of cards and models: "4090 温度
+        85 度正常吗" names a card and asks nothing the guide is about. One word of the guide's is enough beside a
+        card, and so is nothing at all ("h100?", "a100 80g", "h20 是什么": the card itself is asked)."""
+        rest = _NAMES.sub(" ", normalise(question))
+        if len(_FUNCTION.sub("", rest)) < 2:
+            return True
+        return bool(_STRONG.search(rest) or _WEAK.search(rest) or _TOPIC.search(rest)
+                    or any(t in rest for t in self._strong)
+                    or any(t in rest and _term(t).search(rest) for t in self._weak))
+
     def covers(self, question: str) -> bool:
         q = normalise(question)
         if _STRONG.search(q) or any(t in q for t in self._strong):
@@ -213,6 +233,22 @@ class Domain:
         return len(weak) >= 2
 
 
+# Names of cards and models as a question writes them, for `Domain.topical`: any word holding a digit ("4090",
+# "a100", "h20", "80g", "70b"), and the brands and series words around them.
+_NAMES = re.compile(r"[a-z]*\d[\w.-]*|nvidia|英伟达|geforce|(?<![a-z])(?:rtx|gtx|amd|radeon|intel|ti|super|sxm|pcie)"
+                    r"(?![a-z])")
+# What is left of "h20 是什么", "what is the a100?" once the names are gone: nothing to judge a topic by.
+_FUNCTION = re.compile(r"[\W_]+|是什么|是啥|什么|请问|介绍(?:一下)?|一下|吗|呢|啊|吧|的|了|么|嘛|"
+                       r"(?<![a-z])(?:what|whats|is|the|a|an|about|tell|me|of|are|it|this|that|card|gpu|one)(?![a-z])")
+# Words of the guide beside a card that neither pattern nor glossary holds: when it came out, what it is worth later.
+_TOPIC = re.compile(r"发布|上市|问世|release|launch|二手|second[\s-]?hand|(?<![a-z])used(?![a-z])|折旧|depreciat|残值|"
+                    r"resale|用途|定位|purpose|生态|ecosystem|软件|software|框架|framework|多实例|(?<![a-z])mig(?![a-z])|"
+                    # buying and setting cards side by side are what the guide is for
+                    r"买|购|buy|purchase|选|pick|choos|recommend|推荐|升级|upgrade|值|worth|"
+                    r"区别|差别|差异|不一样|一样|不同|对比|比较|(?<![a-z])vs\.?(?![a-z])|versus|differ|compare|same as|"
+                    r"better|worse|更好|更强|更快|更慢|"
+                    r"好用|强|快|慢|贵|便宜|划算|cheap|expensive|faster|slower|stronger|替代|取代|alternative|replace|竞争|compet|"
+                    r"怎么样|如何|行不行|any good|good for|适合|suitable|够用|enough")
 _SUITS = re.compile(r"good for|好用|适合|suitable|worth|值得|怎么样|如何|行不行|any good|enough for|够用",
                     re.IGNORECASE)
 _ASKS_WHY = re.compile(r"为什么|为何|为啥|怎么会|原因|\bwhy\b|reason|how come", re.IGNORECASE)
@@ -366,6 +402,9 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
         return Intent("spec", attributes=attrs)
     if _CASE.search(q) and (not names_gpu or "price" in attrs or _NAMED_CASE.search(q)):
         return Intent("case", attributes=attrs)
+    if names_gpu and not names_model and not names_unknown and not attrs and not _ASKS_WHY.search(q) \
+            and not _CASE.search(q) and not domain.topical(q):
+        return Intent("not_covered")  # "4090 温度 85 度正常吗", "best monitor for a 4090": the card, nothing else
     if _WHY.search(q):
         topics = [a for a, p in _WHY_TOPICS.items() if a not in attrs and re.search(p, q)] if names_gpu else []
         return Intent("why", attributes=attrs + topics)
@@ -373,5 +412,8 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
         return Intent("spec", attributes=attrs)
     if _CASE.search(q):
         return Intent("case")
+    if names_gpu == 1 and not names_model and not attrs and not has_checks \
+            and len(_FUNCTION.sub("", _NAMES.sub(" ", q))) < 2:
+        return Intent("spec", attributes=["role", *KEY_FIGURES])  # "h100?", "h20 是什么": the card itself
     return Intent("general", attributes=attrs)
 

@@ -272,8 +272,9 @@ _ASKED: tuple[tuple[str, str], ...] = (
 
 _FOLLOWS_A_MODEL = ("kv", "concurrency", "memory", "time", "context")
 # Two cards set against each other with no figure named: "区别大吗", "whats the diff", "worth it over".
-_VERSUS = re.compile(r"区别|差别|差异|差在哪|不同|对比|比较|哪个好|哪个强|哪个更|\bvs\.?\b|versus|differ|\bdiff\b|"
-                     r"compare|comparison|worth it over|better than|upgrade from|或者|还是", re.IGNORECASE)
+_VERSUS = re.compile(r"区别|差别|差异|差在哪|不同|不一样|有啥两样|对比|比较|哪个好|哪个强|哪个更|\bvs\.?\b|versus|"
+                     r"differ|\bdiff\b|compare|comparison|worth it over|better than|upgrade from|或者|还是",
+                     re.IGNORECASE)
 # ...unless it names some other thing to compare (cores, architecture, slots): the guide's words answer that.
 _OTHER_THING = re.compile(r"how many|多少个|几个|number of|核心|cores?\b|架构|architecture|制程|process node|接口|"
                           r"slots?\b|插槽|驱动|driver|软件|software|生态|ecosystem|散热|cooling|尺寸|size",

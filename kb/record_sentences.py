@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from indexer.chunks import Chunk
 from kb.answer_parts import Facts, Sentence, TeamPrices
 from kb.facts import spec_facts
-from kb.intent import asks_price_per_gb, asks_rent, per_unit
+from kb.intent import KEY_FIGURES, asks_price_per_gb, asks_rent, per_unit
 from kb.language import Language
 from kb.verify import text_figures
 from kb.words.answer import gpu_name, whole
@@ -334,7 +334,12 @@ class RecordSentences:
         if attributes is None and f.asked != "comparison":  # "A100 的显存带宽" names one card, even when the record
             return []  # is two
         said: list[Sentence] = []
-        for attr in attributes or f.intent.attributes:
+        same: list[Sentence] = []  # the figures both cards share: said after those that differ
+        unasked: list[Sentence] = []
+        asked = attributes or f.intent.attributes
+        if asked == KEY_FIGURES:  # "h800 跟 h100 有啥不一样": besides the figures that decide, what else differs
+            asked = [*KEY_FIGURES, "nvlink", "power", "price"]
+        for attr in asked:
             a, b = self._figure(gpus[0], attr), self._figure(gpus[1], attr)
             if a is None or b is None or not a[0] or not b[0] or a[1] != b[1]:
                 continue  # "32 GB" against "24 GiB": each is said as its record writes it, no ratio across units
@@ -343,7 +348,8 @@ class RecordSentences:
                            if self._groups.get(f"spec-{g}")]
                 text = say("ratio_same", f.language, a=gpu_name(gpus[0]), b=gpu_name(gpus[1]), va=f"{a[0]:g}",
                            metric=say(f"metric.{attr}", f.language), unit=a[1])
-                said.append(Sentence(text, markers, exempt=(gpu_name(gpus[0]), gpu_name(gpus[1]))))
+                (same if attr in (attributes or f.intent.attributes) else unasked).append(
+                    Sentence(text, markers, exempt=(gpu_name(gpus[0]), gpu_name(gpus[1]))))
                 continue
             (hi, (vh, unit)), (lo, (vl, _)) = sorted(((gpus[0], a), (gpus[1], b)), key=lambda x: -x[1][0])
             ratio = vh / vl
@@ -358,4 +364,4 @@ class RecordSentences:
                 out.append(Sentence(say("price_buys", f.language, a=gpu_name(hi), b=gpu_name(lo), n=int(ratio)),
                                     markers, exempt=(gpu_name(hi), gpu_name(lo)), derived=(float(int(ratio)),)))
             said += out
-        return said
+        return said + same + unasked[:1]  # a figure not asked for is said when it differs

@@ -234,6 +234,10 @@ OFF_DOMAIN = [
     "rtx 4080 for a vr flight sim, msfs on a quest 3?", "l40s for unreal engine pixel streaming, how many streams",
     "4090 玩原神卡不卡", "4070 ti 跑 comfyui 出图快吗", "4090 做 3d 渲染 octane 怎么样",
     "is a 4080 enough for solidworks and autocad?", "用 l4 做直播推流 转码 能带几路",
+    # a card's upkeep, its screen and software setup, and requests that are not a lookup
+    "my 4080 sits at 83c under load, should i worry", "4070 ti 配什么显示器好", "ubuntu 22.04 上 4090 驱动装不上怎么办",
+    "write me a pytorch training loop for an a100", "4060 ti 风冷还是水冷",
+    "does the l4 have an hdmi port for a screen", "h100 服务器 装 windows 可以吗",
 ]
 GUIDE = (ROOT / "corpus" / "guide.md").read_text(encoding="utf-8")
 
@@ -258,6 +262,20 @@ def test_off_domain_questions_are_not_covered_with_no_figures(ask: Any) -> None:
         a = ask(q)
         assert a.coverage == "not_covered" and not a.fit_checks and a.selection is None, (q, a.answer)
         assert not re.search(r"\d", re.sub(r"A100|RTX 40|\[\d+\]", "", a.answer)), (q, a.answer)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "pattern"), [
+    # nothing asked beside the card: the card itself, not "outside the guide"
+    ("l40s?", r"^L40S: "), ("what's the h200", r"^H200: "), ("a800 是什么", r"^A800："),
+    # a card's release and what sets two cards apart are the guide's, with no pattern of their own
+    ("a100 哪年发布的", r"2020"),
+    # two cards whose deciding figures are the same: the one that differs first
+    ("h800 和 h100 有啥不一样", r"^H100 SXM 的NVLink 带宽是 H800 的 2\.25 倍"),
+])
+def test_a_card_with_nothing_else_asked_and_what_sets_two_apart(ask: Any, question: str, pattern: str) -> None:
+    a = ask(question)
+    assert a.coverage != "not_covered" and re.search(pattern, a.answer), a.answer
 
 
 @pytest.mark.slow

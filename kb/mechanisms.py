@@ -28,17 +28,35 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
     ("quantize", r"量化|quantiz|quantis|(?<![a-z])(?:gptq|awq)(?![a-z])|(?:int4|4[\s-]?bit|int8|8[\s-]?bit)[^?？]{0,30}"
                  r"(?:放|装|塞|fit|显存|memory|vram|(?<![a-z])card|卡(?!间)|smaller|缩小|压)"),  # (not "int8 算力")
     ("context_users", r"(?:上下文|context|ctx|长度|prompts?|提示词?|seq(?:uence)?[\s_-]?len\w*)[^?？]{0,40}"
-                      r"(?:用户|并发|人|路|users?|sessions?|concurren|requests?|显存|吃|memory|vram|kv)|"
+                      r"(?:用户|并发|人|路|users?|sessions?|concurren|显存|吃|memory|vram|kv)|"
                       r"(?:用户|并发|人|路|users?|sessions?|concurren)[^?？]{0,40}(?:上下文|context|ctx|prompts?|长度)"),
     ("tp_link", r"(?:张量并行|tensor[\s-]?parallel|(?<![a-z])tp(?![a-z])|多卡|multi[\s-]?(?:gpu|card)|两张卡之间|卡间|"
                 r"between (?:the )?(?:two )?(?:cards|gpus)|all[\s-]?reduce)[^?？]{0,40}"
                 r"(?:nvlink|pcie|慢|slow|通信|communicat|scal|快不起来|带宽)|(?:nvlink|pcie)[^?？]{0,30}"
                 r"(?:张量并行|tensor[\s-]?parallel|多卡|multi[\s-]?(?:gpu|card)|训练|training)"),
-    ("decode_bandwidth", r"(?:decode|decoding|解码|生成.{0,3}速度|单路|出字|"
+    ("moe", r"(?<![a-z])moe(?![a-z])|mixture[\s-]of[\s-]experts|混合专家|专家模型|active param|激活参数"),
+    ("batching", r"(?:batch\w*|批处理|批量|组批|拼批|合批)[^?？]{0,40}(?:throughput|吞吐|faster|更快|tokens?|快)|"
+                 r"(?:throughput|吞吐)[^?？]{0,40}(?:batch\w*|批)"),
+    ("checkpointing", r"(?:gradient|activation|梯度|激活)[\s-]?(?:值)?(?:checkpoint\w*|检查点)|recomput|重计算|重算"),
+    ("beyond_weights", r"(?:more|比)[^?？]{0,30}(?:than)?[^?？]{0,10}(?:weights|权重)[^?？]{0,10}(?:more|多|大)?|"
+                       r"(?:v?ram|memory|显存)[^?？]{0,20}(?:than|超过|多于|比)[^?？]{0,20}"
+                       r"(?:weights|权重|模型大小|model size)|"
+                       r"(?:weights|权重)[^?？]{0,12}(?:之外|以外|besides|beyond|on top)"),
+    ("no_pooling", r"(?:合(?:起来|并|在一起)|叠加|加起来|pool|combine|add up|merge|共享|share)[^?？]{0,30}"
+                   r"(?:显存|v?ram|memory)|"
+                   r"(?:显存|v?ram|memory)[^?？]{0,20}"
+                   r"(?:合(?:起来|并|在一起)|叠加|加起来|pool|combine|add up|共享|share)"),
+    ("fp8_rate", r"fp8[^?？]{0,40}(?:快|fast|speed|throughput|吞吐|加速|double|翻倍|两倍|2x)|"
+                 r"(?:快|fast|speed|throughput|吞吐|加速)[^?？]{0,30}fp8"),
+    ("long_context", r"(?:长上下文|long[\s-]?context|long prompts?|长提示|上下文(?:长|越长|变长|拉长))[^?？]{0,30}"
+                     r"(?:慢|slow|latency|延迟|首字|ttft|first token)|"
+                     r"(?:慢|slow)[^?？]{0,30}(?:长上下文|long[\s-]?context)"),
+    ("decode_bandwidth", r"(?:decode|decoding|解码|生成.{0,3}速度|单路|出字|generat\w* (?:tokens?|text)|"
                          r"token\S{0,3}\s*(?:速度|speed|per|/s|每秒)|tok/s|"
                          r"tokens? (?:a|per) sec|generation speed|推理速度)[^?？]{0,40}"
                          r"(?:带宽|bandwidth|memory[\s-]bound|访存|hbm|快|fast|slow|慢)|"
-                         r"(?:带宽|bandwidth|hbm)[^?？]{0,40}(?:decode|解码|生成|token|推理速度|inference speed)"),
+                         r"(?:带宽|bandwidth|hbm)[^?？]{0,40}(?:decode|解码|生成|token|推理速度|inference speed)|"
+                         r"(?:快|fast|slow|慢)[^?？]{0,40}(?:decode|decoding|解码|generation|生成)"),
 ))
 # "a 16gb card", "16g 的卡", "24GB GPU": a card's capacity said without a card kb knows.
 _CAPACITY = re.compile(r"(?<![\d.])(\d{1,3})\s*(?:g|gb|gib)\s*(?:的)?\s*(?:vram\s*|显存\s*)?(?:card|gpu|显卡|卡)")

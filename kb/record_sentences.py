@@ -178,6 +178,15 @@ class RecordSentences:
         out: list[Sentence] = []
         for gpu in f.gpus[:2]:
             out += self._no_cores(f, gpu, top_k)
+            for fmt in [a for a in ("fp8", "fp4") if a in f.intent.attributes]:  # "why does fp8 double throughput"
+                low, bf16 = self._figure(gpu, fmt), self._figure(gpu, "compute")
+                if low and bf16:
+                    ratio = low[0] / bf16[0]
+                    out.append(Sentence(say("low_rate", f.language, gpu=gpu_name(gpu), fmt=fmt.upper(),
+                                            ratio=f"{ratio:.2f}", low=f"{low[0]:g}", bf16=f"{bf16[0]:g}"),
+                                        list(dict.fromkeys(self._cite(f, self._part_with(gpu, v), top_k)
+                                                           for v in (low[0], bf16[0]))),
+                                        exempt=(gpu_name(gpu), fmt.upper(), "BF16"), derived=(round(ratio, 2),)))
             for chunk, sentence in spec_facts(self._groups.get(f"spec-{gpu}", []), gpu_name(gpu),
                                               [a for a in f.intent.attributes if a not in ("fp8", "fp4")], f.language):
                 out.append(Sentence(sentence, [self._cite(f, chunk, top_k)]))

@@ -69,6 +69,14 @@ def test_a_figure_per_kw_or_per_money_divides_the_record(ask: Any, question: str
     ("为什么 lora 比全量微调省显存这么多", ["lora"]),
     ("why is mixed precision adam 16 bytes per param", ["adam_bytes"]),
     ("为啥单路生成的速度取决于带宽", ["decode_bandwidth"]),
+    ("how come an moe with 47b params decodes like a 13b", ["moe"]),
+    ("为啥批量大了吞吐就上去了", ["batching"]),
+    ("why does activation checkpointing cut memory", ["checkpointing"]),
+    ("为什么显存占用比权重大那么多", ["beyond_weights"]),
+    ("why can't two 4090s pool their vram into 48gb", ["no_pooling"]),
+    ("为什么 h100 上用 fp8 吞吐更高", ["fp8_rate"]),
+    ("why are long-context requests so slow", ["long_context"]),
+    ("why is the l40s slower at decode than an h100", ["decode_bandwidth"]),
     ("what is zero-3", []),  # not a why: the guide's own words
     ("为什么 4090 的 int8 算力比 a100 高", []),  # a figure of two cards, not quantizing
 ])
@@ -139,4 +147,16 @@ def test_the_same_money_as_the_earlier_card_is_a_budget(engine: Engine) -> None:
     ("why does full fine-tuning with adam eat 16 bytes a param", r"^How it works: mixed-precision Adam keeps"),
 ])
 def test_the_seventh_rounds_misses_in_other_words(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question))
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # the mechanism first, then the card's own figures: FP8 against BF16 on the same card
+    ("h200 用 fp8 为什么更快",
+     r"^原理：有 FP8 张量核心的卡.*H200 的稠密 FP8 算力是其稠密 BF16 的 2\.00 倍：1979 TFLOPS 对 989\.4"),
+    # why one card decodes faster: decoding is memory-bound, then the bandwidths
+    ("why does the h200 generate tokens faster than the h100", r"^How it works: generating each token reads all the "
+     r"weights.*The H200's memory bandwidth is 1\.43× the H100 SXM's"),
+])
+def test_a_why_about_a_rate_says_the_mechanism_then_the_cards_figures(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question))

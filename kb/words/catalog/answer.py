@@ -185,6 +185,10 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "On one {gpu} there is nothing to all-reduce: gradients are synchronised only between cards",
         "zh": "单张 {gpu} 不需要 all-reduce：梯度只在多张卡之间同步",
     },
+    "low_rate": {
+        "en": "The {gpu}'s dense {fmt} compute is {ratio}× its dense BF16: {low} TFLOPS against {bf16} TFLOPS",
+        "zh": "{gpu} 的稠密 {fmt} 算力是其稠密 BF16 的 {ratio} 倍：{low} TFLOPS 对 {bf16} TFLOPS",
+    },
     "energy.kb": {"en": "kb's electricity price, KB_ENERGY_PRICE_CNY_PER_KWH",
                   "zh": "kb 的电价，KB_ENERGY_PRICE_CNY_PER_KWH"},
     "energy.asked": {"en": "the price asked", "zh": "问题给的电价"},

@@ -86,4 +86,57 @@ MECHANISMS: dict[str, dict[str, str]] = {
               "所以单路解码受显存带宽限制："
               "速度上限 = 显存带宽 ÷ 每个 token 读取的字节数",
     },
+    "mech.moe": {
+        "en": "How it works: a mixture-of-experts model keeps every expert's weights in memory (its total parameters), "
+              "but a router sends each token through only a few experts (its active parameters), so memory follows "
+              "the total while the compute and the bytes read a token follow the active count",
+        "zh": "原理：MoE（混合专家）模型的所有专家权重都要放在显存里（总参数量），"
+              "但路由器只让每个 token 经过少数几个专家（激活参数量）："
+              "显存按总参数算，每个 token 的计算量和读取的字节按激活参数算",
+    },
+    "mech.batching": {
+        "en": "How it works: a decode step reads all the weights once whatever the batch, so the sequences of a batch "
+              "share that read and tokens per second grow almost in proportion to the batch, until compute or the "
+              "memory left for the KV cache runs out (each sequence adds its own KV cache)",
+        "zh": "原理：解码每一步都要把全部权重读一遍，与批里有几条序列无关；同一批的序列共用这次读取，"
+              "所以每秒 token 数几乎随批大小成正比增长，直到算力或留给 KV 缓存的显存用尽（每条序列有自己的 KV 缓存）",
+    },
+    "mech.checkpointing": {
+        "en": "How it works: training keeps every layer's activations for the backward pass; activation (gradient) "
+              "checkpointing keeps only some of them and recomputes the rest during the backward pass, trading about "
+              "one more forward pass of compute for much less activation memory — the model states are unchanged",
+        "zh": "原理：训练要为反向传播保存每一层的激活值；激活（梯度）检查点只保存其中一部分，反向时重新计算其余的，"
+              "用大约多一次前向的计算换取少得多的激活显存——模型状态（权重、梯度、优化器状态）不变",
+    },
+    "mech.beyond_weights": {
+        "en": "How it works: besides the weights, serving holds a KV cache for every sequence (growing with its "
+              "context), activations for the tokens in flight and the framework's own overhead (CUDA context, "
+              "allocator); "
+              "training adds gradients and optimizer states on top, so the weights are only part of the memory",
+        "zh": "原理：除了权重，推理还要为每条序列保存 KV 缓存（随上下文增长）、正在计算的 token 的激活值，"
+              "以及框架自身的开销（CUDA 上下文、显存分配器）；训练还要再加梯度和优化器状态，所以权重只是显存的一部分",
+    },
+    "mech.no_pooling": {
+        "en": "How it works: cards do not pool their memory into one: each holds its own share of the model (tensor or "
+              "pipeline parallelism) or its own copy (data parallelism) and they exchange activations or gradients "
+              "over their link; GeForce Ada cards have no NVLink, so that traffic goes over PCIe",
+        "zh": "原理：多张卡的显存不会合成一块：每张卡只存模型的一部分（张量并行或流水线并行）"
+              "或一份完整副本（数据并行），卡之间通过互连交换激活值或梯度；"
+              "GeForce Ada 显卡没有 NVLink，这些通信走 PCIe",
+    },
+    "mech.fp8_rate": {
+        "en": "How it works: cards with FP8 tensor cores (Hopper, Ada, Blackwell) run FP8 matrix maths at twice their "
+              "16-bit rate, and FP8 weights are half the bytes to read, so both compute-bound and memory-bound steps "
+              "speed up; a card without FP8 tensor cores (the A100) gains memory but not speed",
+        "zh": "原理：有 FP8 张量核心的卡（Hopper、Ada、Blackwell）做 FP8 矩阵运算的速率是 16 位的两倍，"
+              "FP8 权重要读取的字节也减半，所以受算力限制和受带宽限制的步骤都会变快；没有 FP8 张量核心的卡（A100）"
+              "只省显存，不提速",
+    },
+    "mech.long_context": {
+        "en": "How it works: each new token attends to every earlier token, so the KV cache read at every decode step "
+              "grows with the context, and the prompt's prefill compute grows faster than its length: a long context "
+              "slows both the first token and each token after it",
+        "zh": "原理：每个新 token 都要对之前所有 token 做注意力，所以每一步解码读取的 KV 缓存随上下文增长，"
+              "而提示词的预填充计算量增长得比长度还快：长上下文既拖慢首个 token，也拖慢之后的每个 token",
+    },
 }

@@ -373,13 +373,26 @@ class Composer(RecordSentences):
             return []
         found = case_facts(self._groups.get(group, []), f.question, f.language)
         out = [Sentence(text, [self._cite(f, chunk, top_k)]) for chunk, text in found]
+        lacks = self._case_lacks(f, group, top_k)
         if f.asked == "cost" and asks_power_bill(f.question):  # "那 128 张 a100 一年电费多少"
             out = [s for g, n in self._case_cards(f, group)[1].items() for s in self._power_bill(f, g, top_k, n)] + out
         elif f.asked in ("price", "cost"):  # "光显卡钱多少": the case's cards at the guide's per-card prices
             out = self._case_cards_cost(f, group, top_k) + out
         elif [a for a in f.intent.attributes if a != "price"]:  # "那个工厂的 2 张 4090 总显存和功耗"
             out = self._case_figures(f, group, top_k) + out
-        return out
+        return lacks + out
+
+    def _case_lacks(self, f: Facts, group: str, top_k: int) -> list[Sentence]:
+        """'how many a100s in the medical case': none; the cards it counts instead."""
+        hardware, counts = self._case_cards(f, group)
+        named = {card_family(g) for g in self._gpus_named("\n".join(c.text for c in hardware))}
+        if not hardware or not counts or all(card_family(x) in named for x in f.gpus):
+            return []
+        cards = ("、" if f.language == "zh" else ", ").join(
+            say("n_cards", f.language, n=n, gpu=gpu_name(g)) for g, n in counts.items())
+        name = gpu_name(f.gpus[0]) if len(f.gpus) == 1 else re.sub(r"\s+\d+GB$", "", gpu_name(f.gpus[0]))
+        return [Sentence(say("case_lacks", f.language, gpu=name, cards=cards), [self._cite(f, hardware[0], top_k)],
+                         exempt=(name,))]
 
     def _case_figures(self, f: Facts, group: str, top_k: int) -> list[Sentence]:
         """A figure asked of a case's cards: summed over the count the question or the case gives, or the card's
@@ -387,7 +400,10 @@ class Composer(RecordSentences):
         counts = {**self._case_cards(f, group)[1], **{g: n for g, n in f.counts.items() if n}}
         attrs = [a for a in f.intent.attributes if a != "price"]
         summed = {card_family(g) for g, n in counts.items() if n > 1}
-        rows = [s for g in f.gpus if card_family(g) not in summed for s in self._rows(f, g, attrs, top_k)]
+        hardware = "\n".join(c.text for c in self._case_cards(f, group)[0])
+        named = {card_family(g) for g in self._gpus_named(hardware)}  # (not the A100 a case does not use)
+        rows = [s for g in f.gpus if card_family(g) not in summed and card_family(g) in named
+                for s in self._rows(f, g, attrs, top_k)]
         return self._totals(f, list(counts.items()), top_k) + rows
 
     def _case_cards(self, f: Facts, group: str) -> tuple[list[Chunk], dict[str, int]]:
@@ -396,7 +412,9 @@ class Composer(RecordSentences):
         counts = self._cards_in("\n".join(c.text for c in hardware)) if hardware else {}
         if f.gpus:  # "its 128 a100s": the cards asked about
             asked = {card_family(x) for x in f.gpus}  # "a100" asks the case's A100s, whichever size it counts
-            counts = {g: n for g, n in counts.items() if card_family(g) in asked}
+            named = {card_family(g) for g in self._gpus_named("\n".join(c.text for c in hardware))}
+            if asked & named:  # (a case that names none of them: its own cards, said as such in `_case`)
+                counts = {g: n for g, n in counts.items() if card_family(g) in asked}
         return hardware, counts
 
     def _case_cards_cost(self, f: Facts, group: str, top_k: int) -> list[Sentence]:

@@ -178,7 +178,20 @@ _DID = re.compile(r"做了(?:啥|什么|哪些)|怎么做|怎么处理|干了(?:
                   r"跑(?:的|了)?(?:什么|啥)",
                   re.IGNORECASE)
 _HARDWARE = re.compile(r"硬件|hardware|用了什么|配置|什么卡|哪些卡|which (?:gpu|card)|what (?:gpu|card|hardware)|"
+                       r"(?:多少|几)\s*(?:张|块|台)|how many|"
                        r"gpus?\b|显卡|setup|set-up", re.IGNORECASE)
+
+
+_STOP = {"the", "they", "their", "them", "that", "this", "what", "with", "from", "have", "did", "does", "case", "cases",
+         "案例", "这个", "那个", "他们", "什么", "多少"}
+
+
+def _words_of(text: str) -> set[str]:
+    """A question's or an item's words to match: Latin words of 4+ letters cut to 5, and Chinese character pairs."""
+    lower = text.lower()
+    latin = {w[:5] for w in re.findall(r"[a-z]{4,}", lower) if w not in _STOP}
+    han = {run[i:i + 2] for run in re.findall(r"[\u4e00-\u9fff]+", lower) for i in range(len(run) - 1)}
+    return latin | (han - _STOP)
 
 
 def case_facts(parts: list[Chunk], question: str, language: Language) -> list[tuple[Chunk, str]]:
@@ -196,10 +209,18 @@ def case_facts(parts: list[Chunk], question: str, language: Language) -> list[tu
     order = ["outcome", "hardware"] if wants_results and not _HARDWARE.search(question) else ["hardware", "outcome"]
     if _DID.search(question):  # "他们对模型做了啥": what they ran and did, first
         order = ["workload", *order]
+    # the question's own words, less those naming the case ("大学团队的 4090 集群") which every part shares
+    asked = _words_of(question) - set().union(*(_words_of(c.heading + " " + c.heading_en) for c in parts[:1]))
+    score = {part: max((len(asked & _words_of(item)) for item in items), default=0)
+             for part, (_, items) in found.items() if part in ("hardware", "workload", "outcome")}
+    best = max(score, key=lambda p: score[p], default=None)
+    if best is not None and score[best] > max((score.get(p, 0) for p in order[:1]), default=0):
+        order = [best, *[p for p in order if p != best]]  # "发了论文吗": the outcome that says so, first
     out = []
     for part in [*order, "note"]:
         if part in found:
             chunk, items = found[part]
+            items = sorted(items, key=lambda item: -len(asked & _words_of(item)))
             items = items[:1] if part == "note" else items
             out.append((chunk, say(f"case_{part}", language, items=("; " if language == "en" else "；").join(items))))
     return out

@@ -41,7 +41,9 @@ def asks_framing(question: str) -> bool:
 _CASE_SUBJECTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
     (re.compile(p, re.IGNORECASE), words) for p, words in (
         (r"创业|初创|startup|start-up", ("初创公司", "混合云")),
-        (r"大学|高校|学校|学术|universit|academ|college|student|学生", ("大学", "学术研究")),
+        (r"大学|高校|学校|universit|college", ("大学",)),  # the university team (§9.1) ...
+        (r"学术|academ|student|学生", ("学术研究",)),  # ... or academia's hybrid strategy (§6.4), whichever is named
+        (r"(?<![a-z])team(?![a-z])|团队|课题组", ("团队",)),
         (r"实验室|研究机构|研究所|\blab\b|research (?:lab|institut)", ("研究实验室", "研究机构")),
         (r"金融|fintech|bank|银行|证券|保险", ("金融科技公司",)),
         (r"医院|医疗|影像|hospital|medical|clinic|诊所", ("医疗影像", "医院")),

@@ -388,7 +388,7 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
     if not (domain.covers(q) or names_gpu or names_model or names_unknown):
         return Intent("not_covered")
     if _DONE.search(q) and not _OURS.search(q):  # "how many GPUs did Meta use": what someone did is a case
-        return Intent("case")
+        return Intent("case", attributes=attrs)
     if has_selection:
         return Intent("selection", wants_speed=speed, wants_cost=cost)
     if has_checks and speed:

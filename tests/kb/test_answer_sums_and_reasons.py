@@ -160,3 +160,17 @@ def test_the_seventh_rounds_misses_in_other_words(ask: Any, question: str, patte
 ])
 def test_a_why_about_a_rate_says_the_mechanism_then_the_cards_figures(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question))
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # the part of the case that holds what is asked leads, whichever part it is
+    ("大学那个团队最后有没有出论文", r"^结果：.*论文"),
+    ("did the university group get any publications out of their 4090s?", r"^Outcome: .*papers"),
+    # a count asked of a case is its hardware, even with "多少"
+    ("实验室那个案例一共多少张 a100", r"^硬件：.*128张A100"),
+    # a card the case does not use: said so, then what it does count, summed as asked
+    ("how many h100s are in the manufacturing case, and their combined memory?",
+     r"^This case uses no H100 SXM: the cards it counts are 2 × RTX 4090.*2 × 24 GiB = 48 GiB"),
+])
+def test_a_case_answers_the_part_asked_and_says_what_it_lacks(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question))

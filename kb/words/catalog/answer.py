@@ -314,6 +314,8 @@ ANSWER: dict[str, dict[str, str]] = {
     "spec_role": {"en": "{gpu}: {role}", "zh": "{gpu}：{role}"},
     "spec_note": {"en": "Note: {note}", "zh": "注意：{note}"},
     # Case studies (the record's own lines after each label).
+    "case_lacks": {"en": "This case uses no {gpu}: the cards it counts are {cards}",
+                   "zh": "这个案例没有用 {gpu}：它列出的卡是 {cards}"},
     "case_hardware": {"en": "Hardware: {items}", "zh": "硬件：{items}"},
     "case_workload": {"en": "Workload: {items}", "zh": "工作负载：{items}"},
     "case_outcome": {"en": "Outcome: {items}", "zh": "结果：{items}"},

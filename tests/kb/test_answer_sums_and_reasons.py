@@ -113,7 +113,7 @@ def test_a_why_about_a_mechanism_says_how_it_works_then_the_figures(ask: Any, qu
     ("五万能买几张 4080 还剩多少", r"^50,000 元按每张 9,499 元可买 5 张 RTX 4080（共 47,495 元，剩 2,505 元）"),
     # why one card is slower than another: the figures that decide, the same ones and the one that differs
     ("why would an h800 cluster train slower than an h100 cluster",
-     r"same dense BF16 compute.*NVLink bandwidth is 2\.25× the H800's \(900 GB/s vs 400 GB/s"),
+     r"^The H100 SXM's NVLink bandwidth is 2\.25× the H800's \(900 GB/s vs 400 GB/s.*same dense BF16 compute"),
     ("what would 2 l40s cost a month in power", r"^2 × L40S at 350 W \(TDP\), run around the clock"),
     # a power bill at the price the question gives
     ("8 张 l40s 一个月电费 按 0.8 元/度", r"^8 张 L40S 按 TDP 350 W 全天候运行.*按 0\.8 元/kWh（问题给的电价）"),

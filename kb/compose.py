@@ -460,7 +460,7 @@ class Composer(RecordSentences):
         if n <= 0:
             return []
         ranked = sorted(enumerate(f.passages[:3], 1), key=lambda ip: (ip[1].kind not in prefer, ip[0]))
-        if f.intent.kind in _COMPUTED and not asks_framing(f.question):
+        if (f.intent.kind in _COMPUTED or after_direct) and not asks_framing(f.question):
             # after a computed answer, the introduction, outlook and conclusion only add generalities
             ranked = [(i, p) for i, p in ranked if p.section.split(".")[0] not in FRAMING]
         about: Callable[[Passage, str], bool] | None = None
@@ -522,6 +522,9 @@ class Composer(RecordSentences):
             direct = self._why_cards(f, top_k)
         elif kind == "why" and asks_why(f.question) and _VERSUS_WHY.search(f.question):
             direct = self._differences(f, top_k)  # "why is the a800 slower than the a100": what differs
+        if kind in ("general", "why") and not direct and _PICK.search(f.question) and not asks_why(f.question):
+            # "solo dev, one card, which?": the guide's line for individual developers
+            direct = self._audience_rule(f, top_k)
         if syncs := self._grad_syncs(f, top_k):  # "8 张 a800 同步一次梯度要多久": not the decode rate
             direct = syncs
         if kind not in ("case", "selection"):  # "why does ZeRO-3 save so much": how it works, first
@@ -646,6 +649,7 @@ def _title_tokens(text: str) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", lower)) | {run[i:i + 2] for run in han for i in range(len(run) - 1)}
 
 
+_PICK = re.compile(r"which|哪(?:张|块|款|个|种)|推荐|recommend|buy|买|选|pick|get\b", re.IGNORECASE)
 _COMPUTED = {"fit", "speed", "cost", "selection", "spec"}  # answers from records and checks
 _SPLIT = {"zh": re.compile(r"(?<=[。！？])"), "en": re.compile(r"(?<=[.!?])\s+(?=[A-Z])")}
 _ALT_CHANGES = {"precision", "count", "workload", "zero", "offload"}

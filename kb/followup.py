@@ -31,7 +31,7 @@ _OPENER = re.compile(
     # "模型换成 llama4 scout", "卡改成 h100": a slot named, then changed
     r"(?:模型|卡|显卡|精度|上下文|并发|gpu|card|model)\s*(?:换成|改成|改为|换|改用))"
     r"|呢\s*[，,]?\s*(?:还是|仍然|仍|依旧|也是)"
-    r"|(?:呢|如何|怎么样|行吗|可以吗)\s*[？?。!！]*\s*$|\binstead\b|\bthe same\b"
+    r"|(?:呢|如何|怎么样|行吗|可以吗)\s*[？?。!！]*\s*$|\binstead\b|\bthe same\b|\bthen\s*[?？.!]*\s*$"
     # a turn that points back at the earlier subject: "could it do a full fine-tune too?", "它能训练吗"
     r"|\b(?:could|can|would|will|does|is) (?:it|they|that)\b|\btoo\s*[?？.]*\s*$|它|这个模型|这张卡"
     r"|\b(?:tune|train|serve|run|fit|host|quantize|load|give|put) (?:it|them|that model)\b|\balso\b.{0,30}\bit\b"
@@ -53,6 +53,7 @@ _N_WORD = rf"(\d+|{'|'.join(_N_EN)})"
 _MORE = re.compile(rf"(?:多加|再加|再补|补|加|增加|(?<![最至])多)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|"
                    rf"(?:多加|再加|再补)\s*{_N}\s*{_CARDS}|"
                    rf"\b{_N_WORD} more {_CARDS}|\badd {_N_WORD} (?:more )?{_CARDS}|\b(?:another|a second) {_CARDS}|"
+                   rf"\b(?:another|a second)\s+(?:rtx\s*)?[a-z]{{0,3}}\d{{2,4}}[a-z]*\b|"  # "add a second h800"
                    rf"(?:加|添|补)\s*第二张|"
                    rf"^\W*(?:and\s+|just\s+|maybe\s+)?{_N_WORD} more\W*$|(?:再来|再多|多来|再上)\s*{_N}\s*(?:张|块)",
                    re.IGNORECASE)

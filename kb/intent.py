@@ -78,7 +78,8 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
                    r"trains? faster|训练.{0,3}快",
         "fp8": r"fp8|float8",
         "fp4": r"fp4|mxfp4|nvfp4",
-        "power": r"功耗|功率|power|tdp|watt|瓦|耗电|用电|电量|度电|多少度(?!\s*[c℃])|几度电|kwh|kilowatt|"
+        "power": r"功耗|功率|power|tdp|watt|瓦|耗电|用电|电量|度电|多少度(?!\s*[c℃])|几度电|kwh|kilowatt|电费|"
+                 r"electricity|"
                  r"energy (?:use|usage|consumption|draw)",
         "nvlink": r"nvlink|nvswitch|互连|互联|interconnect|卡间|卡(?:跟|和|与)卡|card[- ]to[- ]card|gpu[- ]to[- ]gpu|"
                   r"(?<![a-z])roce(?![a-z])|infinity fabric",
@@ -264,7 +265,8 @@ _WHY_TOPICS = {
               r"互联|通信|communicat|interconnect|并行训练|parallel",
     "vram": r"长上下文|long[\s-]context|大模型|big(?:ger)? models?|large(?:r)? models?|显存大|memory capacity|容量|"
             r"蒸馏|distil|压缩|compress|量化|quantiz|边缘|(?<![a-z])edge(?![a-z])",  # "why distil for a 4060's box"
-    "bandwidth": r"decode|解码|生成速度|推理速度|token.{0,4}(?:速度|per)|memory[\s-]bound|访存",
+    "bandwidth": r"decode|解码|生成速度|推理速度|token.{0,4}(?:速度|per)|memory[\s-]bound|访存|"
+                 r"(?:出|吐)\s*(?:token|字)|tokens?.{0,8}(?:快|慢)|generat\w* (?:tokens?|text)",
 }
 _POWER_BILL = re.compile(r"电费|耗电|power bill|electricity|energy (?:bill|cost)|power cost|in power\b|电力成本",
                          re.IGNORECASE)
@@ -375,7 +377,9 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
     if (asked == "rent_or_buy" or _RENT.search(q)) and names_gpu and not has_checks:  # "rent an l40s hourly?"
         return Intent("spec", attributes=["price"])
     if asked == "comparison" and not has_checks and not re.search(r"案例|\bcases?\b", q):  # (a case's cards: case)
-        return Intent("spec", attributes=attrs or list(KEY_FIGURES))
+        # "why does the 4060 ti decode slower than a 4070 though it has more vram": the figure the why turns on first
+        why = [a for a, p in _WHY_TOPICS.items() if a not in attrs and re.search(p, q)] if _ASKS_WHY.search(q) else []
+        return Intent("spec", attributes=why + (attrs or list(KEY_FIGURES)))
     if names_gpu and _SHEET.search(q) and not [a for a in attrs if a != "role"] and not names_model \
             and not has_checks and not has_selection and not _CASE.search(q) and not _ASKS_WHY.search(q):
         return Intent("spec", attributes=list(SHEET))

@@ -51,7 +51,8 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
     ("long_context", r"(?:长上下文|long[\s-]?context|long prompts?|长提示|上下文(?:长|越长|变长|拉长))[^?？]{0,30}"
                      r"(?:慢|slow|latency|延迟|首字|ttft|first token)|"
                      r"(?:慢|slow)[^?？]{0,30}(?:长上下文|long[\s-]?context)"),
-    ("decode_bandwidth", r"(?:decode|decoding|解码|生成.{0,3}速度|单路|出字|generat\w* (?:tokens?|text)|"
+    ("decode_bandwidth", r"(?:decode|decoding|解码|生成.{0,3}速度|单路|出字|(?:出|吐)\s*token|"
+                         r"generat\w* (?:tokens?|text)|"
                          r"token\S{0,3}\s*(?:速度|speed|per|/s|每秒)|tok/s|"
                          r"tokens? (?:a|per) sec|generation speed|推理速度)[^?？]{0,40}"
                          r"(?:带宽|bandwidth|memory[\s-]bound|访存|hbm|快|fast|slow|慢)|"

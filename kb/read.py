@@ -253,7 +253,7 @@ _ASKED: tuple[tuple[str, str], ...] = (
                r"^\W*(?:那么?)?(?:每张?|单张?)卡(?:呢|上呢|分多少|分到多少)\W*$|"
                r"(?:more|less|most|least|bigger|smaller) (?:v?ram|memory)|更(?:多|少|省|占)显存|显存更(?:多|少|大|小)|"
                r"省显存|模型状态.{0,6}(?:多大|多少|要多|占)|权重.{0,6}(?:多大|多少|占|要多)|"
-               r"(?:model|optimizer) states?|how (?:big|large|heavy) (?:are|is) [^?？]{0,30}weights|"
+               r"(?:model|optimizer)[\s-]states?|how (?:big|large|heavy) (?:are|is) [^?？]{0,30}weights|"
                r"size of (?:the |its )?weights|weights? (?:take|use|need|occupy|size)"),
     ("rent_or_buy", r"租还是买|买还是租|租.{0,6}买|买.{0,6}租|rent or buy|buy or rent|rent.{0,20}\bbuy\b|"
                     r"\bbuy\b.{0,20}\brent|break[\s-]?even|盈亏平衡|回本"),
@@ -270,6 +270,7 @@ _ASKED: tuple[tuple[str, str], ...] = (
 )
 
 
+_POWER_BILL = r"电费|electricity|power bill|耗电|用电|度电|kwh|kilowatt[- ]?hours?"
 _FOLLOWS_A_MODEL = ("kv", "concurrency", "memory", "time", "context")
 # Two cards set against each other with no figure named: "区别大吗", "whats the diff", "worth it over".
 _VERSUS = re.compile(r"区别|差别|差异|差在哪|不同|不一样|有啥两样|对比|比较|哪个好|哪个强|哪个更|\bvs\.?\b|versus|"
@@ -292,7 +293,8 @@ def _asks(text: str) -> str | None:
 def _asked(text: str, q: Query) -> str | None:
     """What the question asks for, when it names it (contracts: the asked quantity)."""
     if q.attributes and len(q.gpus) + len(q.unknown_gpus) >= 2 and not q.model \
-            and not ("price" in q.attributes and re.search(r"案例|\bcases?\b", text)):  # a case's cards: their cost
+            and not ("price" in q.attributes and re.search(r"案例|\bcases?\b", text)) \
+            and not re.search(_POWER_BILL, text):  # a case's cards: their cost; two kinds of cards: their bill
         return "comparison"
     for name, pattern in _ASKED:
         if re.search(pattern, text) and (q.model or name in ("speed", "cost", "rent_or_buy")):

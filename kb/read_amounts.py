@@ -115,7 +115,7 @@ def budget(t: Text, q: Query, usd_cny: float) -> None:
 
 def tokens(t: Text, q: Query) -> None:
     unit = r"(?:万亿|千亿|亿|万|trillion|billion|million|t|b|m|k)"
-    for m in t.take(rf"({NUM})\s*({unit})?\s*(?:个)?\s*(?:training\s+)?(?:tokens?|词元)(?!\s*/\s*s)"):
+    for m in t.take(rf"({NUM})\s*({unit})?[\s-]*(?:个)?\s*(?:training\s+)?(?:tokens?|词元)(?!\s*/\s*s)"):
         value = amount(m.group(1), m.group(2))
         if value >= 1e7:
             q.tokens = value
@@ -221,5 +221,9 @@ def batch(t: Text, q: Query) -> None:
         n = count_value(next(g for g in m.groups() if g)) or 0.0
         n *= 1e4 if "万" in text else 1e3 if re.search(r"\dk", text) else 1
         q.concurrency = int(n)
+    # "just me on it", "就我自己用": one user
+    if t.take(r"(?<![a-z])(?:just|only) (?:me|myself)(?![a-z])|single[\s-]user|一个人用|就我(?:一个人?|自己)|"
+              r"只有我(?:自己)?用?|我自己(?:一个人)?用"):
+        q.concurrency = q.concurrency or 1
     for m in t.take(rf"(?:batch(?:[\s_-]*size)?|批量(?:大小)?|批大小|bs)\s*(?:of|为|是|=|:)?\s*({NUM})"):
         q.batch = int(float(m.group(1).replace(",", "")))

@@ -87,6 +87,11 @@ class RecordSentences:
                 out.insert(0, Sentence(say("capex", f.language, count=n, gpu=gpu_name(gpu), capex=whole(n * price[0])),
                                        [self._cite(f, self._part_with(gpu, price[0]), top_k)], exempt=(gpu_name(gpu),),
                                        derived=(n * price[0], price[0], n)))
+        if len(bills) >= 2:  # "两张 a100 加四张 4090 一年电费": the cards' bills added up
+            kwh, cny = sum(b.derived[0] for b in bills), sum(b.derived[1] for b in bills)
+            bills.insert(0, Sentence(say("power_bill_all", f.language, kwh=_small(kwh), cny=_small(cny),
+                                         period=say(f"period.{f.period}", f.language)),
+                                     list(dict.fromkeys(m for b in bills for m in b.markers)), derived=(kwh, cny)))
         total = self._total_price(f, top_k)  # a sum asked ("一共多少钱") is the answer, not the cards' ratio
         summed = self._totals(f, [(g, f.counts[g]) for g in f.gpus if f.counts.get(g, 1) > 1], top_k)
         return bills + self._per_unit(f, top_k) + (total or self._ratio(f, top_k)) + summed + out

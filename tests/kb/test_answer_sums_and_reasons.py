@@ -174,3 +174,14 @@ def test_a_why_about_a_rate_says_the_mechanism_then_the_cards_figures(ask: Any, 
 ])
 def test_a_case_answers_the_part_asked_and_says_what_it_lacks(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question))
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # a why between two cards turns on the figure its words name (decoding: bandwidth), though another is bigger
+    ("为什么 4060 ti 16g 显存比 4070 大 出 token 反而慢", r"RTX 4070 的显存带宽是 RTX 4060 Ti 16GB 的 1\.75 倍"),
+    # a pick for one person is the guide's line for individual developers, at the level said
+    ("hobbyist here, which gpu should i get to start learning llms", r"^The guide's advice for individual developers: "
+     r"For entry-level applications, the RTX 4070 or 4080"),
+])
+def test_a_why_between_cards_and_a_pick_for_one_person(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question))

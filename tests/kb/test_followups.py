@@ -147,6 +147,34 @@ def test_the_resolved_question_reads_back_as_the_merged_query(turns: list[str]) 
         assert getattr(again, name) == getattr(t.query, name), (name, resolved_question(t.query, lang))
 
 
+def test_a_second_card_named_after_it_is_one_more() -> None:
+    t = turn("can one l40s serve qwen2.5 14b in fp16?", "get another l40s")
+    assert t.followup and t.query.gpus == [("l40s", 2)] and t.changed == ["gpu_count"]
+
+
+def test_just_me_is_one_user_and_a_hyphenated_context_is_read() -> None:
+    t = turn("4090 跑 llama 3 8b int8", "就我自己用，但是要塞一个 64k-token 的文档")
+    assert t.followup and t.query.concurrency == 1 and t.query.seq_len == 65536
+
+
+def test_a_trailing_then_asks_of_the_earlier_subject() -> None:
+    t = turn("zero-3 full training of llama 3 8b on 4 a100 80gb", "and the optimizer-state memory on each card then")
+    assert t.followup and t.query.asked == "memory" and t.query.model == "llama-3-8b"
+
+
+def test_a_side_question_naming_its_own_cards_stands_alone() -> None:
+    t = turn("a800 能跑 qwen2.5 32b 吗", "另外问一句 三张 4080 加一张 4090 一个月电费多少")
+    assert not t.followup and t.query.model is None and t.query.asked == "cost"
+    assert t.query.gpus == [("rtx-4080", 3), ("rtx-4090", 1)]
+
+
+@pytest.mark.slow
+def test_a_side_bill_over_two_kinds_of_cards_is_added_up(engine: Engine) -> None:
+    a = engine.answer("另外问一句 三张 4080 加一张 4090 一个月电费多少", history=["a800 能跑 qwen2.5 32b 吗"])
+    # 3 × 320 W + 450 W = 1,410 W × 720 h = 1,015.2 kWh
+    assert a.answer.startswith("全部显卡合计：一个月约耗电 1,015 kWh"), a.answer
+
+
 def test_the_engine_answers_a_follow_up_with_what_it_carried(engine: Engine) -> None:
     a = engine.answer("what about with two cards?", history=["Can Llama 3 70B run inference on one H100?"])
     assert a.answer.startswith("From earlier: model llama-3-70b · GPU H100 SXM · workload inference; "

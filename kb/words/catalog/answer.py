@@ -189,6 +189,8 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "The {gpu}'s dense {fmt} compute is {ratio}× its dense BF16: {low} TFLOPS against {bf16} TFLOPS",
         "zh": "{gpu} 的稠密 {fmt} 算力是其稠密 BF16 的 {ratio} 倍：{low} TFLOPS 对 {bf16} TFLOPS",
     },
+    "power_bill_all": {"en": "All the cards together: about {kwh} kWh {period}, about {cny} CNY",
+                       "zh": "全部显卡合计：{period}约耗电 {kwh} kWh，约 {cny} 元"},
     "energy.kb": {"en": "kb's electricity price, KB_ENERGY_PRICE_CNY_PER_KWH",
                   "zh": "kb 的电价，KB_ENERGY_PRICE_CNY_PER_KWH"},
     "energy.asked": {"en": "the price asked", "zh": "问题给的电价"},

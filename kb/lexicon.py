@@ -29,8 +29,13 @@ UNKNOWN_GPUS: tuple[str, ...] = (
     rf"(?:nvidia{_SEP})?(?:a10g?|a16|a30|a40|l40(?!s)|l20|h20|h800|a800|h100{_SEP}nvl|gh200|gb200|b100|b300)",
     rf"(?:nvidia{_SEP})?(?:jetson{_SEP})?(?:agx{_SEP})?orin|jetson{_SEP}\w+|dgx{_SEP}spark|dgx{_SEP}station",
     rf"(?:huawei{_SEP}|华为{_SEP})?(?:ascend|昇腾){_SEP}(?:9[0-9]0[a-c]?\d?|310[pb]?)|(?:huawei{_SEP})?atlas{_SEP}\d{{3}}[a-z]?",
+    rf"(?:寒武纪{_SEP}|cambricon{_SEP})?(?:思元|siyuan){_SEP}\d*",  # Cambricon's Siyuan 590
     rf"寒武纪|cambricon(?:{_SEP}mlu\d*)?|mlu{_SEP}\d{{3}}|昆仑芯?|kunlun|海光|hygon|dcu|摩尔线程|沐曦|壁仞|燧原|"
     rf"enflame|metax|biren",
+    # more Chinese accelerators: Alibaba T-Head's Hanguang, Cambricon's Siyuan, MetaX's Xiyun, Enflame's Yunsui,
+    # Tecorigin, Sophgo, VastAI, Denglin
+    rf"(?:平头哥{_SEP})?含光{_SEP}\d*|平头哥|hanguang{_SEP}\d*|曦云{_SEP}c?\d*|云燧{_SEP}[it]?\d*|"
+    rf"太初(?:元碁)?|tecorigin|算能|sophgo|瀚博|vastai|登临|denglin",
     rf"(?:摩尔线程{_SEP}|moore{_SEP}threads{_SEP})?mtt{_SEP}s\d{{2,4}}|moore{_SEP}threads",  # (摩尔线程 above)
     rf"(?:天数智芯{_SEP}|iluvatar(?:{_SEP}corex)?{_SEP})?(?:bi{_SEP}v\d{{3}}|mr{_SEP}v\d{{2,3}})|天数智芯|"
     rf"iluvatar(?:{_SEP}corex)?",  # Iluvatar CoreX BI-V150
@@ -53,6 +58,9 @@ UNKNOWN_MODELS: tuple[str, ...] = (
     rf"phi{_SEP}[234](?:\.5)?(?:{_SEP}(?:mini|medium))?|command{_SEP}r\+?",
     rf"bloom|opt(?=-\d)|gpt{_SEP}j|gpt{_SEP}neox?|bert|t5",
     rf"dbrx|jamba|snowflake{_SEP}arctic|grok{_SEP}1",
+    # Chinese assistants and model families kb has no shape for
+    rf"(?:讯飞{_SEP})?星火(?:大模型|认知大模型)?|iflytek(?:{_SEP}spark)?|sparkdesk|讯飞|智谱(?:清言)?|zhipu|零一万物|"
+    rf"商汤|日日新|sensenova|阶跃星辰|stepfun|天工(?:大模型)?|skywork|360{_SEP}?智脑|智脑|月之暗面|moonshot",
     rf"mistral{_SEP}(?:large|medium|small|nemo)(?:{_SEP}\d+(?:\.\d+)?)?|codestral|ministral|pixtral",
 )
 

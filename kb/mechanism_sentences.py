@@ -30,6 +30,8 @@ def mechanism_sentences(f: Facts) -> list[Sentence]:
         out.append(Sentence(text, [], exempt=tuple(_NAMES.findall(text))))
         if check is not None and topic == "quantize":
             out += _quantized(check, card_capacity_gb(f.question), f.language)
+        elif topic == "qlora":  # "why can qlora tune a 13b on a 4090 when lora can't": the base in 16 and 4 bits
+            out += _qlora_base(f.checks, f.language)
         elif check is not None and topic == "context_users":
             out += _context_users(check, f.language)
     return out
@@ -51,6 +53,17 @@ def _quantized(c: FitResult, capacity_gb: float | None, lang: Language) -> list[
                                 verdict=say(verdict, lang, precision=precision)),
                             ["F1"], exempt=(precision,), derived=(capacity_gb, cap / GIB)))
     return out
+
+
+def _qlora_base(checks: list[FitResult], lang: Language) -> list[Sentence]:
+    """The frozen base's weights in 16-bit (LoRA) and in 4-bit (QLoRA), from the question's QLoRA check."""
+    i, c = next(((i, c) for i, c in enumerate(checks, 1) if c.workload == "qlora"), (0, None))
+    if c is None or not c.model_params or not c.breakdown.weights:
+        return []
+    full, low = c.model_params * 2, float(c.breakdown.weights)
+    return [Sentence(say("mech.quantize_figures", lang, model=c.model, full=gib(full), low=gib(low),
+                         precision="4-bit"),
+                     [f"F{i}"], exempt=(c.model, "4-bit", "4 位", "16-bit", "16 位"), derived=(full / GIB, low / GIB))]
 
 
 def _context_users(c: FitResult, lang: Language) -> list[Sentence]:

@@ -185,3 +185,21 @@ def test_a_case_answers_the_part_asked_and_says_what_it_lacks(ask: Any, question
 ])
 def test_a_why_between_cards_and_a_pick_for_one_person(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question))
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # QLoRA's why: the frozen base in 16-bit against 4-bit, from the question's QLoRA check (14.7e9 × 2 B = 27.4 GiB)
+    ("why does qlora let a 16gb 4080 tune qwen2.5 14b when plain lora won't",
+     r"For qwen2\.5-14b, the weights alone are about 27\.\d GiB in 16-bit and \d+\.\d GiB in 4-bit"),
+])
+def test_qlora_why_gives_the_base_in_sixteen_and_four_bits(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question))
+
+
+@pytest.mark.parametrize(("question", "name"), [
+    ("平头哥含光 800 能跑 qwen2.5 7b 吗", "含光"), ("is a cambricon siyuan 590 any good for llama 3 8b", "siyuan"),
+    ("讯飞星火 私有化部署 要多少显存", "星火"), ("run zhipu glm on one l40s?", "zhipu"),
+])
+def test_more_names_kb_lacks_are_named_as_unknown(engine: Engine, question: str, name: str) -> None:
+    answer = engine.answer(question)
+    assert any(name in u.lower() for u in answer.unknown), answer.unknown

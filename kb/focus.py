@@ -61,11 +61,17 @@ _CASE_SUBJECTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
 _MAKERS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
     (re.compile(p, re.IGNORECASE), words) for p, words in (
         (r"mi\d|radeon|rx|w\d{4}|[5-9]\d00\s*(?:xtx|xt|gre)|amd|gaudi|intel|arc|昇腾|ascend|huawei|华为|寒武纪|cambricon|昆仑|kunlun|海光|"
-         r"hygon|摩尔线程|沐曦|壁仞|mlu|dcu|tpu|trainium|inferentia|aws|google", ("其他厂商的AI芯片发展",)),
-        (r"cerebras|groq|graphcore|jetson|orin|npu", ("专用AI加速器", "推理专用加速器", "边缘AI加速器")),
+         r"hygon|摩尔线程|沐曦|曦云|壁仞|燧原|云燧|思元|siyuan|太初|tecorigin|算能|sophgo|mlu|dcu|tpu|trainium|aws|"
+         r"google", ("其他厂商的AI芯片发展",)),
+        (r"cerebras|groq|graphcore|jetson|orin|npu|inferentia|含光|hanguang|平头哥|瀚博|vastai|登临|denglin",
+         ("专用AI加速器", "推理专用加速器", "边缘AI加速器")),
         (r"(?:rtx|gtx)?\s*[1-3]0[5-9]0|laptop|笔记本|移动版", ("RTX系列的演变与定位",)),
         (r"[vtpakhlbg]\d|a\d{4}|nvl|gb\d|dgx|ada|blackwell|rtx pro", ("NVIDIA新一代GPU", "数据中心GPU")),
     ))
+
+
+_ONE_PERSON = re.compile(r"个人开发|独立开发|自己玩|solo|indie|hobby|personal|individual|side project|home ?lab|"
+                         r"at home|在家", re.IGNORECASE)
 
 
 def maker_terms(unknown_gpus: list[str]) -> list[str]:
@@ -89,6 +95,8 @@ def focus_of(question: str, query: Query) -> Focus:
                     or query.budget_cny or query.asked or query.unknown)
     words = tuple(case_terms(question)) if about_a_case(question) else ()
     words += tuple(maker_terms(query.unknown_gpus))
+    if _ONE_PERSON.search(question):  # "solo dev, which card": §11.4's lines for individual developers
+        words += ("个人开发者",)
     return Focus(tuple(focus_terms(query)), asks_framing(question) or not concrete, words)
 
 # What is asked → the guide's words for it.

@@ -24,6 +24,7 @@ GUIDE_YEAR = 2025  # the guide's own date, said beside a team's dated price (REA
 _FORMAT_WORDS = ("FP8", "FP4", "Blackwell", "16 位", "8 位", "4 位", "16-bit", "8 bits", "4 bits")  # names, not figures
 
 
+_PERCENT = re.compile(r"%|percent|百分|几成|多少成", re.IGNORECASE)
 PERIOD_HOURS = {"day": 24, "month": 720, "year": 8760}  # around the clock: a day, 30 days, 365 days
 _SIDES = re.compile(r"\bor\b|\bvs\.?|\bversus\b|\bthan\b|还是|或者|或是|对比|比较|(?<=[a-z0-9])\s*比", re.IGNORECASE)
 # figures that add up over cards (a price has its own sentence; bandwidth adds up as the cards' aggregate)
@@ -369,11 +370,14 @@ class RecordSentences:
             ratio = vh / vl
             markers = [self._cite(f, self._part_with(g, v), top_k) for g, v in ((hi, vh), (lo, vl))
                        if self._groups.get(f"spec-{g}")]
+            more, less = (vh / vl - 1) * 100, (1 - vl / vh) * 100  # "in %": both ways, as people ask either
+            pct = say("ratio_pct", f.language, b=gpu_name(lo), more=f"{more:.1f}", less=f"{less:.1f}") \
+                if _PERCENT.search(f.question) else ""
             text = say("ratio", f.language, a=gpu_name(hi), b=gpu_name(lo), metric=say(f"metric.{attr}", f.language),
-                     ratio=f"{ratio:.2f}", va=f"{vh:g}", vb=f"{vl:g}", unit=unit, diff=f"{vh - vl:g}")
+                     ratio=f"{ratio:.2f}", va=f"{vh:g}", vb=f"{vl:g}", unit=unit, diff=f"{vh - vl:g}", pct=pct)
             # The two figures are the records' own (as the fit engine reads them); the ratio is computed from them.
             out = [Sentence(text, markers, exempt=(gpu_name(hi), gpu_name(lo)),
-                            derived=(round(ratio, 2), round(vh - vl, 6), vh, vl))]
+                            derived=(round(ratio, 2), round(vh - vl, 6), vh, vl, round(more, 1), round(less, 1)))]
             if attr == "price" and f.how_many:  # "一张 A100 的钱够买几张 4090"
                 out.append(Sentence(say("price_buys", f.language, a=gpu_name(hi), b=gpu_name(lo), n=int(ratio)),
                                     markers, exempt=(gpu_name(hi), gpu_name(lo)), derived=(float(int(ratio)),)))

@@ -203,3 +203,12 @@ def test_qlora_why_gives_the_base_in_sixteen_and_four_bits(ask: Any, question: s
 def test_more_names_kb_lacks_are_named_as_unknown(engine: Engine, question: str, name: str) -> None:
     answer = engine.answer(question)
     assert any(name in u.lower() for u in answer.unknown), answer.unknown
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # a difference asked in percent is said both ways: 1008 / 864 − 1 = 16.7 % more, 1 − 864 / 1008 = 14.3 % less
+    ("l40s vs 4090 memory bandwidth, how many percent apart", r"16\.7% more; the L40S has 14\.3% less"),
+    ("h200 的显存带宽比 h100 高百分之几", r"高 43\.3%；H100 SXM 低 30\.2%"),
+])
+def test_a_difference_in_percent_is_said_both_ways(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question))

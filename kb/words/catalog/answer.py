@@ -266,9 +266,10 @@ ANSWER: dict[str, dict[str, str]] = {
         "zh": "{parts} 合计约 {total} 元",
     },
     "ratio": {
-        "en": "The {a}'s {metric} is {ratio}× the {b}'s ({va} {unit} vs {vb} {unit}, {diff} {unit} more)",
-        "zh": "{a} 的{metric}是 {b} 的 {ratio} 倍（{va} {unit} 对 {vb} {unit}，多 {diff} {unit}）",
+        "en": "The {a}'s {metric} is {ratio}× the {b}'s ({va} {unit} vs {vb} {unit}, {diff} {unit} more{pct})",
+        "zh": "{a} 的{metric}是 {b} 的 {ratio} 倍（{va} {unit} 对 {vb} {unit}，多 {diff} {unit}{pct}）",
     },
+    "ratio_pct": {"en": ", {more}% more; the {b} has {less}% less", "zh": "，高 {more}%；{b} 低 {less}%"},
     "metric.bandwidth": {"en": "memory bandwidth", "zh": "显存带宽"}, "metric.vram": {"en": "memory", "zh": "显存"},
     "metric.compute": {"en": "dense BF16 compute", "zh": "稠密 BF16 算力"},
     "metric.fp8": {"en": "dense FP8 compute", "zh": "稠密 FP8 算力"},

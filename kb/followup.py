@@ -42,6 +42,7 @@ _TIMES = re.compile(r"(?:改成|变成|扩大|增加到|乘以|翻)?\s*(\d+|[三
                     r"(?:倍|x\b|times)|[x×]\s*(\d+)\b|\b(tripl|quadrupl)e[ds]?\b", re.IGNORECASE)
 _TOKENS = r"(?:tokens?|数据量|训练数据|语料|数据|data(?:set)?|corpus)"
 _HALF = r"(?:减半|一半|halve[ds]?|half)"
+_MONEY = r"(?:预算|经费|钱|budget|money|cash|spend)"
 _CONTEXT = r"(?:上下文|context|序列|seq|ctx)"
 _USERS = r"(?:并发|用户|人数|人|users?|people|concurrency|requests?|sequences?|seqs)"
 _CARDS = r"(?:卡|显卡|gpus?|cards?)"
@@ -78,7 +79,7 @@ def _family_size(prior: str, size: str) -> str:
     from kb.fit.presets import PRESETS
 
     sibling = re.sub(r"(?<=-)\d+(?:\.\d+)?b$", size, prior)
-    return sibling if sibling != prior and sibling in PRESETS else size
+    return sibling if sibling in PRESETS else size  # ("oops, 70b int8": the same model, said by its size)
 
 
 SLOTS = ("model", "gpu", "gpu_count", "workload", "precision", "seq_len", "concurrency", "batch", "budget_cny",
@@ -146,6 +147,9 @@ def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None
         if re.search(rf"{_TOKENS}.{{0,6}}{word}|{word}.{{0,12}}{_TOKENS}", s) and prior.tokens:
             merged.tokens = prior.tokens * scale
             changed.add("tokens")
+        if re.search(rf"{_MONEY}.{{0,6}}{word}|{word}.{{0,12}}{_MONEY}", s) and prior.budget_cny:
+            merged.budget_cny = prior.budget_cny * scale  # "what if the budget doubles", "预算减半"
+            changed.add("budget_cny")
     times = _TIMES.search(s)
     factor = _factor(times) if times else 0
     if factor and re.search(_CONTEXT, s) and not re.search(f"{_DOUBLE}|{_HALF}", s):

@@ -212,7 +212,7 @@ def _words(t: Text, q: Query) -> None:
                        r"几个(?!\s*(?:token|字|词|人|用户|会话|请求|并发))|多少张|多少块|多少卡|几卡|需要多少(?:张|块|卡|个gpu|gpu)|"
                        r"minimum number|fewest")
     q.latency = t.has(r"latency|延迟|首字|ttft|time to first|prefill|响应时间")
-    q.speed = t.has(RATE)
+    q.speed = t.has(RATE) or t.has(r"throughput|吞吐")
     if t.has(r"选哪|哪种|哪款|哪个|哪张|哪一|which (?:gpu|card)|what (?:gpu|card)|买什么|选什么|推荐|"
              r"怎么配|如何配|配什么|买啥|选啥|啥卡|什么卡|能买|买得起|should i (?:buy|get)|怎么分|如何分配|怎么分配|"
              r"how (?:should (?:i|we)|to) split|split (?:the|my|our) budget|"

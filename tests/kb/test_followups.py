@@ -147,6 +147,13 @@ def test_the_resolved_question_reads_back_as_the_merged_query(turns: list[str]) 
         assert getattr(again, name) == getattr(t.query, name), (name, resolved_question(t.query, lang))
 
 
+def test_a_correction_by_size_alone_keeps_the_model_and_a_budget_scales() -> None:
+    t = turn("qwen2.5 72b int4 on one h200?", "sorry, 72b in int8")
+    assert t.followup and t.query.model == "qwen2.5-72b" and t.query.precision == "int8"
+    t = turn("预算 3 万 跑 llama 3 8b 推理 买什么卡", "钱减半呢")
+    assert t.followup and t.query.budget_cny == 15_000 and "budget_cny" in t.changed
+
+
 def test_a_second_card_named_after_it_is_one_more() -> None:
     t = turn("can one l40s serve qwen2.5 14b in fp16?", "get another l40s")
     assert t.followup and t.query.gpus == [("l40s", 2)] and t.changed == ["gpu_count"]

@@ -534,7 +534,8 @@ class Composer(RecordSentences):
         if kind in ("fit", "speed", "cost"):  # "4090 显存多大？能跑 32b 吗": the figure asked beside the verdict
             direct = self._figures_also_asked(f, top_k) + direct
         buys = self._budget_buys(f, top_k)  # "how many 4070 tis for 40k": the count, not the guide's budget band
-        if kind != "selection" and f.budget_cny is not None and not buys:
+        priced_cards = "price" in f.intent.attributes and any(g in f.counts for g in f.gpus)
+        if kind != "selection" and f.budget_cny is not None and not buys and not priced_cards:
             direct = self._budget_rule(f, f.budget_cny, top_k) + direct
         direct = buys + direct
         prefer = ("tradeoff", "case") if kind in ("why", "case") else ("guide",)

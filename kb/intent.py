@@ -369,6 +369,8 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
     q = normalise(question)
     speed, cost = bool(_SPEED.search(q)), bool(_COST.search(q))
     attrs = [name for name, p in SPEC_ATTRIBUTES.items() if p.search(q)]
+    if asked == "price" and "price" not in attrs:  # "预算 3 万 买 4 张 4090 还差多少": the Query read a price
+        attrs.append("price")
     if off_domain(q):  # "4090 打游戏怎么样": a card named in another field's question is still that field's
         return Intent("not_covered")
     if asked == "cost" and names_gpu and not has_checks and not names_model and _POWER_BILL.search(q) \

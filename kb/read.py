@@ -218,7 +218,9 @@ def _words(t: Text, q: Query) -> None:
              r"how (?:should (?:i|we)|to) split|split (?:the|my|our) budget|"
              r"can (?:i|we) (?:buy|afford)|afford|"
              r"best gpu|recommend|cheapest (?:setup|config|configuration|way|option|gpus?|cards?|hardware)|"
-             r"最便宜的(?:配置|方案|卡|显卡)|最省钱的?(?:配置|方案)?"):
+             r"最便宜.{0,20}(?:配置|方案|卡|显卡|组合)|最省钱的?(?:配置|方案)?|最低成本|成本最低|"
+             r"(?:cheapest|lowest[- ]cost|least expensive)\b.{0,30}(?:setup|config|configuration|option|gpus?|cards?|"
+             r"hardware|rig|build)"):
         q.wants_selection = True
 
 
@@ -270,6 +272,9 @@ _ASKED: tuple[tuple[str, str], ...] = (
 )
 
 
+_LEFT = (r"还剩|还差|差多少|超(?:出|了)多少|over budget|short|剩(?:下)?多少|剩几|余(?:下|额)|"
+         r"what'?s left|left over|leftover|remain|total|一共|总共|合计|加起来|how far over|over by|"
+         r"(?:fit|within|stay in|under)\w* (?:the |my |our )?budget|afford|够不够|够吗|买得起|买不买得起")
 _POWER_BILL = r"电费|electricity|power bill|耗电|用电|度电|kwh|kilowatt[- ]?hours?"
 _FOLLOWS_A_MODEL = ("kv", "concurrency", "memory", "time", "context")
 # Two cards set against each other with no figure named: "区别大吗", "whats the diff", "worth it over".
@@ -294,8 +299,9 @@ def _asked(text: str, q: Query) -> str | None:
     """What the question asks for, when it names it (contracts: the asked quantity)."""
     if q.attributes and len(q.gpus) + len(q.unknown_gpus) >= 2 and not q.model \
             and not ("price" in q.attributes and re.search(r"案例|\bcases?\b", text)) \
-            and not re.search(_POWER_BILL, text):  # a case's cards: their cost; two kinds of cards: their bill
-        return "comparison"
+            and not re.search(_POWER_BILL, text) \
+            and not ("price" in q.attributes and q.budget_cny is not None and all(c for _, c in q.gpus)):
+        return "comparison"  # (a case's cards: their cost; two kinds of cards: their bill or what a budget leaves)
     for name, pattern in _ASKED:
         if re.search(pattern, text) and (q.model or name in ("speed", "cost", "rent_or_buy")):
             return name
@@ -339,6 +345,10 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
                 and not _OTHER_THING.search(t.original.lower()):
             q.attributes = list(KEY_FIGURES)  # "a800 和 h800 区别大吗": compared by the figures that decide
     if q.also and q.budget_cny is None:  # "哪个 kv cache 小" of two models asks which model, not what to buy
+        q.wants_selection = False
+    if q.budget_cny is not None and q.gpus and all(c for _, c in q.gpus) and not q.model \
+            and re.search(_LEFT, t.original.lower()):  # "预算十万 三张 4090 加两张 4080 还剩多少": those cards' cost
+        q.attributes = list(dict.fromkeys([*q.attributes, "price"]))
         q.wants_selection = False
     q.asks = _asks(t.original.lower())
     q.period = next((p for p, word in _PERIODS if re.search(word, t.original.lower())), "month")

@@ -115,7 +115,7 @@ def budget(t: Text, q: Query, usd_cny: float) -> None:
 
 def tokens(t: Text, q: Query) -> None:
     unit = r"(?:万亿|千亿|亿|万|trillion|billion|million|t|b|m|k)"
-    for m in t.take(rf"({NUM})\s*({unit})?[\s-]*(?:个)?\s*(?:training\s+)?(?:tokens?|词元)(?!\s*/\s*s)"):
+    for m in t.take(rf"({NUM})\s*({unit})?(?:-|\s*)(?:个)?\s*(?:training\s+)?(?:tokens?|词元)(?!s?\s*/\s*s)"):
         value = amount(m.group(1), m.group(2))
         if value >= 1e7:
             q.tokens = value

@@ -83,11 +83,13 @@ class RecordSentences:
                 out = self._team_price(f, gpu, top_k) + out
             if "price" in f.intent.attributes and parts and price is None:
                 out.append(Sentence(say("no_price", f.language, gpu=gpu_name(gpu)), [self._cite(f, parts[0], top_k)]))
-            elif "price" in f.intent.attributes and price and f.counts.get(gpu, 1) > 1:
+            elif "price" in f.intent.attributes and price and (f.counts.get(gpu, 1) > 1 or (
+                    f.budget_cny is not None and gpu in f.counts)):  # ("budget 30k, can i afford a 4090": one)
                 n = f.counts[gpu]  # "8 张 4090 多少钱": the cards' price times the count, from the record's price
-                out.insert(0, Sentence(say("capex", f.language, count=n, gpu=gpu_name(gpu), capex=whole(n * price[0])),
-                                       [self._cite(f, self._part_with(gpu, price[0]), top_k)], exempt=(gpu_name(gpu),),
-                                       derived=(n * price[0], price[0], n)))
+                markers = [self._cite(f, self._part_with(gpu, price[0]), top_k)]
+                out[:0] = [Sentence(say("capex", f.language, count=n, gpu=gpu_name(gpu), capex=whole(n * price[0])),
+                                    markers, exempt=(gpu_name(gpu),), derived=(n * price[0], price[0], n)),
+                           *(self._left_of_budget(f, n * price[0], markers) if len(f.counts) == 1 else [])]
         if len(bills) >= 2:  # "两张 a100 加四张 4090 一年电费": the cards' bills added up
             kwh, cny = sum(b.derived[0] for b in bills), sum(b.derived[1] for b in bills)
             bills.insert(0, Sentence(say("power_bill_all", f.language, kwh=_small(kwh), cny=_small(cny),
@@ -264,9 +266,22 @@ class RecordSentences:
         parts = (" + " if f.language == "en" else "＋").join(
             cards(n, gpu_name(g), f.language) for g, n, _ in items)
         markers = markers + [self._cite(f, self._part_with(g, v), top_k) for g, _, v in items]
-        return [Sentence(say(key, f.language, parts=parts, total=whole(total)), markers,
-                         exempt=tuple(gpu_name(g) for g, _, _ in items),
-                         derived=(total, *(n * v for _, n, v in items), *(float(n) for _, n, _ in items)))]
+        out = [Sentence(say(key, f.language, parts=parts, total=whole(total)), markers,
+                        exempt=tuple(gpu_name(g) for g, _, _ in items),
+                        derived=(total, *(n * v for _, n, v in items), *(float(n) for _, n, _ in items)))]
+        if key == "capex_total":
+            out += self._left_of_budget(f, total, markers)
+        return out
+
+    @staticmethod
+    def _left_of_budget(f: Facts, total: float, markers: list[str]) -> list[Sentence]:
+        """'预算十万 还剩多少': what a stated budget leaves after the cards' price, or how far over it they are."""
+        if f.budget_cny is None:
+            return []
+        left = f.budget_cny - total
+        return [Sentence(say("budget_left" if left >= 0 else "budget_over", f.language, budget=whole(f.budget_cny),
+                             total=whole(total), left=whole(abs(left))), markers,
+                         derived=(f.budget_cny, total, abs(left)))]
 
     def _price_per_gb(self, f: Facts, top_k: int) -> list[Sentence]:
         """'每 GB 显存多少钱': a card's price over its memory, as its record gives both."""

@@ -86,7 +86,9 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
     found = QuestionFit(unknown=[*q.unknown_models, *q.unknown_gpus], gpus=[g for g, _ in q.gpus],
                         models=[q.model] if q.model else [], budget_cny=q.budget_cny)
     buys = q.how_many and len(q.gpus) == 1  # "40k cny - how many 4070 tis is that": the budget over one price
-    if q.model is None and q.budget_cny is not None and not q.unknown_gpus and not buys:
+    # "预算十万 三张 4090 加两张 4080 还剩多少": counted cards priced against the budget, nothing to select
+    priced = bool(q.gpus) and all(c for _, c in q.gpus) and "price" in q.attributes
+    if q.model is None and q.budget_cny is not None and not q.unknown_gpus and not buys and not priced:
         from kb.fit.select import budget_options
 
         workload = (q.workloads or [""])[0]

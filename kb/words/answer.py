@@ -7,6 +7,8 @@ written the way the cited fit check or passage writes them (tests check each aga
 
 from __future__ import annotations
 
+import re
+
 from kb.language import Language
 from kb.numbers import GIB
 from kb.words.catalog import CATALOG
@@ -51,6 +53,8 @@ def rate(x: float) -> str:
 def end(sentence: str, markers: list[str], language: Language) -> str:
     """A sentence closed by its markers: '… [1][F1].' or '…[1]。'."""
     body = sentence.rstrip("。.！!？?；;，, ")
+    if language == "en" and re.match(r"[a-z]+(?![\w.-])", body) and not body.startswith("kb"):
+        body = body[:1].upper() + body[1:]  # "one RTX 4090 …", "inference of …" (not "qwen2.5-7b …", not "kb")
     tags = "".join(f"[{m}]" for m in markers)
     if language == "zh":
         return f"{body} {tags}。" if tags else f"{body}。"

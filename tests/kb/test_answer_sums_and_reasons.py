@@ -212,3 +212,14 @@ def test_more_names_kb_lacks_are_named_as_unknown(engine: Engine, question: str,
 ])
 def test_a_difference_in_percent_is_said_both_ways(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question))
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # counted cards priced against a stated budget: the total, then what is left or how far over, no selection
+    ("手上 8 万预算，两张 4090 加两张 4080 一共多少，还剩多少", r"^2 张 RTX 4090＋2 张 RTX 4080 合计约 56,998 元.*"
+     r"预算 80,000 元减去显卡 56,998 元，还剩 23,002 元"),
+    ("with 60k cny, would 4 4090s fit the budget or how far over?", r"^4 × RTX 4090 cost about 76,000 CNY.*"
+     r"That is 16,000 CNY over the 60,000 CNY budget"),
+])
+def test_counted_cards_against_a_budget(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question))

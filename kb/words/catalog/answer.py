@@ -220,6 +220,10 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "{budget} CNY buys {n} × {gpu} at {price} CNY each ({spent} CNY, {left} CNY left over)",
         "zh": "{budget} 元按每张 {price} 元可买 {n} 张 {gpu}（共 {spent} 元，剩 {left} 元）",
     },
+    "budget_left": {"en": "Of the {budget} CNY budget, {left} CNY is left after the {total} CNY of cards",
+                    "zh": "预算 {budget} 元减去显卡 {total} 元，还剩 {left} 元"},
+    "budget_over": {"en": "That is {left} CNY over the {budget} CNY budget",
+                    "zh": "比预算 {budget} 元超出 {left} 元"},
     "price_buys": {
         "en": "One {a}'s price buys {n} × {b}",
         "zh": "一张 {a} 的价格够买 {n} 张 {b}",

@@ -131,10 +131,7 @@ _OFF_DOMAIN = re.compile(
     r"温度|temperature|thermal (?:throttl|paste|pad)|硅脂|导热|水冷|water[\s-]?cool|风冷|air[\s-]?cool|"
     r"显示器|monitor(?! (?:gpu|usage|memory|vram|utili))|屏幕|刷新率|refresh rate|hdmi|"
     r"displayport|续航|battery|"
-    # asks for something other than a fact: code, prompts
-    r"写(?:一个|个|一段|段)?.{0,16}(?:脚本|代码|程序)|(?:give|write)(?: me)? (?:a|an|some|the)\b.{0,30}"
-    r"(?:script|code|program|snippet|loop|function|notebook|dockerfile)|code (?:sample|example|snippet)|代码示例|"
-    r"prompt engineering|提示词工程|提示工程|写提示词|prompt (?:tips|tricks)|"
+    r"出口管制|export control|禁售|制裁|sanction|还能买到|买得到吗|in stock|现货|缺货|"
     # games said by their titles or their settings
     r"原神|艾尔登法环|elden ring|使命召唤|call of duty|(?<![a-z])gta|荒野大镖客|starfield|星空|(?<![a-z])cs2(?![a-z])|"
     r"valorant|英雄联盟|绝地求生|(?<![a-z])pubg|永劫无间|吃鸡|3a ?大作|3a ?游戏|帧生成|frame gen|画质|特效全开|"
@@ -146,11 +143,26 @@ _OFF_DOMAIN = re.compile(
     r"语音合成|(?<![a-z])tts(?![a-z])|whisper|推荐系统|recommend(?:er|ation) system|自动驾驶|autonomous driving|"
     r"点云|point cloud|图神经网络|(?<![a-z])gnn",
     re.IGNORECASE)
+# Asks for something other than what a guide holds — code, prompts, software set-up, courses — whatever model
+# or card they name: "write me a pytorch loop for an a100", "how to set up nccl for llama training".
+_NOT_A_LOOKUP = re.compile(
+    r"(?:帮我|给我|请|帮忙)写.{0,40}(?:脚本|代码|程序)|写(?:一个|个|一段|段).{0,40}(?:脚本|代码|程序)|"
+    r"(?:give|write)(?: me)? (?:a|an|some|the)\b.{0,30}"
+    r"(?:script|code|program|snippet|loop|function|notebook|dockerfile)|code (?:sample|example|snippet)|代码示例|"
+    r"prompt engineering|提示词工程|提示工程|写提示词|prompt (?:tips|tricks)|"
+    r"how (?:do i|do we|to|can i) (?:install|set ?up (?:cuda|drivers?|pytorch|docker|the (?:software|"
+    r"environment|drivers?)))|怎么(?:安装|搭环境|搭建环境)|如何安装|"
+    r"(?<![a-z])k8s(?![a-z])|kubernetes|slurm|(?<![a-z])nccl(?![a-z])|"
+    r"课程|教程|(?<![a-z])courses?(?![a-z])|tutorials?|学习资料|入门资料|learning resources",
+    re.IGNORECASE)
+
+
 _LLM = re.compile(r"llm|大模型|大语言|language model|\btokens?\b|llama|qwen|mistral|mixtral|deepseek|gpt|transformer|"
                   r"\blora\b|qlora|vllm|kv\s*cache|文本生成|chat", re.IGNORECASE)
 # Subjects of another field that LLM-generic words ("LoRA", "tokens") do not bring back: a Stable Diffusion LoRA
 # is still Stable Diffusion. Only a language model named outright does.
-_OTHER_FIELD = re.compile(r"stable\s*diffusion|sdxl|yolo|目标检测|object detect|cyberpunk|赛博朋克|挖矿|mining",
+_OTHER_FIELD = re.compile(r"stable\s*diffusion|sdxl|(?<![a-z])diffusion|扩散模型|视频模型|video models?|sora(?![a-z])|"
+                          r"yolo|目标检测|object detect|cyberpunk|赛博朋克|挖矿|mining",
                           re.IGNORECASE)
 _LLM_NAMED = re.compile(r"llm|大模型|大语言|language model|llama|qwen|mistral|mixtral|deepseek|gpt", re.IGNORECASE)
 
@@ -158,6 +170,8 @@ _LLM_NAMED = re.compile(r"llm|大模型|大语言|language model|llama|qwen|mist
 def off_domain(question: str) -> bool:
     """A question about another field (a YOLO detector, Stable Diffusion samplers) that names nothing of LLMs."""
     q = normalise(question)
+    if _NOT_A_LOOKUP.search(q):
+        return True
     if _OTHER_FIELD.search(q):
         return not _LLM_NAMED.search(q)
     return bool(_OFF_DOMAIN.search(q)) and not _LLM.search(q)

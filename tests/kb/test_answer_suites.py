@@ -238,6 +238,9 @@ OFF_DOMAIN = [
     "my 4080 sits at 83c under load, should i worry", "4070 ti 配什么显示器好", "ubuntu 22.04 上 4090 驱动装不上怎么办",
     "write me a pytorch training loop for an a100", "4060 ti 风冷还是水冷",
     "does the l4 have an hdmi port for a screen", "h100 服务器 装 windows 可以吗",
+    # requests that are no lookup, whatever model they name; other generative fields
+    "帮我写个 deepspeed 配置脚本 训练 llama 3 8b", "any good courses on llm inference?",
+    "how do i install vllm on my 4090 box", "slurm 上怎么给 qwen 训练任务分 gpu", "a100 训扩散模型做视频生成合适吗",
 ]
 GUIDE = (ROOT / "corpus" / "guide.md").read_text(encoding="utf-8")
 

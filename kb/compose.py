@@ -243,7 +243,9 @@ class Composer(RecordSentences):
         out: list[Sentence] = []
         lang = f.language
         # The short-context rate people quote first, then the same card at the full context.
-        order = sorted(enumerate(f.checks[:MAX_CHECKS + 2], 1), key=lambda ic: (ic[1].gpu, ic[1].seq_len))
+        asked = f.checks[0].gpu_count if f.checks else 0  # the count asked about first, then the one that fits
+        order = sorted(enumerate(f.checks[:MAX_CHECKS + 2], 1),
+                       key=lambda ic: (ic[1].gpu, ic[1].gpu_count != asked, ic[1].seq_len))
         for i, c in order:
             m = [f"F{i}"]
             what = workload_phrase(c.model, c.workload, c.precision, lang)

@@ -223,3 +223,8 @@ def test_a_difference_in_percent_is_said_both_ways(ask: Any, question: str, patt
 ])
 def test_counted_cards_against_a_budget(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question))
+
+
+def test_a_rate_on_a_count_that_does_not_fit_says_so_before_the_rate_that_does(ask: Any) -> None:
+    answer = ask("qwen2.5 32b fp16 单张 a100 40g 每秒几个 token")
+    assert re.match(r"^1 张 A100 40GB 上没有速度|^.{0,40}A100 40GB.{0,20}(?:放不下|没有速度)", answer), answer

@@ -29,7 +29,7 @@ from kb.sentences import best_sentences
 from kb.sync_sentences import TABLE, grad_sync
 from kb.verify import object_figures, text_figures, unsupported
 from kb.words.answer import end, gib, gpu_name, rate, whole, workload_phrase
-from kb.words.catalog import say
+from kb.words.catalog import cards, say
 
 MAX_CHECKS = 3  # verdicts stated; the rest are in fit_checks
 # "why does X train slower than Y", "为什么 h800 比 h100 慢": two cards set against each other in a why
@@ -157,6 +157,12 @@ class Composer(RecordSentences):
         for i, c in enumerate(f.checks[:MAX_CHECKS], 1):
             m = [f"F{i}"]
             if f.asked == "kv" and c.kv_bytes_per_token:
+                s = c.serving
+                if i == 1 and s is not None and s.kv_tokens_capacity and _HEADROOM.search(f.question):
+                    room = s.kv_tokens_capacity * c.kv_bytes_per_token  # "还能剩多少给 kv": the room, first
+                    out.append(Sentence(say("kv_room", lang, cards=cards(c.gpu_count, gpu_name(c.gpu), lang),
+                                            gib=gib(room), tokens=whole(s.kv_tokens_capacity)), m,
+                                        derived=(room / GIB,)))
                 if i == 1:
                     out.append(Sentence(say("kv_per_token", lang, model=c.model, bytes=whole(c.kv_bytes_per_token)), m))
                     serving = c.serving
@@ -652,6 +658,7 @@ def _title_tokens(text: str) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", lower)) | {run[i:i + 2] for run in han for i in range(len(run) - 1)}
 
 
+_HEADROOM = re.compile(r"剩|留给|余下|空间|headroom|room|left (?:for|over)|leftover|spare", re.IGNORECASE)
 _PICK = re.compile(r"which|哪(?:张|块|款|个|种)|推荐|recommend|buy|买|选|pick|get\b", re.IGNORECASE)
 _COMPUTED = {"fit", "speed", "cost", "selection", "spec"}  # answers from records and checks
 _SPLIT = {"zh": re.compile(r"(?<=[。！？])"), "en": re.compile(r"(?<=[.!?])\s+(?=[A-Z])")}

@@ -228,3 +228,13 @@ def test_counted_cards_against_a_budget(ask: Any, question: str, pattern: str) -
 def test_a_rate_on_a_count_that_does_not_fit_says_so_before_the_rate_that_does(ask: Any) -> None:
     answer = ask("qwen2.5 32b fp16 单张 a100 40g 每秒几个 token")
     assert re.match(r"^1 张 A100 40GB 上没有速度|^.{0,40}A100 40GB.{0,20}(?:放不下|没有速度)", answer), answer
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("一张 h200 放 qwen2.5 72b int8 之后 还有多少显存留给 kv cache",
+     r"^放下权重后，1 张 H200 约剩 \d+\.\d GiB 给 KV 缓存：约 [\d,]+ token"),
+    ("l40s with llama 3 8b fp16 - how much kv headroom is there?",
+     r"^Beside the weights there are about \d+\.\d GiB left for the KV cache on one L40S"),
+])
+def test_the_room_left_for_the_kv_cache_is_said_first(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question))

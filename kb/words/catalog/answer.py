@@ -138,6 +138,10 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "{model} caches {bytes} bytes of KV a token (16-bit)",
         "zh": "{model} 每个 token 的 KV 缓存为 {bytes} 字节（16 位）",
     },
+    "kv_room": {
+        "en": "Beside the weights there are about {gib} GiB left for the KV cache on {cards}: about {tokens} tokens",
+        "zh": "放下权重后，{cards} 约剩 {gib} GiB 给 KV 缓存：约 {tokens} token",
+    },
     "kv_total": {
         "en": "At a {context}-token context × {n} sequences that is {total} GiB of KV cache",
         "zh": "{context} token 上下文 × {n} 路序列，共 {total} GiB KV 缓存",

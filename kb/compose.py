@@ -526,10 +526,10 @@ class Composer(RecordSentences):
             direct = self._spec(f, top_k)
         elif kind == "case":
             direct = self._case(f, top_k)
+        elif kind == "why" and asks_why(f.question) and _VERSUS_WHY.search(f.question) and len(f.gpus) >= 2:
+            direct = self._differences(f, top_k)  # "why is the a800 slower than the a100": what differs
         elif kind == "why" and f.gpus and f.intent.attributes:
             direct = self._why_cards(f, top_k)
-        elif kind == "why" and asks_why(f.question) and _VERSUS_WHY.search(f.question):
-            direct = self._differences(f, top_k)  # "why is the a800 slower than the a100": what differs
         if kind in ("general", "why") and not direct and _PICK.search(f.question) and not asks_why(f.question):
             # "solo dev, one card, which?": the guide's line for individual developers
             direct = self._audience_rule(f, top_k)

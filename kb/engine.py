@@ -251,6 +251,9 @@ class Engine:
         if prior is None or reset:
             return Turn(new)
         turn = merge(prior, new, text, tuple(self.fit.gpus))
+        bought = self._bought(prior)
+        if turn.followup and bought and ([g for g, _ in turn.query.gpus] == [bought[0]] or not new.gpus):
+            turn.query.gpus = [bought]  # "那些 4090 显存加起来多少": the cards the earlier money bought
         if turn.followup and turn.query.budget_cny is None and asks_same_money(text):
             prices = [(self._figure(g, "price"), c or 1) for g, c in prior.gpus]
             if prices and all(p for p, _ in prices):  # "for the same money": what the earlier cards cost
@@ -258,6 +261,16 @@ class Engine:
                 turn.changed.append("budget_cny")
                 turn.before["budget_cny"] = None
         return turn
+
+    def _bought(self, q: Query) -> tuple[str, int] | None:
+        """'一张 a100 的钱能买几张 4090': the second card and how many of it the first card's price buys."""
+        if not (q.how_many and len(q.gpus) == 2 and "price" in q.attributes):
+            return None
+        prices = [(g, n, p[0]) for g, n in q.gpus if (p := self._figure(g, "price"))]
+        if len(prices) != 2:
+            return None
+        (_, n_dear, dear), (cheap, _, each) = sorted(prices, key=lambda x: -x[2])  # the dearer card is the money
+        return cheap, int(dear * (n_dear or 1) // each)
 
     def _answer(self, text: str, query: Query, k: int, language: Language) -> Answer:
         """A standalone question's answer, from its Query."""

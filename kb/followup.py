@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from kb.fit.gpus import card_family
 from kb.fit.numbers import to_int
 from kb.fit.request import DEFAULT_SEQ
+from kb.intent import about_a_case
 from kb.query import Query
 
 _RESET = re.compile(r"^\s*(?:新问题|新的问题|重新开始|重新问|换个问题|换个话题|另一个问题|另外一个问题|new question|"
@@ -82,6 +83,7 @@ def _family_size(prior: str, size: str) -> str:
     return sibling if sibling in PRESETS else size  # ("oops, 70b int8": the same model, said by its size)
 
 
+_CARD_FIGURES = {"price", "power", "vram", "bandwidth", "nvlink", "pcie"}  # what a card is asked, not a precision
 SLOTS = ("model", "gpu", "gpu_count", "workload", "precision", "seq_len", "concurrency", "batch", "budget_cny",
          "tokens", "zero", "attributes")
 
@@ -222,9 +224,20 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
     # "24 users at 4k ctx each now": values and no subject of its own, however long, are the earlier subject's
     slots_only = fit_slots and new.model is None and not new.gpus and not new.unknown_models \
         and not new.unknown_gpus and prior.model is not None
+    # "how much would those two cost" after a fit: a figure of the earlier cards, asked of them alone
+    of_the_cards = bool(new.attributes) and set(new.attributes) <= _CARD_FIGURES and not fit_slots \
+        and new.model is None and not new.unknown and bool(prior.gpus) and prior.model is not None \
+        and not new.asks and not about_a_case(text)
+    carries = carries or of_the_cards
     if reset or not prior.slots or own_subject or not (opener or relative or ((_short(text) or slots_only)
                                                                               and carries)):
         return Turn(new)
+    if of_the_cards:
+        merged = replace(new, gpus=list(prior.gpus))
+        before, after = slot_values(prior), slot_values(merged)
+        carried = [k for k in ("gpu", "gpu_count") if after[k] is not None and after[k] == before[k]]
+        changed = [k for k in SLOTS if after[k] != before[k] and after[k] is not None]
+        return Turn(merged, True, carried, changed, {k: before[k] for k in changed})
     merged = replace(prior, notes=list(new.notes), unknown_models=list(new.unknown_models),
                      unknown_gpus=list(new.unknown_gpus), gpus=list(prior.gpus), workloads=list(prior.workloads),
                      attributes=list(prior.attributes), count=None)

@@ -79,7 +79,7 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
         "fp8": r"fp8|float8",
         "fp4": r"fp4|mxfp4|nvfp4",
         "power": r"功耗|功率|power|tdp|watt|瓦|耗电|用电|电量|度电|多少度(?!\s*[c℃])|几度电|kwh|kilowatt|电费|"
-                 r"electricity|"
+                 r"electricity|(?<![a-z])draw(?:s|ing)?(?![a-z])|吃多少电|费电|"
                  r"energy (?:use|usage|consumption|draw)",
         "nvlink": r"nvlink|nvswitch|互连|互联|interconnect|卡间|卡(?:跟|和|与)卡|card[- ]to[- ]card|gpu[- ]to[- ]gpu|"
                   r"(?<![a-z])roce(?![a-z])|infinity fabric",

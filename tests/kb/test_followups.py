@@ -154,6 +154,18 @@ def test_a_correction_by_size_alone_keeps_the_model_and_a_budget_scales() -> Non
     assert t.followup and t.query.budget_cny == 15_000 and "budget_cny" in t.changed
 
 
+def test_a_figure_asked_of_the_earlier_cards_drops_the_model() -> None:
+    t = turn("could 4 l4s serve qwen2.5 14b fp16", "and how much power do those pull")
+    assert t.followup and t.query.gpus == [("l4", 4)] and t.query.model is None and t.query.attributes == ["power"]
+
+
+@pytest.mark.slow
+def test_the_cards_an_earlier_price_bought_are_the_next_turns_cards(engine: Engine) -> None:
+    a = engine.answer("and their combined vram?", history=["how many 4060 ti 16gb can i get for the price of one a100"])
+    # 150,000 // 3,899 = 38 cards; 38 × 16 GiB = 608 GiB
+    assert "38 × RTX 4060 Ti 16GB" in a.answer and "608 GiB" in a.answer, a.answer
+
+
 def test_a_second_card_named_after_it_is_one_more() -> None:
     t = turn("can one l40s serve qwen2.5 14b in fp16?", "get another l40s")
     assert t.followup and t.query.gpus == [("l40s", 2)] and t.changed == ["gpu_count"]

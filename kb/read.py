@@ -39,6 +39,9 @@ _QUANTITY_BEFORE = re.compile(r"(?:并发|用户|上下文|预算|token|tokens|u
                               r"\s*[:=为是]?\s*$")
 
 
+_OTHER_SIZE = re.compile(r"(?:和|与|跟|对比|vs\.?|versus|or|还是|and)\s*(?:the\s*)?(\d{2,3})\s*g(?:i?b)?(?![a-z0-9])")
+
+
 def _names(t: Text, q: Query, registry: Registry) -> list[tuple[str, int, int]]:
     """GPU and model names from the one registry; returns the known GPUs with their spans, for counts."""
     gpus: list[tuple[str, int, int]] = []
@@ -60,6 +63,13 @@ def _names(t: Text, q: Query, registry: Registry) -> list[tuple[str, int, int]]:
         elif written not in q.unknown_models:
             q.unknown_models.append(written)
         t.blank(f.start, f.end)
+    for m in _OTHER_SIZE.finditer(t.s):
+        for gid, _, _ in list(gpus):  # "a100 40g 和 80g": the same card's other memory size
+            sibling = re.sub(r"-\d+gb$", f"-{m.group(1)}gb", gid)
+            if sibling != gid and sibling in registry.gpu_ids and all(g != sibling for g, _, _ in gpus):
+                gpus.append((sibling, m.start(1), m.end()))
+                t.blank(m.start(1), m.end())
+                break
     return gpus
 
 

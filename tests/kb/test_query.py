@@ -261,3 +261,9 @@ def test_a_figure_of_a_card_kb_lacks_names_the_cards_it_has_instead_of_guide_sen
     a = engine.answer(question)
     assert a.unknown and not a.fit_checks and re.search(r"H200.*RTX 4090|H200、.*RTX 4090", a.answer), a.answer
     assert "[" not in a.answer  # nothing cited: no sentence of the guide about some other card
+
+
+def test_the_same_cards_other_memory_size_said_alone_is_its_sibling_record() -> None:
+    q = ENGINE.read("h100 和 h200 不比了，a100 40gb 对比 80gb 的显存带宽", "zh")
+    assert [g for g, _ in q.gpus] == ["h100-sxm", "h200", "a100-40gb", "a100-80gb"]
+    assert [g for g, _ in ENGINE.read("a100 80g or 40g for a 13b?", "en").gpus] == ["a100-80gb", "a100-40gb"]

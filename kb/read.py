@@ -228,6 +228,7 @@ def _words(t: Text, q: Query) -> None:
              r"how (?:should (?:i|we)|to) split|split (?:the|my|our) budget|"
              r"can (?:i|we) (?:buy|afford)|afford|"
              r"best gpu|recommend|cheapest (?:setup|config|configuration|way|option|gpus?|cards?|hardware)|"
+             r"what (?:hardware|setup|rig)|which hardware|什么硬件|什么配置|啥配置|"
              r"最便宜.{0,20}(?:配置|方案|卡|显卡|组合)|最省钱的?(?:配置|方案)?|最低成本|成本最低|"
              r"(?:cheapest|lowest[- ]cost|least expensive)\b.{0,30}(?:setup|config|configuration|option|gpus?|cards?|"
              r"hardware|rig|build)"):

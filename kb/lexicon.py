@@ -44,6 +44,11 @@ UNKNOWN_GPUS: tuple[str, ...] = (
     rf"(?:intel{_SEP})?(?:habana{_SEP})?gaudi{_SEP}[12](?!\d)",  # Gaudi 2 (Gaudi 3 is a record)
     rf"(?:intel{_SEP})?arc{_SEP}[ab]\d{{3}}|(?:intel{_SEP})?(?:data{_SEP}center{_SEP}gpu{_SEP})?max{_SEP}1[15]50",
     rf"(?:aws{_SEP})?(?:trainium\d?|inferentia\d?)|groq(?:{_SEP}lpu)?|cerebras(?:{_SEP}cs-?\d)?",
+    # older and workstation lines named by family: whatever follows the family word, kb has no record of it
+    rf"(?:nvidia{_SEP})?titan(?:{_SEP}(?:rtx|xp|x|v|z|black|ada))?",
+    rf"(?:nvidia{_SEP})?quadro(?:{_SEP}rtx)?(?:{_SEP}[a-z]?\d{{3,4}})?",
+    rf"(?:nvidia{_SEP})?tesla{_SEP}[a-z]\d{{1,3}}",
+    rf"(?:amd{_SEP})?radeon{_SEP}(?:pro{_SEP})?(?:vii|[a-z]?\d{{3,4}}[a-z]*)|(?:amd{_SEP})?radeon{_SEP}pro",
 )
 
 # Models kb has no shape for and whose names state no size (a name with a size, "Falcon 180B", is checked at

@@ -199,6 +199,9 @@ def test_qlora_why_gives_the_base_in_sixteen_and_four_bits(ask: Any, question: s
 @pytest.mark.parametrize(("question", "name"), [
     ("平头哥含光 800 能跑 qwen2.5 7b 吗", "含光"), ("is a cambricon siyuan 590 any good for llama 3 8b", "siyuan"),
     ("讯飞星火 私有化部署 要多少显存", "星火"), ("run zhipu glm on one l40s?", "zhipu"),
+    # older and workstation cards named by their family word, never checked as another card
+    ("titan v 能推理 llama 3 8b 吗", "titan"), ("quadro p6000 for a 13b?", "quadro"),
+    ("tesla k80 还能用来跑 7b 吗", "tesla"), ("radeon pro vii vs a100 for inference", "radeon"),
 ])
 def test_more_names_kb_lacks_are_named_as_unknown(engine: Engine, question: str, name: str) -> None:
     answer = engine.answer(question)

@@ -269,6 +269,7 @@ def test_the_same_cards_other_memory_size_said_alone_is_its_sibling_record() -> 
     assert [g for g, _ in ENGINE.read("a100 80g or 40g for a 13b?", "en").gpus] == ["a100-80gb", "a100-40gb"]
 
 
-@pytest.mark.parametrize("question", ["what hardware for serving qwen2.5 14b to 50 users", "跑 llama 3 8b 微调 用什么配置"])
+@pytest.mark.parametrize("question", ["what hardware for serving qwen2.5 14b to 50 users",
+                                      "跑 llama 3 8b 微调 用什么配置"])
 def test_asking_what_hardware_is_a_pick(question: str) -> None:
     assert ENGINE.read(question, "en").wants_selection

@@ -289,7 +289,8 @@ class Composer(RecordSentences):
         asked = also_asked_figures(f.question)
         if not asked or asks_rent(f.question):
             return []
-        out = []
+        counted = [(g, n) for g, n in f.counts.items() if n > 1]
+        out = self._totals(f, counted, top_k, [a for a in asked if a == "power"])  # "16384 张 h100 总功耗多少"
         for gpu in f.gpus[:2]:
             parts = self._groups.get(f"spec-{gpu}", [])
             out += self._rows(f, gpu, asked, top_k)

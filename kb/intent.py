@@ -301,6 +301,10 @@ _ALSO_ASKED = {
                         r"price of|what(?:'s| is| does) (?:an? |the )?[a-z0-9 ]{2,20} cost", re.IGNORECASE),
     "vram": re.compile(r"显存(?:多大|多少|是多少|有多大|有多少)|多大显存|how much (?:v?ram|memory) (?:does|do|is|has)|"
                        r"(?<![a-z])vram\s*[?？]", re.IGNORECASE),
+    "power": re.compile(r"总功耗|功耗(?:多少|多大|合计|加起来|一共)|(?:total|combined) (?:power|tdp|draw)|"
+                        r"power (?:draw|consumption)|多少\s*(?:瓦|千瓦|兆瓦|mw|kw)|how many (?:k|m)?w(?![a-z])|"
+                        r"in (?:k|m)w\b",
+                        re.IGNORECASE),
 }
 
 

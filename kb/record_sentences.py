@@ -130,12 +130,13 @@ class RecordSentences:
                     exempt=(gpu_name(gpu),), derived=(ratio, x, scale)))
         return out
 
-    def _totals(self, f: Facts, counted: list[tuple[str, int]], top_k: int) -> list[Sentence]:
+    def _totals(self, f: Facts, counted: list[tuple[str, int]], top_k: int,
+                attributes: list[str] | None = None) -> list[Sentence]:
         """'两张 4090 总显存和功耗': each asked figure that adds up over cards, times each card's count, and over all
         the cards when they are of several kinds and the records give the figure in one unit."""
         out: list[Sentence] = []
         lang = f.language
-        for attr in [a for a in f.intent.attributes if a in SUMMED]:
+        for attr in [a for a in (f.intent.attributes if attributes is None else attributes) if a in SUMMED]:
             items = [(g, n, v) for g, n in counted if (v := self._figure(g, attr)) is not None]
             metric = say(f"metric.{attr}", lang)
             for g, n, (each, unit) in items:

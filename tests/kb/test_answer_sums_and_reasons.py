@@ -241,3 +241,8 @@ def test_a_rate_on_a_count_that_does_not_fit_says_so_before_the_rate_that_does(a
 ])
 def test_the_room_left_for_the_kv_cache_is_said_first(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question))
+
+
+def test_a_fit_question_that_also_asks_the_cards_power_sums_it_first(ask: Any) -> None:
+    answer = ask("4 张 l40s 全参训练 qwen2.5 7b 够不够，顺便算下总功耗多少千瓦")
+    assert answer.startswith("4 张 L40S 的功耗合计 4 × 350 W = 1,400 W（1.4 kW）"), answer

@@ -33,7 +33,9 @@ from kb.words.catalog import cards, say
 
 MAX_CHECKS = 3  # verdicts stated; the rest are in fit_checks
 # "why does X train slower than Y", "为什么 h800 比 h100 慢": two cards set against each other in a why
-_VERSUS_WHY = re.compile(r"slower|faster|quicker|(?:better|worse) than|比.{0,12}(?:慢|快|差|强|弱)|不如", re.IGNORECASE)
+_VERSUS_WHY = re.compile(r"slower|faster|quicker|(?:better|worse) than|比.{0,12}(?:慢|快|差|强|弱)|不如|"
+                         r"(?:pick|choose|prefer|take|buy|use)\w* .{1,30}? over|instead of|而不(?:是|选|用)",
+                         re.IGNORECASE)
 # Passage sentences after a direct answer (one, unless named here). A pick has none: the guide's budget rule is
 # said with it, and any other sentence of chapter 11 is the rule of some other budget.
 SUPPORT = {"case": 2, "selection": 0}

@@ -355,7 +355,7 @@ class RecordSentences:
     def _differences(self, f: Facts, top_k: int) -> list[Sentence]:
         """'why does an a800 train slower than an a100': the figures that decide, the same ones and the ones
         that differ (the A800's NVLink), for the two cards named."""
-        return self._ratio(f, top_k, ["compute", "bandwidth", "vram", "nvlink"])
+        return self._ratio(f, top_k, ["compute", "bandwidth", "vram", "nvlink", "power"])
 
     def _ratio(self, f: Facts, top_k: int, attributes: list[str] | None = None) -> list[Sentence]:
         """Two cards' figure for each asked attribute as a ratio, first: "how much more bandwidth" (and price)."""

@@ -246,3 +246,8 @@ def test_the_room_left_for_the_kv_cache_is_said_first(ask: Any, question: str, p
 def test_a_fit_question_that_also_asks_the_cards_power_sums_it_first(ask: Any) -> None:
     answer = ask("4 张 l40s 全参训练 qwen2.5 7b 够不够，顺便算下总功耗多少千瓦")
     assert answer.startswith("4 张 L40S 的功耗合计 4 × 350 W = 1,400 W（1.4 kW）"), answer
+
+
+def test_a_why_for_picking_one_card_over_another_sets_their_figures_side_by_side(ask: Any) -> None:
+    answer = ask("why choose an rtx 6000 ada over a 4090 for a workstation llm box")
+    assert re.search(r"RTX 6000 Ada", answer) and re.search(r"(?:memory|power).{0,40}×", answer), answer

@@ -22,6 +22,10 @@ from kb.query import Query
 _RESET = re.compile(r"^\s*(?:新问题|新的问题|重新开始|重新问|换个问题|换个话题|另一个问题|另外一个问题|new question|"
                     r"reset|start over|another question|new topic|different (?:topic|question)|unrelated)"
                     r"\s*[:：,，。.!！-]*\s*", re.IGNORECASE)
+# "forget that. 7b on a 4060?", "算了，4060 跑 7b 呢": a fresh question when it names its own model or card,
+# a change of the earlier one when it does not ("算了，还是用 int8 吧").
+_SOFT_RESET = re.compile(r"^\W*(?:forget (?:that|it|about (?:that|it))|never ?mind|nvm|算了|不问这个了)\b",
+                         re.IGNORECASE)
 _OPENER = re.compile(
     r"^\s*(?:(?:oops|whoops|hmm+|ah|oh|ok(?:ay)?|fine|alright|right|cool|哦|啊|嗯|额|呃|好的?|行)\s*[,，!！.。]*\s*)?"
     r"(?:那么?|如果|要是|假如|换成|改成|换|改为|改用|用|再|还有|同样|同上|那如果|其他不变|"
@@ -204,7 +208,9 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
     """`new` read against `prior`: a follow-up inherits what it does not say, else it stands alone.
     `registry_ids` are the GPU records, for a correction that names only a size ("the 40GB one")."""
     reset, _ = is_reset(text)
-    opener = bool(_OPENER.search(text))
+    if _SOFT_RESET.search(text) and (new.model is not None or new.gpus):
+        return Turn(new)
+    opener = bool(_OPENER.search(text)) or bool(_SOFT_RESET.search(text))
     # A question with its own subject: a model on a card or a workload, or a figure of a named card asked
     # after a conversation about something else.
     own_subject = not opener and ((new.model is not None and (bool(new.gpus) or bool(new.workloads)))

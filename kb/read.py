@@ -91,6 +91,8 @@ def _size(t: Text, q: Query) -> None:
         if word is None:
             continue
         tokens = word.group(1).split()
+        ends = [i for i, tok in enumerate(tokens) if tok.endswith(".")]
+        tokens = tokens[ends[-1] + 1:] if ends else tokens  # "forget that. 7b on a 4060": no name across a stop
         while tokens and tokens[0] in _NOT_A_NAME:  # "run falcon 180b": the name is "falcon"
             tokens.pop(0)
         if not tokens or tokens[-1] in _NOT_A_NAME:

@@ -166,6 +166,14 @@ def test_the_cards_an_earlier_price_bought_are_the_next_turns_cards(engine: Engi
     assert "38 × RTX 4060 Ti 16GB" in a.answer and "608 GiB" in a.answer, a.answer
 
 
+def test_forget_that_starts_over_only_when_the_turn_names_its_own_subject() -> None:
+    t = turn("h200 跑 llama 3.1 70b int4", "never mind. qwen2.5 14b on an l4?")
+    assert not t.followup and t.query.precision is None and t.query.model == "qwen2.5-14b"
+    assert t.query.unknown_models == []  # "never mind." is no model's name
+    t = turn("h200 跑 llama 3.1 70b int4", "算了 还是 fp8 吧")
+    assert t.followup and t.query.precision == "fp8" and t.query.model == "llama-3.1-70b"
+
+
 def test_a_second_card_named_after_it_is_one_more() -> None:
     t = turn("can one l40s serve qwen2.5 14b in fp16?", "get another l40s")
     assert t.followup and t.query.gpus == [("l40s", 2)] and t.changed == ["gpu_count"]

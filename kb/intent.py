@@ -327,7 +327,8 @@ def asks_which(question: str) -> bool:
 _PER_UNIT = tuple((key, attr, scale, re.compile(p, re.IGNORECASE)) for key, attr, scale, p in (
     ("kw", "power", 1000.0, r"每千瓦|每 ?kw|per kw|/ ?kw(?![a-z])|per kilowatt"),
     ("w", "power", 1.0, r"每瓦|per watt|/ ?w(?![a-z])|perf(?:ormance)? per watt|flops ?/ ?w|能效比"),
-    ("10k", "price", 1e4, r"每万元|每万块|每一万|per 10 ?k|per 10,?000|/ ?10 ?k(?![a-z])"),
+    ("10k", "price", 1e4, r"每万元|每万块|每一万|per 10 ?k|per 10,?000|/ ?10 ?k(?![a-z])|"
+                          r"per[\s-](?:dollar|buck|\$)|每块钱的?算力|单位价格的?算力"),  # (in CNY, per 10,000)
     ("1k", "price", 1e3, r"每千元|每千块|每一千|per 1 ?k(?![a-z])|per 1,?000(?![0-9])"),
     ("cny", "price", 1.0, r"每元|每块钱|per (?:yuan|cny|rmb)(?![a-z])"),
 ))

@@ -370,29 +370,36 @@ class RecordSentences:
         asked = attributes or f.intent.attributes
         if asked == KEY_FIGURES:  # "h800 跟 h100 有啥不一样": besides the figures that decide, what else differs
             asked = [*KEY_FIGURES, "nvlink", "power", "price"]
+        n = {g: f.counts.get(g) or 1 for g in gpus}
+        sets = any(c > 1 for c in n.values())  # "4 张 4090 和 1 张 a100 哪个总显存大": the sets, not one card each
+        label = {g: cards(n[g], gpu_name(g), f.language) if n[g] > 1 else gpu_name(g) for g in gpus}
         for attr in asked:
-            a, b = self._figure(gpus[0], attr), self._figure(gpus[1], attr)
-            if a is None or b is None or not a[0] or not b[0] or a[1] != b[1]:
+            one_a, one_b = self._figure(gpus[0], attr), self._figure(gpus[1], attr)
+            if one_a is None or one_b is None or not one_a[0] or not one_b[0] or one_a[1] != one_b[1]:
                 continue  # "32 GB" against "24 GiB": each is said as its record writes it, no ratio across units
+            k = sets and attr in SUMMED
+            a = (one_a[0] * n[gpus[0]], one_a[1]) if k else one_a
+            b = (one_b[0] * n[gpus[1]], one_b[1]) if k else one_b
+            single = {gpus[0]: one_a[0], gpus[1]: one_b[0]}
             if a[0] == b[0]:  # "一样吗": the same figure is the answer
-                markers = [self._cite(f, self._part_with(g, a[0]), top_k) for g in gpus
+                markers = [self._cite(f, self._part_with(g, single[g]), top_k) for g in gpus
                            if self._groups.get(f"spec-{g}")]
-                text = say("ratio_same", f.language, a=gpu_name(gpus[0]), b=gpu_name(gpus[1]), va=f"{a[0]:g}",
+                text = say("ratio_same", f.language, a=label[gpus[0]], b=label[gpus[1]], va=f"{a[0]:g}",
                            metric=say(f"metric.{attr}", f.language), unit=a[1])
                 (same if attr in (attributes or f.intent.attributes) else unasked).append(
-                    Sentence(text, markers, exempt=(gpu_name(gpus[0]), gpu_name(gpus[1]))))
+                    Sentence(text, markers, exempt=(label[gpus[0]], label[gpus[1]]), derived=(a[0],)))
                 continue
             (hi, (vh, unit)), (lo, (vl, _)) = sorted(((gpus[0], a), (gpus[1], b)), key=lambda x: -x[1][0])
             ratio = vh / vl
-            markers = [self._cite(f, self._part_with(g, v), top_k) for g, v in ((hi, vh), (lo, vl))
+            markers = [self._cite(f, self._part_with(g, single[g]), top_k) for g in (hi, lo)
                        if self._groups.get(f"spec-{g}")]
             more, less = (vh / vl - 1) * 100, (1 - vl / vh) * 100  # "in %": both ways, as people ask either
-            pct = say("ratio_pct", f.language, b=gpu_name(lo), more=f"{more:.1f}", less=f"{less:.1f}") \
+            pct = say("ratio_pct", f.language, b=label[lo], more=f"{more:.1f}", less=f"{less:.1f}") \
                 if _PERCENT.search(f.question) else ""
-            text = say("ratio", f.language, a=gpu_name(hi), b=gpu_name(lo), metric=say(f"metric.{attr}", f.language),
-                     ratio=f"{ratio:.2f}", va=f"{vh:g}", vb=f"{vl:g}", unit=unit, diff=f"{vh - vl:g}", pct=pct)
-            # The two figures are the records' own (as the fit engine reads them); the ratio is computed from them.
-            out = [Sentence(text, markers, exempt=(gpu_name(hi), gpu_name(lo)),
+            text = say("ratio", f.language, a=label[hi], b=label[lo], metric=say(f"metric.{attr}", f.language),
+                       ratio=f"{ratio:.2f}", va=f"{vh:g}", vb=f"{vl:g}", unit=unit, diff=f"{vh - vl:g}", pct=pct)
+            # The figures are the records' own (times the counts said); the ratio is computed from them.
+            out = [Sentence(text, markers, exempt=(label[hi], label[lo]),
                             derived=(round(ratio, 2), round(vh - vl, 6), vh, vl, round(more, 1), round(less, 1)))]
             if attr == "price" and f.how_many:  # "一张 A100 的钱够买几张 4090"
                 out.append(Sentence(say("price_buys", f.language, a=gpu_name(hi), b=gpu_name(lo), n=int(ratio)),

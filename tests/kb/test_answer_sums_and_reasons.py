@@ -251,3 +251,14 @@ def test_a_fit_question_that_also_asks_the_cards_power_sums_it_first(ask: Any) -
 def test_a_why_for_picking_one_card_over_another_sets_their_figures_side_by_side(ask: Any) -> None:
     answer = ask("why choose an rtx 6000 ada over a 4090 for a workstation llm box")
     assert re.search(r"RTX 6000 Ada", answer) and re.search(r"(?:memory|power).{0,40}×", answer), answer
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # counted sets compared by their sums: 3 × 48 = 144 GB against 141 GB
+    ("three l40s vs one h200, which has more memory in total", r"^The 3 × L40S's memory is 1\.02× the H200's "
+     r"\(144 GB vs 141 GB, 3 GB more\)"),
+    ("2 张 4080 和 1 张 4090 总带宽哪个高",
+     r"^2 张 RTX 4080 的显存带宽是 RTX 4090 的 1\.42 倍（1433\.6 GB/s 对 1008 GB/s"),
+])
+def test_counted_sets_of_two_cards_are_compared_by_their_sums(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question))

@@ -186,9 +186,11 @@ def batch(t: Text, q: Query) -> None:
                     rf"(?![a-z])"):
         q.concurrency = int(float(m.group(1).replace(",", "")))
         q.seq_len = int(float(m.group(2).replace(",", "")) * 1024)
-    for m in t.take(rf"({NUM})\s*(?:个|路)?\s*(?:并发|concurrent)\s*(?:的|at|of)?\s*({NUM})\s*k(?![a-z])"):
-        q.concurrency = int(float(m.group(1).replace(",", "")))
-        q.seq_len = int(float(m.group(2).replace(",", "")) * 1024)
+    for m in t.take(rf"({NUM})\s*(?:个|路)?\s*(?:并发|concurrent)\s*(?:的|at|of)?\s*({NUM})\s*k(?![a-z])"
+                    rf"|({NUM})\s*路\s*(?:的|每路)?\s*({NUM})\s*k(?![a-z])"):  # "20路 8k"
+        n, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        q.concurrency = int(float(n.replace(",", "")))
+        q.seq_len = int(float(k.replace(",", "")) * 1024)
     for m in t.take(rf"({NUM})\s*(?:个|路|条|x)?\s*({NUM})\s*k\s*(?:tokens?\s*)?(?:的|context\s*)?\s*"
                     rf"(?:并发|concurrent|sequences?|requests?|会话|请求|对话|chats?|users?|用户)"
                     rf"|({NUM})\s*(?:concurrent\s*)?(?:users?|people|ppl|persons?|requests?|sequences?|seqs?|chats?)\s*"

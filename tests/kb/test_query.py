@@ -273,3 +273,8 @@ def test_the_same_cards_other_memory_size_said_alone_is_its_sibling_record() -> 
                                       "跑 llama 3 8b 微调 用什么配置"])
 def test_asking_what_hardware_is_a_pick(question: str) -> None:
     assert ENGINE.read(question, "en").wants_selection
+
+
+def test_ways_times_a_context_is_that_many_sequences_of_it() -> None:
+    q = ENGINE.read("l40s 跑 llama 3 8b 32路 4k 够不够", "zh")
+    assert (q.concurrency, q.seq_len) == (32, 4096)

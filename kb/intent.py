@@ -89,7 +89,7 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
                  r"how much (?:is|are|for|would|more|extra|less)|more expensive|pricier|costlier|dearer|"
                  r"what'?s the total|total (?:cost|price)|in total\s*[?？]?$|run me|set me back|cost me|"
                  r"cards? only|cards? alone|(?<![a-z])in (?:cny|rmb|yuan)(?![a-z])|(?<![a-z])all[- ]in(?![a-z])|"
-                 r"光显卡|只算显卡",
+                 r"光显卡|只算显卡|光卡|只算卡|(?<![a-z])quote(?![a-z])|gpus? only|报个价",
         "memory_type": r"hbm|gddr|显存类型|memory type",
         "tensor_cores": r"tensor ?cores?|张量核心",
     }.items()

@@ -116,7 +116,7 @@ def _families() -> frozenset[str]:
 _COUNT_ADJECTIVE = (r"(?:local|used|new|brand[- ]new|spare|old|identical|second[- ]hand|refurb(?:ished)?|on[- ]prem|"
                     r"二手|全新|本地|现有)")
 _COUNT_BEFORE = re.compile(rf"(\d{{1,3}}(?:,\d{{3}})+|\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})"
-                           r"\s*(?:x|\*|张|块|卡|片|台|个|路|pcs)?\s*(?:的)?\s*"
+                           r"\s*(?:x|\*|张|块|卡|片|台|个|路|pcs|-cards?|-gpus?)?\s*(?:的)?\s*"
                            rf"(?:{_COUNT_ADJECTIVE}\s*)?$")
 _COUNT_AFTER = re.compile(rf"^\s*(?:s\b)?\s*(?:x|\*)\s*(\d+)|^\s*(\d+|{CN_NUMERAL})\s*(?:张|块|卡|片)")
 # Nodes of GPUs: "8 台 8 卡", "8台8卡", "8 nodes of 8", "8 nodes x 8", "8x8".
@@ -222,7 +222,7 @@ def _words(t: Text, q: Query) -> None:
             setattr(q, name, int(m.group(1)))
     q.how_many = t.has(r"how many(?! (?:tokens?|seqs|sequences|users|people|days|hours))|几张|几块|"
                        r"几个(?!\s*(?:token|字|词|人|用户|会话|请求|并发))|多少张|多少块|多少卡|几卡|需要多少(?:张|块|卡|个gpu|gpu)|"
-                       r"minimum number|fewest")
+                       r"minimum number|fewest|max(?:imum)? number of|最多(?:能)?买?几张")
     q.latency = t.has(r"latency|延迟|首字|ttft|time to first|prefill|响应时间")
     q.speed = t.has(RATE) or t.has(r"throughput|吞吐")
     if t.has(r"选哪|哪种|哪款|哪个|哪张|哪一|which (?:gpu|card)|what (?:gpu|card)|买什么|选什么|推荐|"

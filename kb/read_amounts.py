@@ -175,7 +175,7 @@ def bare_context(t: Text, q: Query) -> None:
 
 
 # Who uses a deployment, counted: each is a sequence at once when kb sizes the KV cache ("50 个程序员用").
-_PEOPLE_ZH = r"(?:员工|同事|程序员|开发者|工程师|研究员|学生|客户|客服|坐席|医生|分析师|用户)"
+_PEOPLE_ZH = r"(?:员工|同事|程序员|开发者|工程师|研究员|学生|客户|客服|坐席|医生|分析师|用户|会话|对话|请求)"
 _PEOPLE_EN = (r"(?:employees|devs|developers|engineers|programmers|coders|researchers|students|customers|agents|"
               r"analysts|staff(?: members)?|colleagues|teammates)\b")
 

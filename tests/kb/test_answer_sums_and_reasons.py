@@ -262,3 +262,11 @@ def test_a_why_for_picking_one_card_over_another_sets_their_figures_side_by_side
 ])
 def test_counted_sets_of_two_cards_are_compared_by_their_sums(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question))
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("四张 4060ti 16g 加一张 4090 光卡一共多少", r"^4 张 RTX 4060 Ti 16GB＋1 张 RTX 4090 合计约 34,596 元"),
+    ("quote me 6 rtx 4080s, gpus only", r"^6 × RTX 4080 cost about 56,994 CNY for the cards alone"),
+])
+def test_a_price_asked_as_a_quote_or_cards_only(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question))

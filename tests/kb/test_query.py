@@ -278,3 +278,14 @@ def test_asking_what_hardware_is_a_pick(question: str) -> None:
 def test_ways_times_a_context_is_that_many_sequences_of_it() -> None:
     q = ENGINE.read("l40s 跑 llama 3 8b 32路 4k 够不够", "zh")
     assert (q.concurrency, q.seq_len) == (32, 4096)
+
+
+@pytest.mark.parametrize(("question", "gpus", "concurrency", "how_many"), [
+    ("an 8-card l4 box vs a 2-card l40s box", [("l4", 8), ("l40s", 2)], None, False),
+    ("qwen2.5 7b 跑 48 个对话 每个 2k 要多少 kv", [], 48, False),
+    ("30k cny budget: maximum number of 4070 tis?", [("rtx-4070-ti", None)], None, True),
+])
+def test_counts_said_the_eighth_rounds_ways(question: str, gpus: list, concurrency: int | None,
+                                             how_many: bool) -> None:
+    q = ENGINE.read(question, "en")
+    assert (q.gpus, q.concurrency, q.how_many) == (gpus, concurrency, how_many)

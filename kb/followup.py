@@ -40,7 +40,8 @@ _OPENER = re.compile(
     # a turn that points back at the earlier subject: "could it do a full fine-tune too?", "它能训练吗"
     r"|\b(?:could|can|would|will|does|is) (?:it|they|that)\b|\btoo\s*[?？.]*\s*$|它|这个模型|这张卡"
     r"|\b(?:tune|train|serve|run|fit|host|quantize|load|give|put) (?:it|them|that model)\b|\balso\b.{0,30}\bit\b"
-    r"|\bon (?:it|that|them|this|those|the same (?:card|gpus?|box))\s*[?？.!]*\s*$|在它上面|用它|同一张卡|这台机器",
+    r"|\bon (?:it|that|them|this|those|the same (?:card|gpus?|box))\s*[?？.!]*\s*$|在它上面|用它|同一张卡|这台机器"
+    r"|\b(?:fine[\s-]?tune|finetune|q?lora)\w*(?:-\w+)? (?:it|them)\b|\bthat same\b|\bthe same (?:card|gpu|box|rig)\b",
     re.IGNORECASE)
 _DOUBLE = r"(?:翻倍|翻一倍|翻个倍|翻了一倍|翻一番|加倍|double[ds]?|twice|2x|×\s*2)"
 _TIMES = re.compile(r"(?:改成|变成|扩大|增加到|乘以|翻)?\s*(\d+|[三四五六七八九十]|three|four|five|six|eight|ten)\s*"

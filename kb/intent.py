@@ -89,7 +89,7 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
                  r"how much (?:is|are|for|would|more|extra|less)|more expensive|pricier|costlier|dearer|"
                  r"what'?s the total|total (?:cost|price)|in total\s*[?？]?$|run me|set me back|cost me|"
                  r"cards? only|cards? alone|(?<![a-z])in (?:cny|rmb|yuan)(?![a-z])|(?<![a-z])all[- ]in(?![a-z])|"
-                 r"光显卡|只算显卡|光卡|只算卡|(?<![a-z])quote(?![a-z])|gpus? only|报个价",
+                 r"光显卡|只算显卡|光卡|只算卡|(?<![a-z])quote(?![a-z])|gpus? only|报个价|(?<![a-z])money(?![a-z])",
         "memory_type": r"hbm|gddr|显存类型|memory type",
         "tensor_cores": r"tensor ?cores?|张量核心",
     }.items()
@@ -356,7 +356,7 @@ _GRAD_SYNC = re.compile(r"(?:梯度.{0,6}(?:同步|通信|all[\s-]?reduce|聚合
                         r"[^?？]{0,30}(?:多久|耗时|多长时间|几秒|多少秒|多少时间|how long|how much time|time|seconds|"
                         r"\bsecs?\b|takes?\b)|"
                         r"(?:多久|耗时|多长时间|几秒|多少秒|how long|how much time|how many (?:secs|seconds|ms)|"
-                        r"(?<![a-z])time).{0,30}(?:梯度.{0,4}同步|同步.{0,6}梯度|"
+                        r"(?<![a-z])time).{0,60}(?:梯度.{0,4}同步|同步.{0,6}梯度|"
                         r"gradients?.{0,12}(?:sync|all[\s-]?reduce)|(?:sync\w*|all[\s-]?reduc\w*).{0,20}gradients?)",
                         re.IGNORECASE)
 

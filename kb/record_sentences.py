@@ -370,6 +370,8 @@ class RecordSentences:
         asked = attributes or f.intent.attributes
         if asked == KEY_FIGURES:  # "h800 跟 h100 有啥不一样": besides the figures that decide, what else differs
             asked = [*KEY_FIGURES, "nvlink", "power", "price"]
+        if f.how_many and "price" in asked:  # "一张 a100 的钱能买几张 4070，显存加起来多少": the count first
+            asked = ["price", *[a for a in asked if a != "price"]]
         n = {g: f.counts.get(g) or 1 for g in gpus}
         sets = any(c > 1 for c in n.values())  # "4 张 4090 和 1 张 a100 哪个总显存大": the sets, not one card each
         label = {g: cards(n[g], gpu_name(g), f.language) if n[g] > 1 else gpu_name(g) for g in gpus}
@@ -404,5 +406,7 @@ class RecordSentences:
             if attr == "price" and f.how_many:  # "一张 A100 的钱够买几张 4090"
                 out.append(Sentence(say("price_buys", f.language, a=gpu_name(hi), b=gpu_name(lo), n=int(ratio)),
                                     markers, exempt=(gpu_name(hi), gpu_name(lo)), derived=(float(int(ratio)),)))
+                others = [a for a in asked if a in SUMMED]  # "…and how much vram is that combined"
+                out += self._totals(f, [(lo, int(ratio))], top_k, others) if others else []
             said += out
         return said + same + unasked[:1]  # a figure not asked for is said when it differs

@@ -22,6 +22,8 @@ def grad_sync(f: Facts, gpu: str, link: tuple[str, float], cite: list[str]) -> S
     count = f.counts.get(gpu) or RING_GPUS
     check = next((c for c in f.checks if c.model_params), None)
     params, model = (check.model_params, check.model) if check else (TABLE_PARAMS, "Llama 2 7B")
+    if check is not None and check.model == "7b":  # a bare "7b" is the table's own 7B, as the guide's example
+        params, model = TABLE_PARAMS, "7B (Llama 2 7B)"
     kind, two_way = link
     grads, moved, seconds = gradient_allreduce(params, count, two_way / 2)
     key = "grad_sync" if count > 1 else "grad_sync_one"

@@ -83,3 +83,17 @@ def test_a_follow_up_asks_the_derived_quantity_of_the_earlier_cards(ask: Any, hi
     answer = ask(question, history)
     assert re.search(pattern, answer.answer), answer.answer
     assert answer.carried
+
+
+@pytest.mark.slow
+def test_a_bare_7b_is_synced_as_the_tables_own_7b(ask: Any) -> None:
+    # table 5.3: 8 × RTX 4090 over PCIe, Llama 2 7B's 13.48 GB of bf16 gradients → 0.74 s
+    answer = ask("ideally how long does it take 8 rtx 4090s to all-reduce the gradients of a 7b model").answer
+    assert re.search(r"13\.48 GB.*about 0\.74 s", answer), answer
+
+
+@pytest.mark.slow
+def test_how_many_cards_a_dearer_one_buys_and_their_sum(ask: Any) -> None:
+    # 150,000 // 9,499 = 15 RTX 4080s; 15 × 16 GiB = 240 GiB
+    answer = ask("for the price of one a100, how many 4080s could i get and what's their total vram").answer
+    assert re.search(r"15 × RTX 4080.*15 × 16 GiB = 240 GiB", answer), answer

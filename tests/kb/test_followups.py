@@ -174,6 +174,11 @@ def test_forget_that_starts_over_only_when_the_turn_names_its_own_subject() -> N
     assert t.followup and t.query.precision == "fp8" and t.query.model == "llama-3.1-70b"
 
 
+def test_tuning_it_on_that_same_card_carries_the_model() -> None:
+    t = turn("l40s 跑 qwen2.5 14b 推理行吗", "and lora-finetune it on that same l40s?")
+    assert t.followup and t.query.model == "qwen2.5-14b" and t.query.workloads == ["lora"]
+
+
 def test_a_second_card_named_after_it_is_one_more() -> None:
     t = turn("can one l40s serve qwen2.5 14b in fp16?", "get another l40s")
     assert t.followup and t.query.gpus == [("l40s", 2)] and t.changed == ["gpu_count"]

@@ -385,10 +385,13 @@ class Composer(RecordSentences):
         found = case_facts(self._groups.get(group, []), f.question, f.language)
         out = [Sentence(text, [self._cite(f, chunk, top_k)]) for chunk, text in found]
         lacks = self._case_lacks(f, group, top_k)
-        if f.asked == "cost" and asks_power_bill(f.question):  # "那 128 张 a100 一年电费多少"
+        if f.asked in ("cost", "price") and asks_power_bill(f.question):  # "那 128 张 a100 一年电费多少"
             out = [s for g, n in self._case_cards(f, group)[1].items() for s in self._power_bill(f, g, top_k, n)] + out
         elif f.asked in ("price", "cost"):  # "光显卡钱多少": the case's cards at the guide's per-card prices
-            out = self._case_cards_cost(f, group, top_k) + out
+            counted = {card_family(g) for g in self._case_cards(f, group)[1]}
+            rows = [s for g in f.gpus if card_family(g) not in counted  # a card it names but does not count
+                    for s in self._rows(f, g, ["price"], top_k)]
+            out = self._case_cards_cost(f, group, top_k) + rows + out
         elif [a for a in f.intent.attributes if a != "price"]:  # "那个工厂的 2 张 4090 总显存和功耗"
             out = self._case_figures(f, group, top_k) + out
         return lacks + out

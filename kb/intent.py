@@ -69,7 +69,8 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
         # (not a link's: "pcie 带宽", "nvlink bandwidth" are the link figures)
         "bandwidth": r"(?<!pcie)(?<!pcie )(?<!nvlink)(?<!nvlink )(?<!互连)(?<!互联)(?<!卡间)"
                      r"(?:带宽|bandwidth|bandwith|bandwdith|(?<![a-z])bw(?![a-z]))",
-        "vram": r"显存(?!带宽)|vram|memory(?!\s*bandwidth)|memroy|memmory|内存|容量|capacity|"
+        "vram": r"显存(?!带宽)|vram|memory(?!\s*bandwidth)|memroy|memmory|内存|容量|capacity|how much hbm|"
+                r"hbm.{0,24}(?:add up|total|in all|combined|合计|总共|一共|加起来)|总\s*hbm|"
                 r"(?<!功耗|功率|带宽|算力)多大|how much (?:v?ram|memory)|多少g",
         "int8": r"int8|tops\b",
         "fp32": r"fp32",
@@ -282,8 +283,9 @@ _WHY_TOPICS = {
     "bandwidth": r"decode|解码|生成速度|推理速度|token.{0,4}(?:速度|per)|memory[\s-]bound|访存|"
                  r"(?:出|吐)\s*(?:token|字)|tokens?.{0,8}(?:快|慢)|generat\w* (?:tokens?|text)",
 }
-_POWER_BILL = re.compile(r"电费|耗电|power bill|electricity|energy (?:bill|cost)|power cost|in power\b|电力成本",
-                         re.IGNORECASE)
+_POWER_BILL = re.compile(r"电费|耗电|power bill|electricity|energy (?:bill|cost)|power cost|in power\b|电力成本|"
+                         r"(?<![a-z])kwh|度电|full load.{0,30}(?:year|month|day)|(?:year|month|day).{0,30}full load|"
+                         r"满载.{0,10}(?:一年|一个月|一天)|(?:一年|一个月|一天).{0,10}满载", re.IGNORECASE)
 
 
 _RENT = re.compile(r"租|(?<![a-z])rent|hourly|per[- ](?:gpu[- ]|card[- ])?hour|an hour|每小时|按小时|按需|on[- ]demand|"

@@ -270,3 +270,16 @@ def test_counted_sets_of_two_cards_are_compared_by_their_sums(ask: Any, question
 ])
 def test_a_price_asked_as_a_quote_or_cards_only(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question))
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # a card a case names without a count, priced by its record
+    ("智能制造那个案例 产线边缘用的 4060 一张多少钱", r"^RTX 4060 参考价格：2399 元"),
+    # a case's cards run flat out for a span at a price given: the bill, not the cards' price
+    ("the university team's 8 4090s flat out for a month at 0.8 cny/kwh - cost?",
+     r"^8 × RTX 4090 at 450 W \(TDP\), run around the clock: about 2,592 kWh a month"),
+    # "how much hbm" of a case's counted cards is their memory summed
+    ("研究实验室那 128 张 a100 的 hbm 加起来多少", r"128 × 80 GiB = 10,240 GiB|128 张 A100 80GB 的显存合计"),
+])
+def test_case_cards_priced_billed_and_summed(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question))

@@ -22,6 +22,7 @@ from kb.focus import FRAMING, asks_framing, case_terms
 from kb.intent import KEY_FIGURES, also_asked_figures, asks_power_bill, asks_rent, asks_which, asks_why, derived_ask
 from kb.language import Language
 from kb.mechanism_sentences import mechanism_sentences
+from kb.mechanisms import mechanisms
 from kb.models import Passage
 from kb.numbers import GIB
 from kb.record_sentences import RecordSentences
@@ -205,6 +206,20 @@ class Composer(RecordSentences):
         if not c.fits or lay is None or (lay.nodes <= 1 and lay.tp <= 1 and lay.pp <= 1 and lay.dp <= 1):
             return []
         return [Sentence(say("layout", lang, line=layout_text(c, lang)), m)]
+
+    def _driver_capacity(self, f: Facts, top_k: int) -> list[Sentence]:
+        """A card's datasheet capacity in GB, the same in GiB, and what its driver reports, from its record."""
+        out = []
+        for gpu in f.gpus[:2]:
+            vram, driver = self._figure(gpu, "vram"), self._figure(gpu, "driver")
+            if vram is None or driver is None or vram[1] != "GB":
+                continue
+            gib_, driver_gib = vram[0] * 1e9 / GIB, driver[0] / 1024
+            text = say("mech.driver_capacity_figures", f.language, gpu=gpu_name(gpu), nominal=f"{vram[0]:g}",
+                       gib=f"{gib_:.1f}", driver=f"{driver[0]:,.0f}", driver_gib=f"{driver_gib:.1f}")
+            out.append(Sentence(text, [self._cite(f, self._part_with(gpu, vram[0]), top_k)], exempt=(gpu_name(gpu),),
+                                derived=(vram[0], gib_, driver[0], driver_gib)))
+        return out
 
     def _grad_syncs(self, f: Facts, top_k: int) -> list[Sentence]:
         """A gradient all-reduce's time asked: on each card asked (the counted ones first), over its own link."""
@@ -539,6 +554,8 @@ class Composer(RecordSentences):
         if kind in ("general", "why") and not direct and _PICK.search(f.question) and not asks_why(f.question):
             # "solo dev, one card, which?": the guide's line for individual developers
             direct = self._audience_rule(f, top_k)
+        if "driver_capacity" in mechanisms(f.question):  # "标称 48g 为啥 nvidia-smi 只显示 45g"
+            direct = self._driver_capacity(f, top_k) + [s for s in direct if not re.match(r"\d|[A-Z]", s.text)]
         if syncs := self._grad_syncs(f, top_k):  # "8 张 a800 同步一次梯度要多久": not the decode rate
             direct = syncs
         if kind not in ("case", "selection"):  # "why does ZeRO-3 save so much": how it works, first

@@ -87,7 +87,8 @@ class Engine:
                  "vram": (spec.capacity_value or spec.vram_gib, spec.capacity_unit),
                  "int8": (spec.int8_dense_tops, "TOPS") if spec.int8_dense_tops else None,
                  "fp8": (spec.fp8_dense_tflops, "TFLOPS") if spec.fp8_dense_tflops else None,
-                 "fp4": (spec.fp4_dense_tflops, "TFLOPS") if spec.fp4_dense_tflops else None}.get(attribute)
+                 "fp4": (spec.fp4_dense_tflops, "TFLOPS") if spec.fp4_dense_tflops else None,
+                 "driver": (spec.driver_mib, "MiB") if spec.driver_mib else None}.get(attribute)
         return value if value and value[0] else None
 
     def _cards_in(self, text: str) -> dict[str, int]:

@@ -51,6 +51,9 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
     ("long_context", r"(?:长上下文|long[\s-]?context|long prompts?|长提示|上下文(?:长|越长|变长|拉长))[^?？]{0,30}"
                      r"(?:慢|slow|latency|延迟|首字|ttft|first token)|"
                      r"(?:慢|slow)[^?？]{0,30}(?:长上下文|long[\s-]?context)"),
+    ("driver_capacity", r"nvidia-?smi|rocm-?smi|(?:驱动|系统|任务管理器).{0,8}(?:显示|报告|识别)|"
+                        r"(?:shows?|reports?|显示|识别出?)(?:只有|了)?.{0,12}\d+\s*(?:g|gb|gib)(?![a-z])|"
+                        r"(?:标称|nominal|advertised|rated).{0,20}(?:只|only|less|少)"),
     ("decode_bandwidth", r"(?:decode|decoding|解码|生成.{0,3}速度|单路|出字|(?:出|吐)\s*token|"
                          r"generat\w* (?:tokens?|text)|"
                          r"token\S{0,3}\s*(?:速度|speed|per|/s|每秒)|tok/s|"

@@ -77,6 +77,7 @@ def test_a_figure_per_kw_or_per_money_divides_the_record(ask: Any, question: str
     ("为什么 h100 上用 fp8 吞吐更高", ["fp8_rate"]),
     ("why are long-context requests so slow", ["long_context"]),
     ("why is the l40s slower at decode than an h100", ["decode_bandwidth"]),
+    ("为啥 h20 的 96g 在 nvidia-smi 里只剩 95g 多", ["driver_capacity"]),
     ("what is zero-3", []),  # not a why: the guide's own words
     ("为什么 4090 的 int8 算力比 a100 高", []),  # a figure of two cards, not quantizing
 ])
@@ -283,3 +284,9 @@ def test_a_price_asked_as_a_quote_or_cards_only(ask: Any, question: str, pattern
 ])
 def test_case_cards_priced_billed_and_summed(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question))
+
+
+def test_why_the_driver_shows_less_memory_gives_the_records_figures(ask: Any) -> None:
+    answer = ask("how come nvidia-smi reports less than the 141 gb an h200 is sold with")
+    assert re.search(r"^How it works: nvidia-smi counts binary MiB.*The H200: 141 GB nominal is 131\.3 GiB; "
+                     r"the driver reports [\d,]+ MiB", answer), answer

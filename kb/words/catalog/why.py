@@ -139,4 +139,15 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "zh": "原理：每个新 token 都要对之前所有 token 做注意力，所以每一步解码读取的 KV 缓存随上下文增长，"
               "而提示词的预填充计算量增长得比长度还快：长上下文既拖慢首个 token，也拖慢之后的每个 token",
     },
+    "mech.driver_capacity": {
+        "en": "How it works: nvidia-smi counts binary MiB (2^20 bytes) where a datasheet usually counts decimal GB "
+              "(10^9 bytes), and the total the driver shows leaves out what the GPU reserves for itself (and for "
+              "ECC on data-center cards), so the number it shows is below the datasheet's",
+        "zh": "原理：nvidia-smi 按二进制 MiB（2^20 字节）计数，数据表通常按十进制 GB（10^9 字节）标称；"
+              "驱动显示的总量还不含 GPU 自己保留的部分（数据中心卡还有 ECC），所以显示的数字比数据表小",
+    },
+    "mech.driver_capacity_figures": {
+        "en": "The {gpu}: {nominal} GB nominal is {gib} GiB; the driver reports {driver} MiB, {driver_gib} GiB",
+        "zh": "{gpu}：标称 {nominal} GB 即 {gib} GiB；驱动报告 {driver} MiB，即 {driver_gib} GiB",
+    },
 }

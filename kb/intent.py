@@ -127,6 +127,10 @@ _OFF_DOMAIN = re.compile(
     r"melt(?:ed|ing)? (?:connector|cable)|"
     r"fans? (?:rattl|nois|click)|风扇.{0,4}(?:异响|响)|coil whine|啸叫|hiperror|(?<![a-z])hip error|"
     r"omniverse|数字孪生|digital twin|"
+    # pairing a card with a desktop CPU, and flashing its firmware
+    r"cpu\s*瓶颈|cpu bottleneck|bottleneck(?:ed)? by (?:the |my )?cpu|"
+    r"(?<![a-z0-9])(?:i[3579]|r[3579])(?:[\s-]\d{4,5}\w*)?(?![a-z0-9])|"
+    r"ryzen|酷睿|core i[3579]|vbios|刷\s*bios|bios\s*刷|flash\w* (?:the |a |my )?(?:modded )?(?:v?bios|firmware)|"
     # running a card day to day: drivers and installs, heat and noise, screens, a laptop's battery
     r"驱动|driver|安装|install|ubuntu|windows|wsl|(?<![a-z])linux(?![a-z])|系统重装|蓝屏|bsod|黑屏|"
     r"温度|temperature|thermal (?:throttl|paste|pad)|硅脂|导热|水冷|water[\s-]?cool|风冷|air[\s-]?cool|"

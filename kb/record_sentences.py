@@ -24,6 +24,9 @@ GUIDE_YEAR = 2025  # the guide's own date, said beside a team's dated price (REA
 _FORMAT_WORDS = ("FP8", "FP4", "Blackwell", "16 位", "8 位", "4 位", "16-bit", "8 bits", "4 bits")  # names, not figures
 
 
+_GEN = re.compile(r"几代|哪一?代|代数|第几代|(?<![a-z])gen(?:eration)?\b|which (?:pcie )?version|pcie \d\.0|x16|x8",
+                  re.IGNORECASE)
+_PCIE_LINKS = {32.0: ("4.0", 8), 64.0: ("4.0", 16), 128.0: ("5.0", 16)}  # two-way GB/s → (generation, lanes)
 _PERCENT = re.compile(r"%|percent|百分|几成|多少成", re.IGNORECASE)
 PERIOD_HOURS = {"day": 24, "month": 720, "year": 8760}  # around the clock: a day, 30 days, 365 days
 _SIDES = re.compile(r"\bor\b|\bvs\.?|\bversus\b|\bthan\b|还是|或者|或是|对比|比较|(?<=[a-z0-9])\s*比", re.IGNORECASE)
@@ -70,6 +73,7 @@ class RecordSentences:
             for chunk, sentence in found:
                 out.append(Sentence(sentence, [self._cite(f, chunk, top_k)]))
             out += self._no_cores(f, gpu, top_k)
+            out[:0] = self._pcie_gen(f, gpu, top_k)  # the generation asked is the answer
             for attr in ("fp8", "fp4"):  # a rate the record holds outside its table (RTX 5090 FP4)
                 value = self._figure(gpu, attr) if attr in f.intent.attributes and parts else None
                 if value and not any(f"{value[0]:g}" in s.text for s in out):
@@ -172,6 +176,18 @@ class RecordSentences:
                              source=say("energy.asked" if f.energy_asked else "energy.kb", f.language)),
                          [self._cite(f, self._part_with(gpu, power[0]), top_k)], exempt=(gpu_name(gpu),),
                          derived=(kwh, cny, float(hours), f.energy_cny_per_kwh, float(n)))]
+
+    def _pcie_gen(self, f: Facts, gpu: str, top_k: int) -> list[Sentence]:
+        """'它走 pcie 几代': the host link's generation and width, read off the record's two-way PCIe figure
+        (a PCIe 4.0 lane carries about 2 GB/s each way, a 5.0 lane 4: 32 GB/s is 4.0 ×8, 64 is 4.0 ×16, 128 is
+        5.0 ×16 — the three the records hold)."""
+        pcie = self._figure(gpu, "pcie") if "pcie" in f.intent.attributes and _GEN.search(f.question) else None
+        link = _PCIE_LINKS.get(pcie[0]) if pcie else None
+        if pcie is None or link is None:
+            return []
+        return [Sentence(say("pcie_gen", f.language, gpu=gpu_name(gpu), gen=link[0], lanes=link[1],
+                             gbs=f"{pcie[0]:g}"), [self._cite(f, self._part_with(gpu, pcie[0]), top_k)],
+                         exempt=(gpu_name(gpu), f"PCIe {link[0]}", f"×{link[1]}"))]
 
     def _no_cores(self, f: Facts, gpu: str, top_k: int) -> list[Sentence]:
         """'A100 上跑 FP8 为什么没加速': the record says the card has no tensor cores for the format asked."""

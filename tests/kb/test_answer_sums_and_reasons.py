@@ -290,3 +290,11 @@ def test_why_the_driver_shows_less_memory_gives_the_records_figures(ask: Any) ->
     answer = ask("how come nvidia-smi reports less than the 141 gb an h200 is sold with")
     assert re.search(r"^How it works: nvidia-smi counts binary MiB.*The H200: 141 GB nominal is 131\.3 GiB; "
                      r"the driver reports [\d,]+ MiB", answer), answer
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("rtx 5090 plugs into what pcie generation?", r"^The RTX 5090 connects to the host over PCIe 5\.0 ×16: 128 GB/s"),
+    ("4060 是 pcie 4.0 x8 还是 x16", r"^RTX 4060 通过 PCIe 4\.0 ×8 连接主机：双向 32 GB/s"),
+])
+def test_the_host_links_generation_is_read_off_its_pcie_figure(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question))

@@ -195,6 +195,8 @@ ANSWER: dict[str, dict[str, str]] = {
     },
     "power_bill_all": {"en": "All the cards together: about {kwh} kWh {period}, about {cny} CNY",
                        "zh": "全部显卡合计：{period}约耗电 {kwh} kWh，约 {cny} 元"},
+    "pcie_gen": {"en": "The {gpu} connects to the host over PCIe {gen} ×{lanes}: {gbs} GB/s both ways",
+                 "zh": "{gpu} 通过 PCIe {gen} ×{lanes} 连接主机：双向 {gbs} GB/s"},
     "energy.kb": {"en": "kb's electricity price, KB_ENERGY_PRICE_CNY_PER_KWH",
                   "zh": "kb 的电价，KB_ENERGY_PRICE_CNY_PER_KWH"},
     "energy.asked": {"en": "the price asked", "zh": "问题给的电价"},

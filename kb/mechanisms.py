@@ -54,6 +54,10 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
     ("driver_capacity", r"nvidia-?smi|rocm-?smi|(?:驱动|系统|任务管理器).{0,8}(?:显示|报告|识别)|"
                         r"(?:shows?|reports?|显示|识别出?)(?:只有|了)?.{0,12}\d+\s*(?:g|gb|gib)(?![a-z])|"
                         r"(?:标称|nominal|advertised|rated).{0,20}(?:只|only|less|少)"),
+    ("bound_gap", r"(?:gap|差距|差这么多|差那么多|only (?:get|gets|got|reach\w*|see)|只有|只能跑到|只跑到|达不到|"
+                  r"below|lower than|less than|slower than)[^?？]{0,60}"
+                  r"(?:math|theor|bound|上限|理论|算出|估算|计算|says?)|"
+                  r"(?:math|theor\w*|bound|上限|理论值?|算出来?的?)[^?？]{0,40}(?:gap|差距|达不到|只有|only|but)"),
     ("decode_bandwidth", r"(?:decode|decoding|解码|生成.{0,3}速度|单路|出字|(?:出|吐)\s*token|"
                          r"generat\w* (?:tokens?|text)|"
                          r"token\S{0,3}\s*(?:速度|speed|per|/s|每秒)|tok/s|"

@@ -78,6 +78,8 @@ def test_a_figure_per_kw_or_per_money_divides_the_record(ask: Any, question: str
     ("why are long-context requests so slow", ["long_context"]),
     ("why is the l40s slower at decode than an h100", ["decode_bandwidth"]),
     ("为啥 h20 的 96g 在 nvidia-smi 里只剩 95g 多", ["driver_capacity"]),
+    ("my l40s only reaches 30 tok/s on a 14b though the theoretical bound is 45 - how come", ["bound_gap"]),
+    ("为什么实测解码速度达不到带宽算出来的上限", ["bound_gap", "decode_bandwidth"]),
     ("what is zero-3", []),  # not a why: the guide's own words
     ("为什么 4090 的 int8 算力比 a100 高", []),  # a figure of two cards, not quantizing
 ])

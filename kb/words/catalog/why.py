@@ -150,4 +150,13 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "en": "The {gpu}: {nominal} GB nominal is {gib} GiB; the driver reports {driver} MiB, {driver_gib} GiB",
         "zh": "{gpu}：标称 {nominal} GB 即 {gib} GiB；驱动报告 {driver} MiB，即 {driver_gib} GiB",
     },
+    "mech.bound_gap": {
+        "en": "How it works: kb's decode rate is an upper bound, memory bandwidth divided by the bytes read a token "
+              "(weights and KV cache); real kernels reach about six to eight tenths of it (table 7.1's note), since "
+              "memory is never read at its full peak and every step also spends time on small kernels, attention "
+              "and sampling",
+        "zh": "原理：kb 的解码速度是上限，等于显存带宽 ÷ 每个 token 读取的字节（权重加 KV 缓存）；"
+              "实际内核通常只达到上限的六到八成（表 7.1 的注），"
+              "因为显存读不到满峰值，每一步还要花时间在小内核、注意力和采样上",
+    },
 }

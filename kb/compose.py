@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 from indexer.chunks import Chunk
 from kb.answer_parts import Composition, Facts, Sentence, TeamPrices
@@ -399,59 +400,56 @@ class Composer(RecordSentences):
             return []
         found = case_facts(self._groups.get(group, []), f.question, f.language)
         out = [Sentence(text, [self._cite(f, chunk, top_k)]) for chunk, text in found]
-        lacks = self._case_lacks(f, group, top_k)
+        cards = self._case_cards(f, group)  # read once: each of the sentences below draws on it
+        lacks = self._case_lacks(f, cards, top_k)
         if f.asked in ("cost", "price") and asks_power_bill(f.question):  # "那 128 张 a100 一年电费多少"
-            out = [s for g, n in self._case_cards(f, group)[1].items() for s in self._power_bill(f, g, top_k, n)] + out
+            out = [s for g, n in cards.counts.items() for s in self._power_bill(f, g, top_k, n)] + out
         elif f.asked in ("price", "cost"):  # "光显卡钱多少": the case's cards at the guide's per-card prices
-            counted = {card_family(g) for g in self._case_cards(f, group)[1]}
+            counted = {card_family(g) for g in cards.counts}
             rows = [s for g in f.gpus if card_family(g) not in counted  # a card it names but does not count
                     for s in self._rows(f, g, ["price"], top_k)]
-            out = self._case_cards_cost(f, group, top_k) + rows + out
+            out = self._case_cards_cost(f, cards, top_k) + rows + out
         elif [a for a in f.intent.attributes if a != "price"]:  # "那个工厂的 2 张 4090 总显存和功耗"
-            out = self._case_figures(f, group, top_k) + out
+            out = self._case_figures(f, cards, top_k) + out
         return lacks + out
 
-    def _case_lacks(self, f: Facts, group: str, top_k: int) -> list[Sentence]:
+    def _case_lacks(self, f: Facts, cards: CaseCards, top_k: int) -> list[Sentence]:
         """'how many a100s in the medical case': none; the cards it counts instead."""
-        hardware, counts = self._case_cards(f, group)
-        named = {card_family(g) for g in self._gpus_named("\n".join(c.text for c in hardware))}
-        if not hardware or not counts or all(card_family(x) in named for x in f.gpus):
+        if not cards.hardware or not cards.counts or all(card_family(x) in cards.named for x in f.gpus):
             return []
-        cards = ("、" if f.language == "zh" else ", ").join(
-            say("n_cards", f.language, n=n, gpu=gpu_name(g)) for g, n in counts.items())
+        listed = ("、" if f.language == "zh" else ", ").join(
+            say("n_cards", f.language, n=n, gpu=gpu_name(g)) for g, n in cards.counts.items())
         name = gpu_name(f.gpus[0]) if len(f.gpus) == 1 else re.sub(r"\s+\d+GB$", "", gpu_name(f.gpus[0]))
-        return [Sentence(say("case_lacks", f.language, gpu=name, cards=cards), [self._cite(f, hardware[0], top_k)],
-                         exempt=(name,))]
+        return [Sentence(say("case_lacks", f.language, gpu=name, cards=listed),
+                         [self._cite(f, cards.hardware[0], top_k)], exempt=(name,))]
 
-    def _case_figures(self, f: Facts, group: str, top_k: int) -> list[Sentence]:
+    def _case_figures(self, f: Facts, cards: CaseCards, top_k: int) -> list[Sentence]:
         """A figure asked of a case's cards: summed over the count the question or the case gives, or the card's
         own row when it is one card or the case counts none ("the clinic boxes use a 4070: how much vram")."""
-        counts = {**self._case_cards(f, group)[1], **{g: n for g, n in f.counts.items() if n}}
+        counts = {**cards.counts, **{g: n for g, n in f.counts.items() if n}}
         attrs = [a for a in f.intent.attributes if a != "price"]
         summed = {card_family(g) for g, n in counts.items() if n > 1}
-        hardware = "\n".join(c.text for c in self._case_cards(f, group)[0])
-        named = {card_family(g) for g in self._gpus_named(hardware)}  # (not the A100 a case does not use)
-        rows = [s for g in f.gpus if card_family(g) not in summed and card_family(g) in named
-                for s in self._rows(f, g, attrs, top_k)]
+        rows = [s for g in f.gpus if card_family(g) not in summed and card_family(g) in cards.named
+                for s in self._rows(f, g, attrs, top_k)]  # (not the A100 a case does not use)
         return self._totals(f, list(counts.items()), top_k) + rows
 
-    def _case_cards(self, f: Facts, group: str) -> tuple[list[Chunk], dict[str, int]]:
-        """A case's hardware part and the cards it counts (only those asked about, when the question names any)."""
+    def _case_cards(self, f: Facts, group: str) -> CaseCards:
+        """A case's hardware part, the cards it counts (only those asked about, when the question names any of
+        its cards) and the card families it names at all."""
         hardware = [c for c in self._groups.get(group, []) if re.search(r"硬件|hardware", c.text, re.IGNORECASE)]
-        counts = self._cards_in("\n".join(c.text for c in hardware)) if hardware else {}
-        if f.gpus:  # "its 128 a100s": the cards asked about
-            asked = {card_family(x) for x in f.gpus}  # "a100" asks the case's A100s, whichever size it counts
-            named = {card_family(g) for g in self._gpus_named("\n".join(c.text for c in hardware))}
-            if asked & named:  # (a case that names none of them: its own cards, said as such in `_case`)
-                counts = {g: n for g, n in counts.items() if card_family(g) in asked}
-        return hardware, counts
+        text = "\n".join(c.text for c in hardware)
+        counts = self._cards_in(text) if hardware else {}
+        named = {card_family(g) for g in self._gpus_named(text)}
+        asked = {card_family(x) for x in f.gpus}  # "a100" asks the case's A100s, whichever size it counts
+        if asked & named:  # "its 128 a100s" (a case that names none of them: its own cards, said as such)
+            counts = {g: n for g, n in counts.items() if card_family(g) in asked}
+        return CaseCards(hardware, counts, named)
 
-    def _case_cards_cost(self, f: Facts, group: str, top_k: int) -> list[Sentence]:
-        hardware, counts = self._case_cards(f, group)
-        if not counts:
+    def _case_cards_cost(self, f: Facts, cards: CaseCards, top_k: int) -> list[Sentence]:
+        if not cards.counts:
             return []
-        return self._priced_cards(f, "case_cards_cost", list(counts.items()), [self._cite(f, hardware[0], top_k)],
-                                  top_k)
+        return self._priced_cards(f, "case_cards_cost", list(cards.counts.items()),
+                                  [self._cite(f, cards.hardware[0], top_k)], top_k)
 
     def _case_group(self, f: Facts) -> str | None:
         """The case a question is about: of the cases found, and those of the guide sections found ("创业公司案例"
@@ -682,6 +680,14 @@ def _title_tokens(text: str) -> set[str]:
 
 
 _HEADROOM = re.compile(r"剩|留给|余下|空间|headroom|room|left (?:for|over)|leftover|spare", re.IGNORECASE)
+class CaseCards(NamedTuple):
+    """What a case's hardware part says of its cards, read once a question."""
+
+    hardware: list[Chunk]
+    counts: dict[str, int]  # the cards it counts (those asked about, when it names any)
+    named: set[str]  # the card families it names, counted or not
+
+
 _PICK = re.compile(r"which|哪(?:张|块|款|个|种)|推荐|recommend|buy|买|选|pick|get\b", re.IGNORECASE)
 _COMPUTED = {"fit", "speed", "cost", "selection", "spec"}  # answers from records and checks
 _SPLIT = {"zh": re.compile(r"(?<=[。！？])"), "en": re.compile(r"(?<=[.!?])\s+(?=[A-Z])")}

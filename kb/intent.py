@@ -71,7 +71,7 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
                      r"(?:带宽|bandwidth|bandwith|bandwdith|(?<![a-z])bw(?![a-z]))",
         "vram": r"显存(?!带宽)|vram|memory(?!\s*bandwidth)|memroy|memmory|内存|容量|capacity|how much hbm|"
                 r"hbm.{0,24}(?:add up|total|in all|combined|合计|总共|一共|加起来)|总\s*hbm|"
-                r"(?<!功耗|功率|带宽|算力)多大|how much (?:v?ram|memory)|多少g",
+                r"(?<!功耗|功率|带宽|算力)多大|how much (?:v?ram|memory)|多少g|(?<![a-z])gigs?(?![a-z])",
         "int8": r"int8|tops\b",
         "fp32": r"fp32",
         "tf32": r"tf32",
@@ -85,7 +85,7 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
         "nvlink": r"nvlink|nvswitch|互连|互联|interconnect|卡间|卡(?:跟|和|与)卡|card[- ]to[- ]card|gpu[- ]to[- ]gpu|"
                   r"(?<![a-z])roce(?![a-z])|infinity fabric",
         "pcie": r"pcie",
-        "price": r"价格|价位|多少钱|price|cost|贵|cheap|便宜|售价|报价|花|(?<![省赚])钱|性价比|"
+        "price": r"价格|价位|差价|价差|多少钱|price|cost|贵|cheap|便宜|售价|报价|花|(?<![省赚])钱|性价比|"
                  r"per (?:dollar|yuan|buck)|value for money|bang for|每元|"
                  r"how much (?:is|are|for|would|more|extra|less)|more expensive|pricier|costlier|dearer|"
                  r"what'?s the total|total (?:cost|price)|in total\s*[?？]?$|run me|set me back|cost me|"

@@ -22,7 +22,11 @@ _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "sev
 EN_COUNT = (rf"(?<![a-z])(?:(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_ONES)}))?|{'|'.join(_TEENS)}|"
             rf"{'|'.join(_ONES)})(?![a-z])")
 CN_NUMERAL = "[零〇一二两俩三四五六七八九十百千单双]+"
-EN_NUMBER_WORD = "|".join(sorted((re.escape(w) for w in EN_WORDS), key=len, reverse=True))
+# A count in English words: "twenty", "twenty-four", "eleven" (as a word, not the "ten" of "often"), or the
+# phrases of EN_WORDS ("a pair of"), longest first.
+EN_NUMBER_WORD = "|".join([rf"(?<![a-z])(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_ONES)}))?(?![a-z])",
+                           rf"(?<![a-z])(?:{'|'.join(_TEENS)})(?![a-z])",
+                           *sorted((re.escape(w) for w in EN_WORDS), key=len, reverse=True)])
 # A number starts where no letter or digit is glued before it: the 16 of "fp16" and the 8 of "fp8,100 users"
 # are parts of names, not counts.
 NUM = r"(?<![A-Za-z\d.])\d+(?:,\d{3})*(?:\.\d+)?"

@@ -8,6 +8,7 @@ import pytest
 
 from kb.engine import Engine
 from kb.fit.presets import PRESETS
+from kb.intent import spec_attributes
 from kb.names import record_aliases, registry_for
 from kb.query import from_state, to_state
 from tests.support.fit_engine_helpers import ENGINE
@@ -289,3 +290,22 @@ def test_counts_said_the_eighth_rounds_ways(question: str, gpus: list, concurren
                                              how_many: bool) -> None:
     q = ENGINE.read(question, "en")
     assert (q.gpus, q.concurrency, q.how_many) == (gpus, concurrency, how_many)
+
+
+@pytest.mark.parametrize(("question", "gpus", "asked"), [
+    ("price for thirty-two h100s, cards only?", [("h100-sxm", 32)], "price"),
+    ("how much would eleven l40s run me", [("l40s", 11)], "price"),
+    ("often the a100 is how much", [("a100-80gb", None)], None),  # the "ten" of "often" is no count
+])
+def test_a_count_in_english_words_above_twelve(question: str, gpus: list, asked: str | None) -> None:
+    q = read(question)
+    assert q.gpus == gpus and (asked is None or q.asked == asked), (q.gpus, q.asked)
+
+
+@pytest.mark.parametrize(("question", "attribute"), [
+    ("how many gigs on an rtx 4080", "vram"),
+    ("l40s 跟 l4 价差多大", "price"),
+    ("price gap between a 4080 and a 4090?", "price"),
+])
+def test_memory_in_gigs_and_a_price_gap_are_spec_figures(question: str, attribute: str) -> None:
+    assert attribute in spec_attributes(question.lower())

@@ -279,7 +279,14 @@ def asks_why(question: str) -> bool:
     return bool(_ASKS_WHY.search(normalise(question)))
 # What a why-question about named cards turns on, when it names no figure: "why does the 4090 fall behind for
 # multi-GPU training" is their links; "why is it good for long contexts" their memory.
+# Gradients exchanged between data-parallel cards: "同步一次梯度", "梯度 all-reduce", "syncing gradients".
+GRAD_EXCHANGE = (r"同步.{0,4}梯度|梯度.{0,4}(?:同步|通信|聚合|all[\s-]?reduce)|"
+                 r"gradients?.{0,12}(?:sync|all[\s-]?reduce|exchang)|"
+                 r"(?:sync\w*|all[\s-]?reduc\w*|exchang\w*).{0,20}gradients?")
 _WHY_TOPICS = {
+    # a gradient all-reduce between consumer cards runs over their PCIe links ("why does syncing gradients on
+    # 4060 tis take twice a 4070's time": x8 against x16)
+    "pcie": GRAD_EXCHANGE + r"|(?<![a-z])x8(?![a-z0-9])|(?<![a-z])lanes?(?![a-z])|通道数",
     "nvlink": r"multi[\s-]?(?:gpu|card|node)|多卡|多机|卡间|分布式|distributed|scal(?:e|es|ing)(?: out| up)?|"
               r"互联|通信|communicat|interconnect|并行训练|parallel",
     "vram": r"长上下文|long[\s-]context|大模型|big(?:ger)? models?|large(?:r)? models?|显存大|memory capacity|容量|"
@@ -287,6 +294,14 @@ _WHY_TOPICS = {
     "bandwidth": r"decode|解码|生成速度|推理速度|token.{0,4}(?:速度|per)|memory[\s-]bound|访存|"
                  r"(?:出|吐)\s*(?:token|字)|tokens?.{0,8}(?:快|慢)|generat\w* (?:tokens?|text)",
 }
+
+
+def why_topics(question: str) -> list[str]:
+    """The figures a why's words turn on ("同步梯度" the PCIe link, "decode" the bandwidth), in _WHY_TOPICS order."""
+    q = normalise(question)
+    return [a for a, p in _WHY_TOPICS.items() if re.search(p, q)]
+
+
 _POWER_BILL = re.compile(r"电费|耗电|power bill|electricity|energy (?:bill|cost)|power cost|in power\b|电力成本|"
                          r"(?<![a-z])kwh|度电|full load.{0,30}(?:year|month|day)|(?:year|month|day).{0,30}full load|"
                          r"满载.{0,10}(?:一年|一个月|一天)|(?:一年|一个月|一天).{0,10}满载", re.IGNORECASE)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from kb.intent import asks_why, normalise
+from kb.intent import GRAD_EXCHANGE, asks_why, normalise
 
 # How a mechanism is asked besides "why": "how can ZeRO-3…", "怎么做到的", "原理".
 _HOW = re.compile(r"how (?:does|do|can|come|is it)|怎么(?:做到|能|会|省|实现)|凭什么|原理|mechanism|what makes|"
@@ -30,6 +30,7 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
     ("context_users", r"(?:上下文|context|ctx|长度|prompts?|提示词?|seq(?:uence)?[\s_-]?len\w*)[^?？]{0,40}"
                       r"(?:用户|并发|人|路|users?|sessions?|concurren|显存|吃|memory|vram|kv)|"
                       r"(?:用户|并发|人|路|users?|sessions?|concurren)[^?？]{0,40}(?:上下文|context|ctx|prompts?|长度)"),
+    ("dp_sync", GRAD_EXCHANGE + r"|data[\s-]?parallel|数据并行"),
     ("tp_link", r"(?:张量并行|tensor[\s-]?parallel|(?<![a-z])tp(?![a-z])|多卡|multi[\s-]?(?:gpu|card)|两张卡之间|卡间|"
                 r"between (?:the )?(?:two )?(?:cards|gpus)|all[\s-]?reduce)[^?？]{0,40}"
                 r"(?:nvlink|pcie|慢|slow|通信|communicat|scal|快不起来|带宽)|(?:nvlink|pcie)[^?？]{0,30}"
@@ -78,6 +79,8 @@ def mechanisms(question: str) -> list[str]:
     found = [name for name, p in _TOPICS if p.search(q)]
     if "qlora" in found:  # "fine-tune a 65b on one 48gb gpu" is QLoRA's own claim; its 4 bits are part of it
         found = [t for t in found if t not in ("quantize", "lora")]
+    if "dp_sync" in found:  # a gradient all-reduce is data parallelism's exchange, not tensor parallelism's
+        found = [t for t in found if t != "tp_link"]
     return found[:2]
 
 

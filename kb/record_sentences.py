@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from indexer.chunks import Chunk
 from kb.answer_parts import Facts, Sentence, TeamPrices
 from kb.facts import spec_facts
-from kb.intent import KEY_FIGURES, asks_price_per_gb, asks_rent, per_unit
+from kb.intent import KEY_FIGURES, asks_price_per_gb, asks_rent, per_unit, why_topics
 from kb.language import Language
 from kb.verify import text_figures
 from kb.words.answer import gpu_name, whole
@@ -371,7 +371,9 @@ class RecordSentences:
     def _differences(self, f: Facts, top_k: int) -> list[Sentence]:
         """'why does an a800 train slower than an a100': the figures that decide, the same ones and the ones
         that differ (the A800's NVLink), for the two cards named."""
-        return self._ratio(f, top_k, ["compute", "bandwidth", "vram", "nvlink", "power"])
+        decide = ["compute", "bandwidth", "vram", "nvlink", "power"]
+        topics = [t for t in why_topics(f.question) if t != "vram"]  # ("大模型" says nothing about which figure)
+        return self._ratio(f, top_k, [*topics, *[a for a in decide if a not in topics]])
 
     def _ratio(self, f: Facts, top_k: int, attributes: list[str] | None = None) -> list[Sentence]:
         """Two cards' figure for each asked attribute as a ratio, first: "how much more bandwidth" (and price)."""

@@ -80,11 +80,24 @@ def test_a_figure_per_kw_or_per_money_divides_the_record(ask: Any, question: str
     ("为啥 h20 的 96g 在 nvidia-smi 里只剩 95g 多", ["driver_capacity"]),
     ("my l40s only reaches 30 tok/s on a 14b though the theoretical bound is 45 - how come", ["bound_gap"]),
     ("为什么实测解码速度达不到带宽算出来的上限", ["bound_gap", "decode_bandwidth"]),
+    ("为什么 4060 ti 多卡同步一次梯度比 4070 慢那么多", ["dp_sync"]),
+    ("why does the gradient all-reduce take so long on pcie cards", ["dp_sync"]),
     ("what is zero-3", []),  # not a why: the guide's own words
     ("为什么 4090 的 int8 算力比 a100 高", []),  # a figure of two cards, not quantizing
 ])
 def test_the_mechanism_a_why_question_asks_about(question: str, topics: list[str]) -> None:
     assert mechanisms(question) == topics
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("为什么两张 4060 ti 16g 同步梯度比两张 4070 慢",
+     r"^原理：数据并行.*RTX 4070 的 ?PCIe 带宽是 (?:2 张 )?RTX 4060 Ti 16GB 的 2\.00 倍（64 GB/s 对 32 GB/s"),
+    ("why is syncing gradients across 4060 ti 16gb cards slower than across 4070s",
+     r"^How it works: in data-parallel training.*The RTX 4070's PCIe bandwidth is 2\.00× the RTX 4060 Ti 16GB's"),
+])
+def test_a_why_about_a_gradient_sync_between_two_cards_leads_with_their_links(ask: Any, question: str,
+                                                                              pattern: str) -> None:
+    assert re.search(pattern, ask(question), re.S)
 
 
 def test_a_cards_capacity_said_without_a_card() -> None:

@@ -70,6 +70,15 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "zh": "{cards} 能放下 {tokens} 个 token 的 KV 缓存："
               "每路 {c1} token 可并发 {n1} 路，每路 {c2} token 只能 {n2} 路",
     },
+    "mech.dp_sync": {
+        "en": "How it works: in data-parallel training every card holds a whole copy of the model, and after each step "
+              "the cards all-reduce their gradients, each sending and receiving about twice the gradients' bytes "
+              "through its own link; the step waits for the slowest link, which on cards without NVLink is PCIe, "
+              "and a card wired with eight lanes (x8) has half the PCIe bandwidth of one with sixteen (x16)",
+        "zh": "原理：数据并行训练时每张卡都放一整份模型，每一步结束后各卡要对梯度做 all-reduce，"
+              "每张卡经自己的链路收发约两倍于梯度的字节；这一步要等最慢的那条链路，没有 NVLink 的卡走的是 PCIe，"
+              "而只接了 8 条通道（x8）的卡，PCIe 带宽只有接 16 条（x16）的一半",
+    },
     "mech.tp_link": {
         "en": "How it works: tensor parallelism splits every layer across the cards, which exchange their partial "
               "results (an all-reduce) several times a layer, every step; over PCIe those exchanges get a "

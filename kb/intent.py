@@ -415,7 +415,7 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
         return Intent("not_covered")
     if asked == "cost" and names_gpu and not has_checks and not names_model and _POWER_BILL.search(q) \
             and not _CASE.search(q):  # "a100 一个月电费多少"
-        return Intent("spec", attributes=["power"])
+        return Intent("spec", attributes=["power", *[a for a in attrs if a not in ("power", "price")]])
     if (asked == "rent_or_buy" or _RENT.search(q)) and names_gpu and not has_checks:  # "rent an l40s hourly?"
         return Intent("spec", attributes=["price"])
     if asked == "comparison" and not has_checks and not re.search(r"案例|\bcases?\b", q):  # (a case's cards: case)

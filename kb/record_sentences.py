@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from indexer.chunks import Chunk
 from kb.answer_parts import Facts, Sentence, TeamPrices
 from kb.facts import spec_facts
-from kb.intent import KEY_FIGURES, asks_price_per_gb, asks_rent, per_unit, why_topics
+from kb.intent import KEY_FIGURES, asks_power_bill, asks_price_per_gb, asks_rent, per_unit, why_topics
 from kb.language import Language
 from kb.verify import text_figures
 from kb.words.answer import gpu_name, whole
@@ -80,7 +80,8 @@ class RecordSentences:
                     out.append(Sentence(say("spec_figure", f.language, gpu=gpu_name(gpu), value=f"{value[0]:g}",
                                             metric=say(f"metric.{attr}", f.language), unit=value[1]),
                                         [self._cite(f, parts[0], top_k)], exempt=(gpu_name(gpu),), derived=(value[0],)))
-            if f.asked == "cost" and f.intent.attributes == ["power"] and (gpu in f.counts or not f.counts):
+            if ((f.asked == "cost" and f.intent.attributes == ["power"]) or ("power" in f.intent.attributes
+                    and asks_power_bill(f.question))) and (gpu in f.counts or not f.counts):
                 bills += self._power_bill(f, gpu, top_k)  # ("8 张 a100": the counted record, not both A100s)
             price = self._figure(gpu, "price")
             if "price" in f.intent.attributes or f.asked == "rent_or_buy":
@@ -94,13 +95,16 @@ class RecordSentences:
                 out[:0] = [Sentence(say("capex", f.language, count=n, gpu=gpu_name(gpu), capex=whole(n * price[0])),
                                     markers, exempt=(gpu_name(gpu),), derived=(n * price[0], price[0], n)),
                            *(self._left_of_budget(f, n * price[0], markers) if len(f.counts) == 1 else [])]
-        if len(bills) >= 2:  # "两张 a100 加四张 4090 一年电费": the cards' bills added up
+        if len(bills) >= 2 and sum(g in f.counts for g in f.gpus) >= 2:  # "两张 a100 加四张 4090 一年电费": the
+            # counted cards' bills added up (not "a100 一个月电费", its two records each priced alone)
             kwh, cny = sum(b.derived[0] for b in bills), sum(b.derived[1] for b in bills)
             bills.insert(0, Sentence(say("power_bill_all", f.language, kwh=_small(kwh), cny=_small(cny),
                                          period=say(f"period.{f.period}", f.language)),
                                      list(dict.fromkeys(m for b in bills for m in b.markers)), derived=(kwh, cny)))
         total = self._total_price(f, top_k)  # a sum asked ("一共多少钱") is the answer, not the cards' ratio
         summed = self._totals(f, [(g, f.counts[g]) for g in f.gpus if f.counts.get(g, 1) > 1], top_k)
+        if f.intent.attributes[:1] != ["power"] and f.asked != "cost":  # "total vram, and a year's power bill":
+            return self._per_unit(f, top_k) + (total or self._ratio(f, top_k)) + summed + bills + out  # in turn
         return bills + self._per_unit(f, top_k) + (total or self._ratio(f, top_k)) + summed + out
 
     def _per_unit(self, f: Facts, top_k: int) -> list[Sentence]:

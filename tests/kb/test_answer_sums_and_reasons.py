@@ -313,3 +313,20 @@ def test_why_the_driver_shows_less_memory_gives_the_records_figures(ask: Any) ->
 ])
 def test_the_host_links_generation_is_read_off_its_pcie_figure(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question))
+
+
+@pytest.mark.parametrize(("question", "patterns"), [
+    # two asks in one message: the memory summed and the year's bill, each said
+    ("4 张 l40s 显存一共多少，全年满载电费呢", [r"4 张 L40S 的显存合计 4 × 48 GB = 192 GB", r"约耗电 12,264 kWh"]),
+    ("six h200s: combined memory, plus a year's electricity at full load?",
+     [r"6 × H200 at 700 W .*36,792 kWh a year", r"6 × 141 GB = 846 GB"]),
+])
+def test_a_sum_and_a_power_bill_asked_together_are_both_answered(ask: Any, question: str,
+                                                                  patterns: list[str]) -> None:
+    answer = ask(question)
+    assert all(re.search(p, answer) for p in patterns), answer
+
+
+def test_one_cards_two_records_are_billed_each_not_added_up(ask: Any) -> None:
+    answer = ask("a100 一个月电费多少")  # "A100" names the 40GB and the 80GB record: neither is a count of cards
+    assert "全部显卡合计" not in answer and re.search(r"A100 40GB 按 TDP 400 W", answer)

@@ -45,7 +45,8 @@ _OPENER = re.compile(
     re.IGNORECASE)
 _DOUBLE = r"(?:翻倍|翻一倍|翻个倍|翻了一倍|翻一番|加倍|double[ds]?|twice|2x|×\s*2)"
 _TIMES = re.compile(r"(?:改成|变成|扩大|增加到|乘以|翻)?\s*(\d+|[三四五六七八九十]|three|four|five|six|eight|ten)\s*"
-                    r"(?:倍|x\b|times)|[x×]\s*(\d+)\b|\b(tripl|quadrupl)e[ds]?\b", re.IGNORECASE)
+                    r"(?:倍|x\b|times)|(?:[x×*]|乘以?|multiplied by)\s*(\d+|[三四五六七八九十])(?![0-9a-z])|"
+                    r"\b(tripl|quadrupl)e[ds]?\b", re.IGNORECASE)  # ("人数乘3": ×3)
 _TOKENS = r"(?:tokens?|数据量|训练数据|语料|数据|data(?:set)?|corpus)"
 _HALF = r"(?:减半|一半|halve[ds]?|half)"
 _MONEY = r"(?:预算|经费|钱|budget|money|cash|spend)"
@@ -165,6 +166,10 @@ def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None
     if factor and re.search(_USERS, s) and not re.search(_CONTEXT, s) and prior.concurrency:
         merged.concurrency = prior.concurrency * factor
         changed.add("concurrency")
+    if factor and re.search(rf"{_CARDS}|卡数", s) and not re.search(f"{_CONTEXT}|{_USERS}", s) and merged.gpus \
+            and "gpu_count" not in changed:  # "卡数乘4", "4x the gpus"
+        merged.gpus = [(g, (c or 1) * factor) for g, c in merged.gpus]
+        changed.add("gpu_count")
     step = _step(s)
     if step and merged.gpus:
         merged.gpus = [(g, max(1, (c or 1) + step)) for g, c in merged.gpus]

@@ -127,6 +127,9 @@ _OFF_DOMAIN = re.compile(
     r"melt(?:ed|ing)? (?:connector|cable)|"
     r"fans? (?:rattl|nois|click)|风扇.{0,4}(?:异响|响)|coil whine|啸叫|hiperror|(?<![a-z])hip error|"
     r"omniverse|数字孪生|digital twin|"
+    # telling a refurbished, ex-mining or fake card from a sound one when buying
+    r"翻新|矿卡|假卡|验货|鉴别|辨别|真假|refurbish|counterfeit|(?<![a-z])fake (?:cards?|gpus?)|"
+    r"(?<![a-z])scams?(?![a-z])|ex-mining|used for mining|"
     # pairing a card with a desktop CPU, and flashing its firmware
     r"cpu\s*瓶颈|cpu bottleneck|bottleneck(?:ed)? by (?:the |my )?cpu|"
     r"(?<![a-z0-9])(?:i[3579]|r[3579])(?:[\s-]\d{4,5}\w*)?(?![a-z0-9])|"

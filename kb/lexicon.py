@@ -30,6 +30,9 @@ UNKNOWN_GPUS: tuple[str, ...] = (
     rf"(?:nvidia{_SEP})?(?:jetson{_SEP})?(?:agx{_SEP})?orin|jetson{_SEP}\w+|dgx{_SEP}spark|dgx{_SEP}station",
     rf"(?:huawei{_SEP}|华为{_SEP})?(?:ascend|昇腾){_SEP}(?:9[0-9]0[a-c]?\d?|310[pb]?)|(?:huawei{_SEP})?atlas{_SEP}\d{{3}}[a-z]?",
     rf"(?:寒武纪{_SEP}|cambricon{_SEP})?(?:思元|siyuan){_SEP}\d*",  # Cambricon's Siyuan 590
+    # a Chinese maker's name glued to a product code: 燧原i20, 昆仑芯R200, 壁仞BR100, 沐曦C500, 海光K100
+    rf"(?:燧原|enflame|昆仑芯?|kunlun|壁仞|biren|沐曦|metax|海光|hygon|摩尔线程|天数智芯|寒武纪){_SEP}(?:云燧{_SEP})?"
+    rf"[a-z]{{0,3}}\d{{2,4}}[a-z]?(?![a-z0-9])|"
     rf"寒武纪|cambricon(?:{_SEP}mlu\d*)?|mlu{_SEP}\d{{3}}|昆仑芯?|kunlun|海光|hygon|dcu|摩尔线程|沐曦|壁仞|燧原|"
     rf"enflame|metax|biren",
     # more Chinese accelerators: Alibaba T-Head's Hanguang, Cambricon's Siyuan, MetaX's Xiyun, Enflame's Yunsui,
@@ -42,7 +45,7 @@ UNKNOWN_GPUS: tuple[str, ...] = (
     rf"(?:apple{_SEP})?m[1-5]{_SEP}(?:max|ultra|pro)|mac{_SEP}studio|macbook(?:{_SEP}pro)?",
     rf"(?:google{_SEP})?(?:cloud{_SEP})?tpu(?:{_SEP}v\d+[a-z]*)?",  # TPU v5e
     rf"(?:intel{_SEP})?(?:habana{_SEP})?gaudi{_SEP}[12](?!\d)",  # Gaudi 2 (Gaudi 3 is a record)
-    rf"(?:intel{_SEP})?arc{_SEP}[ab]\d{{3}}|(?:intel{_SEP})?(?:data{_SEP}center{_SEP}gpu{_SEP})?max{_SEP}1[15]50",
+    rf"(?:intel{_SEP})?arc{_SEP}(?:pro{_SEP})?[ab]\d{{2,3}}|(?:intel{_SEP})?(?:data{_SEP}center{_SEP}gpu{_SEP})?max{_SEP}1[15]50",
     rf"(?:aws{_SEP})?(?:trainium\d?|inferentia\d?)|groq(?:{_SEP}lpu)?|cerebras(?:{_SEP}cs-?\d)?",
     # older and workstation lines named by family: whatever follows the family word, kb has no record of it
     rf"(?:nvidia{_SEP})?titan(?:{_SEP}(?:rtx|xp|x|v|z|black|ada))?",

@@ -105,6 +105,10 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     # a bare count after "only", and a card ruled out after the one meant
     (["8 h20s serving qwen2.5 72b bf16", "and if we only had 2?"], "gpus", [("h20", 2)]),
     (["一张 4060ti 16g 跑 qwen2.5 14b int4", "不对 是一张 l4 不是 4060ti"], "gpus", [("l4", 1)]),
+    # a multiplier said as 乘 / × / "multiplied by", of users and of cards
+    (["a100 80g 跑 llama3 8b 8 个并发 每个 4k", "并发乘以4"], "concurrency", 32),
+    (["h200 serving qwen2.5 32b to 12 users", "users multiplied by 3?"], "concurrency", 36),
+    (["2 张 l40s 跑 qwen2.5 72b int4", "卡数乘2"], "gpus", [("l40s", 4)]),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value

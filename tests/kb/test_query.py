@@ -29,7 +29,8 @@ UNKNOWN_GPUS = ["RTX 3090", "3090", "3080", "RTX 3060", "2080Ti", "2080 Ti", "GT
                 "MI250X", "MI325X", "RX 7900 XTX", "7900XTX", "RX 6800", "Apple M2 Ultra", "M3 Max", "TPU v5e",
                 "TPU", "Gaudi 2", "Jetson Orin", "Trainium2", "Cerebras", "寒武纪", "Arc A770", "Radeon Pro W7900",
                 "W7800", "RTX PRO 6000 Blackwell", "RTX 5000 Ada", "RTX 4090 Laptop", "4060 laptop", "Ascend 310P",
-                "昇腾 310B", "天数智芯 BI-V150", "Iluvatar MR-V100", "Atlas 300I", "摩尔线程 MTT S80"]
+                "昇腾 310B", "天数智芯 BI-V150", "Iluvatar MR-V100", "Atlas 300I", "摩尔线程 MTT S80", "燧原i20",
+                "壁仞BR100", "海光 K100", "Intel Arc Pro B60"]
 UNKNOWN_MODELS = ["GPT-4", "GPT-4o", "gpt-3.5-turbo", "Claude", "Claude 3 Opus", "Gemini 1.5 Pro", "Grok", "文心一言",
                   "ChatGLM3", "Baichuan2", "Phi-3", "Kimi", "DBRX", "Jamba"]
 

@@ -566,7 +566,7 @@ class Composer(RecordSentences):
         priced_cards = "price" in f.intent.attributes and any(g in f.counts for g in f.gpus)
         if kind != "selection" and f.budget_cny is not None and not buys and not priced_cards:
             direct = self._budget_rule(f, f.budget_cny, top_k) + direct
-        direct = buys + direct
+        direct = buys if buys and len(f.gpus) >= 2 else buys + direct  # (a two-step budget: the whole answer)
         prefer = ("tradeoff", "case") if kind in ("why", "case") else ("guide",)
         if f.unknown_gpus and f.gpus and not direct and not f.checks and kind not in ("case", "selection"):
             # "4090 vs 3090 for inference": what kb holds of the card it knows, to set beside the one it lacks

@@ -224,6 +224,8 @@ class RecordSentences:
     def _budget_buys(self, f: Facts, top_k: int) -> list[Sentence]:
         """'一百二十万能买几张 A100': the budget over the card's price, whole cards."""
         gpus = [g for g in f.gpus if g != "a100-40gb"] or f.gpus  # "the A100" is both cards; one price
+        if f.budget_cny is not None and f.how_many and len(gpus) >= 2:
+            return self._budget_then_buys(f, gpus, top_k)
         if f.budget_cny is None or len(gpus) != 1 or not f.how_many:
             return []
         gpu = gpus[0]
@@ -239,6 +241,32 @@ class RecordSentences:
                          [self._cite(f, self._part_with(gpu, price[0]), top_k)],
                          exempt=(gpu_name(gpu),), derived=(f.budget_cny, float(n), n * price[0], left)),
                 *self._totals(f, [(gpu, n)], top_k)]  # "…and their combined vram"
+
+    def _budget_then_buys(self, f: Facts, gpus: list[str], top_k: int) -> list[Sentence]:
+        """'70k: 2 4090s first, then as many 4070 tis as the rest covers': the counted cards off the budget, then
+        the one card named without a count bought with what is left."""
+        counted = [g for g in gpus if g in f.counts]
+        rest = [g for g in gpus if g not in f.counts]
+        prices = {g: self._figure(g, "price") for g in gpus}
+        if len(rest) != 1 or not counted or any(p is None for p in prices.values()) or f.budget_cny is None:
+            return []
+        first_cost = sum(f.counts[g] * prices[g][0] for g in counted)  # type: ignore[index]
+        left_first = f.budget_cny - first_cost
+        if left_first < 0:
+            return []  # over the budget already: the total and how far over it are said by the price answer
+        gpu, each = rest[0], prices[rest[0]][0]  # type: ignore[index]
+        n = int(left_first // each)
+        joiner = " + " if f.language == "en" else "、"
+        first = joiner.join(cards(f.counts[g], gpu_name(g), f.language) for g in counted)
+        markers = list(dict.fromkeys(self._cite(f, self._part_with(g, prices[g][0]), top_k)  # type: ignore[index]
+                                     for g in gpus))
+        return [Sentence(say("budget_then_buys", f.language, budget=whole(f.budget_cny), first=first,
+                             first_cost=whole(first_cost), rest=whole(left_first), n=n, gpu=gpu_name(gpu),
+                             price=whole(each), spent=whole(n * each), left=whole(left_first - n * each)),
+                         markers, exempt=tuple(gpu_name(g) for g in gpus),
+                         derived=(f.budget_cny, first_cost, left_first, float(n), n * each, left_first - n * each,
+                                  *(float(f.counts[g]) for g in counted))),
+                *self._totals(f, [(gpu, n)], top_k)]
 
     def _total_price(self, f: Facts, top_k: int) -> list[Sentence]:
         """'两张4080 加一张4070ti 一共多少钱': the cards' prices times their counts, added up; two such sets set
@@ -420,15 +448,22 @@ class RecordSentences:
             more, less = (vh / vl - 1) * 100, (1 - vl / vh) * 100  # "in %": both ways, as people ask either
             pct = say("ratio_pct", f.language, b=label[lo], more=f"{more:.1f}", less=f"{less:.1f}") \
                 if _PERCENT.search(f.question) else ""
-            text = say("ratio", f.language, a=label[hi], b=label[lo], metric=say(f"metric.{attr}", f.language),
+            name = label if k else {g: gpu_name(g) for g in gpus}  # a figure not summed is one card's
+            text = say("ratio", f.language, a=name[hi], b=name[lo], metric=say(f"metric.{attr}", f.language),
                        ratio=f"{ratio:.2f}", va=f"{vh:g}", vb=f"{vl:g}", unit=unit, diff=f"{vh - vl:g}", pct=pct)
             # The figures are the records' own (times the counts said); the ratio is computed from them.
-            out = [Sentence(text, markers, exempt=(label[hi], label[lo]),
+            out = [Sentence(text, markers, exempt=(name[hi], name[lo]),
                             derived=(round(ratio, 2), round(vh - vl, 6), vh, vl, round(more, 1), round(less, 1)))]
-            if attr == "price" and f.how_many:  # "一张 A100 的钱够买几张 4090"
-                out.append(Sentence(say("price_buys", f.language, a=gpu_name(hi), b=gpu_name(lo), n=int(ratio)),
-                                    markers, exempt=(gpu_name(hi), gpu_name(lo)), derived=(float(int(ratio)),)))
+            if attr == "price" and f.how_many:  # "一张 A100 的钱够买几张 4090", "the price of 8 a100s"
+                money, each = single[hi] * n[hi], single[lo]
+                buys = int(money // each)
+                key = "price_buys_set" if n[hi] > 1 else "price_buys"
+                out.append(Sentence(say(key, f.language, a=gpu_name(hi), b=gpu_name(lo), n=buys, count=n[hi],
+                                        money=whole(money), each=whole(each), spent=whole(buys * each),
+                                        left=whole(money - buys * each)),
+                                    markers, exempt=(gpu_name(hi), gpu_name(lo)),
+                                    derived=(float(buys), money, buys * each, money - buys * each, float(n[hi]))))
                 others = [a for a in asked if a in SUMMED]  # "…and how much vram is that combined"
-                out += self._totals(f, [(lo, int(ratio))], top_k, others) if others else []
+                out += self._totals(f, [(lo, buys)], top_k, others) if others else []
             said += out
         return said + same + unasked[:1]  # a figure not asked for is said when it differs

@@ -330,3 +330,21 @@ def test_a_sum_and_a_power_bill_asked_together_are_both_answered(ask: Any, quest
 def test_one_cards_two_records_are_billed_each_not_added_up(ask: Any) -> None:
     answer = ask("a100 一个月电费多少")  # "A100" names the 40GB and the 80GB record: neither is a count of cards
     assert "全部显卡合计" not in answer and re.search(r"A100 40GB 按 TDP 400 W", answer)
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # how many of the cheaper card one card's money buys, and what is left of it
+    ("一张 a100 80g 的钱能换几张 4060 还剩多少",
+     r"一张 A100 80GB 的价格够买 62 张 RTX 4060（62 × 2,399 = 148,738 元，还剩 1,262 元）"),
+    # the money of several cards, not of one
+    ("for what 4 a100s cost, how many 4070 tis could we get?",
+     r"The price of 4 × A100 80GB \(600,000 CNY\) buys 92 × RTX 4070 Ti \(92 × 6,499 = 597,908 CNY, 2,092 CNY left"),
+    # a budget spent in two steps: the counted cards first, then as many of the other as the rest covers
+    ("预算 五万 先上一张 4090 剩下的全买 4060 ti 16g 能买几张",
+     r"^50,000 元先买 1 张 RTX 4090（19,000 元），剩 31,000 元，按每张 3,899 元可买 7 张 RTX 4060 Ti 16GB"
+     r"（共 27,293 元，最后剩 3,707 元）"),
+    ("with 100k cny: three 4090s first, then how many 4080s with what remains?",
+     r"^100,000 CNY less 3 × RTX 4090 \(57,000 CNY\) leaves 43,000 CNY, which buys 4 × RTX 4080 at 9,499 CNY each"),
+])
+def test_money_spent_on_cards_says_what_is_left(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question)), ask(question)

@@ -226,13 +226,24 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "{budget} CNY buys {n} × {gpu} at {price} CNY each ({spent} CNY, {left} CNY left over)",
         "zh": "{budget} 元按每张 {price} 元可买 {n} 张 {gpu}（共 {spent} 元，剩 {left} 元）",
     },
+    "budget_then_buys": {
+        "en": "{budget} CNY less {first} ({first_cost} CNY) leaves {rest} CNY, which buys {n} × {gpu} at {price} CNY "
+              "each ({spent} CNY, {left} CNY left over)",
+        "zh": "{budget} 元先买 {first}（{first_cost} 元），剩 {rest} 元，按每张 {price} 元可买 {n} 张 {gpu}"
+              "（共 {spent} 元，最后剩 {left} 元）",
+    },
     "budget_left": {"en": "Of the {budget} CNY budget, {left} CNY is left after the {total} CNY of cards",
                     "zh": "预算 {budget} 元减去显卡 {total} 元，还剩 {left} 元"},
     "budget_over": {"en": "That is {left} CNY over the {budget} CNY budget",
                     "zh": "比预算 {budget} 元超出 {left} 元"},
     "price_buys": {
-        "en": "One {a}'s price buys {n} × {b}",
-        "zh": "一张 {a} 的价格够买 {n} 张 {b}",
+        "en": "One {a}'s price buys {n} × {b} ({n} × {each} = {spent} CNY, {left} CNY left over)",
+        "zh": "一张 {a} 的价格够买 {n} 张 {b}（{n} × {each} = {spent} 元，还剩 {left} 元）",
+    },
+    "price_buys_set": {
+        "en": "The price of {count} × {a} ({money} CNY) buys {n} × {b} ({n} × {each} = {spent} CNY, {left} CNY left "
+              "over)",
+        "zh": "{count} 张 {a} 的价格（{money} 元）够买 {n} 张 {b}（{n} × {each} = {spent} 元，还剩 {left} 元）",
     },
     "ratio_same": {
         "en": "The {a} and the {b} have the same {metric}: {va} {unit} each",

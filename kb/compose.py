@@ -17,6 +17,7 @@ from indexer.chunks import Chunk
 from kb.answer_parts import Composition, Facts, Sentence, TeamPrices
 from kb.facts import Corrections, audience_rule, budget_rule, case_facts, spec_facts
 from kb.fit.gpus import card_family
+from kb.fit.presets import PRESETS
 from kb.fit.render import layout_text
 from kb.fit.result import FitResult
 from kb.focus import FRAMING, asks_framing, case_terms
@@ -128,8 +129,10 @@ class Composer(RecordSentences):
         if not va or not vb:
             return []
         shown = {"kv": whole, "memory": gib, "speed": rate}.get(kind, gib)
+        formulas = [*_kv_formula(a, f.language, [f"F{i}"]), *_kv_formula(b, f.language, [f"F{j}"])] \
+            if kind == "kv" else []  # "why does llama 2 7b cache 4x llama 3 8b's": their KV heads
         return [_side_by_side(kind, (a.model, b.model), (va, vb), [f"F{i}", f"F{j}"], f.language, shown,
-                              GIB if kind in ("memory", "verdict") else 1)]
+                              GIB if kind in ("memory", "verdict") else 1), *formulas]
 
     def _cards_compared(self, f: Facts) -> list[Sentence]:
         """'l40s vs a100 for serving llama 3 70b int4': one model on two cards, by decode rate (inference) or
@@ -169,6 +172,7 @@ class Composer(RecordSentences):
                                         derived=(room / GIB,)))
                 if i == 1:
                     out.append(Sentence(say("kv_per_token", lang, model=c.model, bytes=whole(c.kv_bytes_per_token)), m))
+                    out += _kv_formula(c, lang, m)
                     serving = c.serving
                     n = serving.concurrency if serving else c.batch
                     out.append(Sentence(say("kv_total", lang, context=f"{c.seq_len:,}", n=n,
@@ -640,6 +644,16 @@ class Composer(RecordSentences):
                 out = self._chunk_figures(p.id) or text_figures(f"{p.section} {p.heading}\n{p.text}\n{p.original}")
             cache[marker] = out
         return cache[marker]
+
+
+def _kv_formula(c: FitResult, lang: Language, markers: list[str]) -> list[Sentence]:
+    """A preset's KV bytes a token as its shape multiplies out (plain attention only: MLA caches a latent)."""
+    shape = PRESETS.get(c.model)
+    if shape is None or shape.mla or 2 * shape.kv_heads * shape.head_dim * shape.layers * 2 != c.kv_bytes_per_token:
+        return []
+    return [Sentence(say("kv_formula", lang, model=c.model, layers=shape.layers, kv_heads=shape.kv_heads,
+                         head_dim=shape.head_dim, bytes=whole(c.kv_bytes_per_token)), markers,
+                     derived=(float(shape.layers), float(shape.kv_heads), float(shape.head_dim), 2.0))]
 
 
 def _memory_total(c: FitResult) -> int:

@@ -88,7 +88,9 @@ class Engine:
                  "int8": (spec.int8_dense_tops, "TOPS") if spec.int8_dense_tops else None,
                  "fp8": (spec.fp8_dense_tflops, "TFLOPS") if spec.fp8_dense_tflops else None,
                  "fp4": (spec.fp4_dense_tflops, "TFLOPS") if spec.fp4_dense_tflops else None,
-                 "driver": (spec.driver_mib, "MiB") if spec.driver_mib else None}.get(attribute)
+                 "driver": (spec.driver_mib, "MiB") if spec.driver_mib else None,
+                 **{f"ecc_{state}": (float(v["value"]), "MiB") for state in ("on", "off")  # (where a record knows)
+                    if isinstance(v := spec.figures.get(f"vram_driver_ecc_{state}_mib"), dict)}}.get(attribute)
         return value if value and value[0] else None
 
     def _cards_in(self, text: str) -> dict[str, int]:

@@ -85,6 +85,7 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
         "nvlink": r"nvlink|nvswitch|互连|互联|interconnect|卡间|卡(?:跟|和|与)卡|card[- ]to[- ]card|gpu[- ]to[- ]gpu|"
                   r"(?<![a-z])roce(?![a-z])|infinity fabric",
         "pcie": r"pcie",
+        "ecc": r"(?<![a-z])ecc(?![a-z])|纠错",
         "price": r"价格|价位|差价|价差|多少钱|price|cost|贵|cheap|便宜|售价|报价|花|(?<![省赚])钱|性价比|"
                  r"per (?:dollar|yuan|buck)|value for money|bang for|每元|"
                  r"how much (?:is|are|for|would|more|extra|less)|more expensive|pricier|costlier|dearer|"

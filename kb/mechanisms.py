@@ -31,6 +31,8 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
                       r"(?:用户|并发|人|路|users?|sessions?|concurren|显存|吃|memory|vram|kv)|"
                       r"(?:用户|并发|人|路|users?|sessions?|concurren)[^?？]{0,40}(?:上下文|context|ctx|prompts?|长度)"),
     ("dp_sync", GRAD_EXCHANGE + r"|data[\s-]?parallel|数据并行"),
+    ("kv_heads", r"(?<![a-z])gqa(?![a-z])|grouped[\s-]query|分组查询|kv ?heads?|kv 头|"
+                 r"kv[^?？]{0,30}(?:per|a|each|每个?) ?token|每 ?token[^?？]{0,10}kv"),
     ("tp_link", r"(?:张量并行|tensor[\s-]?parallel|(?<![a-z])tp(?![a-z])|多卡|multi[\s-]?(?:gpu|card)|两张卡之间|卡间|"
                 r"between (?:the )?(?:two )?(?:cards|gpus)|all[\s-]?reduce)[^?？]{0,40}"
                 r"(?:nvlink|pcie|慢|slow|通信|communicat|scal|快不起来|带宽)|(?:nvlink|pcie)[^?？]{0,30}"

@@ -74,6 +74,8 @@ class RecordSentences:
                 out.append(Sentence(sentence, [self._cite(f, chunk, top_k)]))
             out += self._no_cores(f, gpu, top_k)
             out[:0] = self._pcie_gen(f, gpu, top_k)  # the generation asked is the answer
+            if "ecc" in f.intent.attributes and parts:
+                out[:0] = self._ecc(f, gpu, parts, top_k)  # "ecc 打开后还剩多少显存": the driver's two totals
             for attr in ("fp8", "fp4"):  # a rate the record holds outside its table (RTX 5090 FP4)
                 value = self._figure(gpu, attr) if attr in f.intent.attributes and parts else None
                 if value and not any(f"{value[0]:g}" in s.text for s in out):
@@ -106,6 +108,19 @@ class RecordSentences:
         if f.intent.attributes[:1] != ["power"] and f.asked != "cost":  # "total vram, and a year's power bill":
             return self._per_unit(f, top_k) + (total or self._ratio(f, top_k)) + summed + bills + out  # in turn
         return bills + self._per_unit(f, top_k) + (total or self._ratio(f, top_k)) + summed + out
+
+    def _ecc(self, f: Facts, gpu: str, parts: list[Chunk], top_k: int) -> list[Sentence]:
+        """What the driver reports with ECC on and off, where the record holds both totals."""
+        on, off = self._figure(gpu, "ecc_on"), self._figure(gpu, "ecc_off")
+        marker = [self._cite(f, parts[0], top_k)]
+        if on is None or off is None:
+            return [Sentence(say("ecc_unknown", f.language, gpu=gpu_name(gpu)), marker, exempt=(gpu_name(gpu),))]
+        cost, pct = off[0] - on[0], (off[0] - on[0]) / off[0] * 100
+        return [Sentence(say("ecc_capacity", f.language, gpu=gpu_name(gpu), on=f"{on[0]:,.0f}",
+                             on_gib=f"{on[0] / 1024:.1f}", off=f"{off[0]:,.0f}", off_gib=f"{off[0] / 1024:.1f}",
+                             cost=f"{cost:,.0f}", pct=f"{pct:.2f}"),
+                         marker, exempt=(gpu_name(gpu),),
+                         derived=(on[0], off[0], round(on[0] / 1024, 1), round(off[0] / 1024, 1), cost, round(pct, 2)))]
 
     def _per_unit(self, f: Facts, top_k: int) -> list[Sentence]:
         """'a100 每千瓦能出多少 tflops': a card's figure over its TDP or its price, in the unit asked."""

@@ -348,3 +348,24 @@ def test_one_cards_two_records_are_billed_each_not_added_up(ask: Any) -> None:
 ])
 def test_money_spent_on_cards_says_what_is_left(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("rtx 6000 ada: how much memory is left once ecc is on?",
+     r"^With ECC on, the RTX 6000 Ada's driver reports 46,068 MiB \(45\.0 GiB\); with it off, 49,140 MiB"),
+    ("l40s 关掉 ecc 能多出多少显存", r"^L40S 开启 ECC 时驱动报告 46,068 MiB.*ECC 占去 3,072 MiB（6\.25 %）"),
+    ("does ecc cost memory on an h100", r"^The H100 SXM's record does not say what ECC does to its memory"),
+])
+def test_ecc_is_answered_from_the_records_two_driver_totals(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question)), ask(question)
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("why does qwen2.5 7b cache so much less kv a token than llama 2 7b",
+     r"^(?=.*grouped-query attention)(?=.*llama-2-7b: 2 \(a key and a value\) × 32 layers × 32 KV heads × 128)"
+     r"(?=.*qwen2\.5-7b: 2 \(a key and a value\) × 28 layers × 4 KV heads × 128)"),
+    ("mistral 7b 每个 token 的 kv 缓存多大",
+     r"mistral-7b：2（K 和 V）× 32 层 × 8 个 KV 头 × 每头 128 维 × 2 字节 = 每 token 131,072 字节"),
+])
+def test_kv_bytes_a_token_show_the_shape_they_multiply(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question), re.S), ask(question)

@@ -138,6 +138,22 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "{model} caches {bytes} bytes of KV a token (16-bit)",
         "zh": "{model} 每个 token 的 KV 缓存为 {bytes} 字节（16 位）",
     },
+    "ecc_capacity": {
+        "en": "With ECC on, the {gpu}'s driver reports {on} MiB ({on_gib} GiB); with it off, {off} MiB "
+              "({off_gib} GiB): ECC takes {cost} MiB ({pct} %)",
+        "zh": "{gpu} 开启 ECC 时驱动报告 {on} MiB（{on_gib} GiB），关闭时 {off} MiB（{off_gib} GiB）："
+              "ECC 占去 {cost} MiB（{pct} %）",
+    },
+    "ecc_unknown": {
+        "en": "The {gpu}'s record does not say what ECC does to its memory",
+        "zh": "{gpu} 的记录没有说明开启 ECC 对显存的影响",
+    },
+    "kv_formula": {
+        "en": "{model}: 2 (a key and a value) × {layers} layers × {kv_heads} KV heads × {head_dim} values a head × 2 "
+              "bytes = {bytes} bytes a token",
+        "zh": "{model}：2（K 和 V）× {layers} 层 × {kv_heads} 个 KV 头 × 每头 {head_dim} 维 × 2 字节 = "
+              "每 token {bytes} 字节",
+    },
     "kv_room": {
         "en": "Beside the weights there are about {gib} GiB left for the KV cache on {cards}: about {tokens} tokens",
         "zh": "放下权重后，{cards} 约剩 {gib} GiB 给 KV 缓存：约 {tokens} token",

@@ -79,6 +79,15 @@ MECHANISMS: dict[str, dict[str, str]] = {
               "每张卡经自己的链路收发约两倍于梯度的字节；这一步要等最慢的那条链路，没有 NVLink 的卡走的是 PCIe，"
               "而只接了 8 条通道（x8）的卡，PCIe 带宽只有接 16 条（x16）的一半",
     },
+    "mech.kv_heads": {
+        "en": "How it works: for every token the KV cache keeps a key and a value vector for each KV head of each "
+              "layer, so its bytes a token are 2 × layers × KV heads × head size × bytes a value; grouped-query "
+              "attention (GQA) lets several query heads share one KV head, so a model with a quarter of the KV heads "
+              "caches a quarter of the bytes",
+        "zh": "原理：KV 缓存为每个 token、每一层的每个 KV 头各存一个 K 向量和一个 V 向量，"
+              "所以每 token 的字节数 = 2 × 层数 × KV 头数 × 每头维度 × 每个值的字节数；"
+              "分组查询注意力（GQA）让几个查询头共用一个 KV 头，KV 头只有四分之一的模型，缓存也只有四分之一",
+    },
     "mech.tp_link": {
         "en": "How it works: tensor parallelism splits every layer across the cards, which exchange their partial "
               "results (an all-reduce) several times a layer, every step; over PCIe those exchanges get a "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import NamedTuple
 
 from indexer.chunks import Chunk
@@ -407,12 +408,19 @@ class Composer(RecordSentences):
         cards = self._case_cards(f, group)  # read once: each of the sentences below draws on it
         lacks = self._case_lacks(f, cards, top_k)
         if f.asked in ("cost", "price") and asks_power_bill(f.question):  # "那 128 张 a100 一年电费多少"
-            out = [s for g, n in cards.counts.items() for s in self._power_bill(f, g, top_k, n)] + out
-        elif f.asked in ("price", "cost"):  # "光显卡钱多少": the case's cards at the guide's per-card prices
+            counted = {card_family(g) for g in cards.counts}
+            named = [(g, f.counts.get(g) or 1) for g in f.gpus  # "产线上 4060 的分析单元 一个": a card it names
+                     if card_family(g) in cards.named and card_family(g) not in counted]  # but does not count
+            out = [s for g, n in [*cards.counts.items(), *named] for s in self._power_bill(f, g, top_k, n)] + out
+        elif f.asked in ("price", "cost") or (f.asked == "comparison" and "price" in f.intent.attributes):
+            # "光显卡钱多少": the case's cards at the guide's per-card prices
             counted = {card_family(g) for g in cards.counts}
             rows = [s for g in f.gpus if card_family(g) not in counted  # a card it names but does not count
                     for s in self._rows(f, g, ["price"], top_k)]
-            out = self._case_cards_cost(f, cards, top_k) + rows + out
+            sides = [[g] for g in cards.counts] if len(cards.counts) == 2 and _SIDES_ASKED.search(f.question) else []
+            versus = self._priced_sides(replace(f, counts={**f.counts, **cards.counts}), sides, top_k) if sides \
+                else []  # "how many times more does the a100 side cost than the 4090 side": the two set side by side
+            out = versus + self._case_cards_cost(f, cards, top_k) + rows + out
         elif [a for a in f.intent.attributes if a != "price"]:  # "那个工厂的 2 张 4090 总显存和功耗"
             out = self._case_figures(f, cards, top_k) + out
         return lacks + out
@@ -693,6 +701,9 @@ def _title_tokens(text: str) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", lower)) | {run[i:i + 2] for run in han for i in range(len(run) - 1)}
 
 
+# Two parts of a case's hardware priced against each other: "how many times", "倍", "more than … side".
+_SIDES_ASKED = re.compile(r"倍|times|ratio|比.{0,20}(?:贵|便宜|多|少)|(?:more|less|cheaper|dearer|pricier) than|"
+                          r"\bvs\.?\b|versus|compared? (?:to|with)", re.IGNORECASE)
 _HEADROOM = re.compile(r"剩|留给|余下|空间|headroom|room|left (?:for|over)|leftover|spare", re.IGNORECASE)
 class CaseCards(NamedTuple):
     """What a case's hardware part says of its cards, read once a question."""

@@ -54,6 +54,8 @@ _NAMED_CASE = re.compile(r"案例|(?<![a-z])case(?: study)?(?![a-z])", re.IGNORE
 _CASE = re.compile(
     r"案例|case|公司|company|团队|team|实验室|\blab\b|startup|创业|初创|fintech|金融|医疗|medical|制造|manufactur|"
     r"平台|platform|university|大学|高校|chatbot|客服|机器人|project|项目", re.IGNORECASE)
+# A case said by its section and who it is about: "9.2 fintech", "§9.4 university".
+_CASE_BY_SECTION = re.compile(r"(?<![\d.])§?\s*\d{1,2}\.\d(?![\d.%])\s*(?:" + _CASE.pattern + ")", re.IGNORECASE)
 # Spec attributes: name → the pattern in a question. The spec composer matches each to a record's table rows.
 SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
     name: re.compile(p, re.IGNORECASE) for name, p in {
@@ -422,7 +424,8 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
         return Intent("spec", attributes=["power", *[a for a in attrs if a not in ("power", "price")]])
     if (asked == "rent_or_buy" or _RENT.search(q)) and names_gpu and not has_checks:  # "rent an l40s hourly?"
         return Intent("spec", attributes=["price"])
-    if asked == "comparison" and not has_checks and not re.search(r"案例|\bcases?\b", q):  # (a case's cards: case)
+    if asked == "comparison" and not has_checks and not re.search(r"案例|\bcases?\b", q) \
+            and not _CASE_BY_SECTION.search(q):  # (a case's cards: case)
         # "why does the 4060 ti decode slower than a 4070 though it has more vram": the figure the why turns on first
         why = [a for a, p in _WHY_TOPICS.items() if a not in attrs and re.search(p, q)] if _ASKS_WHY.search(q) else []
         return Intent("spec", attributes=why + (attrs or list(KEY_FIGURES)))

@@ -83,8 +83,9 @@ def bare_budget(t: Text, q: Query) -> None:
 
 def energy_price(t: Text, q: Query) -> None:
     """'at 1 cny/kwh', '电价 0.6 元/度': the electricity price a power bill is asked at, not a budget."""
-    for m in t.take(rf"(?:电价|电费)?\s*({NUM})\s*(?:{_CURRENCY_CN})?\s*(?:/|每|per|一)\s*(?:kwh|kw·h|kw h|度|千瓦时)"):
-        q.energy_cny_per_kwh = float(m.group(1))
+    for m in t.take(rf"(?:电价|电费)?\s*({NUM}|[一二两三五]|[零〇]?点[一二三四五六七八九]+|五毛|一块)\s*"
+                    rf"(?:{_CURRENCY_CN})?\s*(?:/|每|per|一)\s*(?:kwh|kw·h|kw h|度|千瓦时)"):  # "五毛一度"
+        q.energy_cny_per_kwh = _kwh_price(m.group(1))
 
 
 def budget(t: Text, q: Query, usd_cny: float) -> None:
@@ -229,3 +230,15 @@ def batch(t: Text, q: Query) -> None:
         q.concurrency = q.concurrency or 1
     for m in t.take(rf"(?:batch(?:[\s_-]*size)?|批量(?:大小)?|批大小|bs)\s*(?:of|为|是|=|:)?\s*({NUM})"):
         q.batch = int(float(m.group(1).replace(",", "")))
+
+
+def _kwh_price(said: str) -> float:
+    """'0.6', '一', '一块', '五毛', '零点八': an electricity price in CNY, as people say it."""
+    if said[0].isdigit():
+        return float(said.replace(",", ""))
+    if said == "五毛":
+        return 0.5
+    digits = "零一二三四五六七八九"
+    if "点" in said:
+        return float("0." + "".join(str(digits.index(c)) for c in said.split("点")[1]))
+    return float({"一": 1, "一块": 1, "二": 2, "两": 2, "三": 3, "五": 5}[said])

@@ -262,19 +262,18 @@ class RecordSentences:
         the one card named without a count bought with what is left."""
         counted = [g for g in gpus if g in f.counts]
         rest = [g for g in gpus if g not in f.counts]
-        prices = {g: self._figure(g, "price") for g in gpus}
-        if len(rest) != 1 or not counted or any(p is None for p in prices.values()) or f.budget_cny is None:
+        prices: dict[str, float] = {g: p[0] for g in gpus if (p := self._figure(g, "price")) is not None}
+        if len(rest) != 1 or not counted or len(prices) != len(gpus) or f.budget_cny is None:
             return []
-        first_cost = sum(f.counts[g] * prices[g][0] for g in counted)  # type: ignore[index]
+        first_cost = sum(f.counts[g] * prices[g] for g in counted)
         left_first = f.budget_cny - first_cost
         if left_first < 0:
             return []  # over the budget already: the total and how far over it are said by the price answer
-        gpu, each = rest[0], prices[rest[0]][0]  # type: ignore[index]
+        gpu, each = rest[0], prices[rest[0]]
         n = int(left_first // each)
         joiner = " + " if f.language == "en" else "、"
         first = joiner.join(cards(f.counts[g], gpu_name(g), f.language) for g in counted)
-        markers = list(dict.fromkeys(self._cite(f, self._part_with(g, prices[g][0]), top_k)  # type: ignore[index]
-                                     for g in gpus))
+        markers = list(dict.fromkeys(self._cite(f, self._part_with(g, prices[g]), top_k) for g in gpus))
         return [Sentence(say("budget_then_buys", f.language, budget=whole(f.budget_cny), first=first,
                              first_cost=whole(first_cost), rest=whole(left_first), n=n, gpu=gpu_name(gpu),
                              price=whole(each), spent=whole(n * each), left=whole(left_first - n * each)),
@@ -313,10 +312,12 @@ class RecordSentences:
         key = "capex_sides_same" if ta == tb else "capex_sides"
         names = tuple(gpu_name(g) for side in sides for g in side)
         pct = round((ta - tb) / ta * 100, 1)  # "how much cheaper, in percent": of the dearer set's price
-        words = say(key, f.language, a=wa, b=wb, pa=whole(ta), pb=whole(tb), diff=whole(ta - tb), pct=f"{pct:g}")
+        ratio = round(ta / tb, 2) if tb else 0.0
+        words = say(key, f.language, a=wa, b=wb, pa=whole(ta), pb=whole(tb), diff=whole(ta - tb), pct=f"{pct:g}",
+                    ratio=f"{ratio:.2f}")
         return [Sentence(words,
                          list(dict.fromkeys(ma + mb)), exempt=names,
-                         derived=(ta, tb, ta - tb, pct, *(float(f.counts[g]) for side in sides for g in side)))]
+                         derived=(ta, tb, ta - tb, pct, ratio, *(float(f.counts[g]) for side in sides for g in side)))]
 
     def _priced_cards(self, f: Facts, key: str, counted: list[tuple[str, int]], markers: list[str],
                       top_k: int) -> list[Sentence]:

@@ -369,3 +369,15 @@ def test_ecc_is_answered_from_the_records_two_driver_totals(ask: Any, question: 
 ])
 def test_kv_bytes_a_token_show_the_shape_they_multiply(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question), re.S), ask(question)
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # a card the case names without counting it, billed one at a time; an electricity price said in words
+    ("制造业那个案例 边缘的 4060 小盒子 一台一个月电费多少 电价五毛一度",
+     r"^1 张 RTX 4060 按 TDP 115 W 全天候运行，一个月（720 小时）约耗电 82\.8 kWh：按 0\.5 元/kWh（问题给的电价）"),
+    # a case's two counted parts priced against each other
+    ("fintech case, gpus only: the 12 4090s for inference vs the 4 a100s for training - ratio of their cost?",
+     r"^4 × A100 80GB \(600,000 CNY\) costs 2\.63× 12 × RTX 4090 \(228,000 CNY\)"),
+])
+def test_a_cases_cards_billed_and_set_against_each_other(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question)), ask(question)

@@ -293,8 +293,8 @@ ANSWER: dict[str, dict[str, str]] = {
     "audience_rule": {"en": "The guide's advice for individual developers: {rule}",
                       "zh": "指南对个人开发者的建议：{rule}"},
     "capex_sides": {
-        "en": "{a} ({pa} CNY) costs {diff} CNY more than {b} ({pb} CNY); {b} is {pct}% cheaper",
-        "zh": "{a}（{pa} 元）比 {b}（{pb} 元）贵 {diff} 元；后者便宜 {pct}%",
+        "en": "{a} ({pa} CNY) costs {ratio}× {b} ({pb} CNY), {diff} CNY more; {b} is {pct}% cheaper",
+        "zh": "{a}（{pa} 元）是 {b}（{pb} 元）的 {ratio} 倍，贵 {diff} 元；后者便宜 {pct}%",
     },
     "capex_sides_same": {"en": "{a} and {b} cost the same: {pa} CNY each",
                          "zh": "{a} 和 {b} 价格相同：都是 {pa} 元"},

@@ -218,10 +218,11 @@ class Composer(RecordSentences):
         out = []
         for gpu in f.gpus[:2]:
             vram, driver = self._figure(gpu, "vram"), self._figure(gpu, "driver")
-            if vram is None or driver is None or vram[1] != "GB":
+            if vram is None or driver is None or vram[1] not in ("GB", "GiB"):
                 continue
-            gib_, driver_gib = vram[0] * 1e9 / GIB, driver[0] / 1024
-            text = say("mech.driver_capacity_figures", f.language, gpu=gpu_name(gpu), nominal=f"{vram[0]:g}",
+            gib_, driver_gib = vram[0] * (1e9 / GIB if vram[1] == "GB" else 1), driver[0] / 1024
+            key = "mech.driver_capacity_figures" + ("" if vram[1] == "GB" else "_gib")  # (the GeForce records: GiB)
+            text = say(key, f.language, gpu=gpu_name(gpu), nominal=f"{vram[0]:g}",
                        gib=f"{gib_:.1f}", driver=f"{driver[0]:,.0f}", driver_gib=f"{driver_gib:.1f}")
             out.append(Sentence(text, [self._cite(f, self._part_with(gpu, vram[0]), top_k)], exempt=(gpu_name(gpu),),
                                 derived=(vram[0], gib_, driver[0], driver_gib)))
@@ -564,7 +565,9 @@ class Composer(RecordSentences):
         if kind in ("general", "why") and not direct and _PICK.search(f.question) and not asks_why(f.question):
             # "solo dev, one card, which?": the guide's line for individual developers
             direct = self._audience_rule(f, top_k)
-        if "driver_capacity" in mechanisms(f.question):  # "标称 48g 为啥 nvidia-smi 只显示 45g"
+        if "driver_capacity" in mechanisms(f.question) or (kind == "spec" and "driver" in f.intent.attributes
+                                                          and "ecc" not in f.intent.attributes):
+            # "标称 48g 为啥 nvidia-smi 只显示 45g", "5090 装好以后 nvidia-smi 里显存总量显示多少"
             direct = self._driver_capacity(f, top_k) + [s for s in direct if not re.match(r"\d|[A-Z]", s.text)]
         if syncs := self._grad_syncs(f, top_k):  # "8 张 a800 同步一次梯度要多久": not the decode rate
             direct = syncs

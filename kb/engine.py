@@ -90,7 +90,10 @@ class Engine:
                  "fp4": (spec.fp4_dense_tflops, "TFLOPS") if spec.fp4_dense_tflops else None,
                  "driver": (spec.driver_mib, "MiB") if spec.driver_mib else None,
                  **{f"ecc_{state}": (float(v["value"]), "MiB") for state in ("on", "off")  # (where a record knows)
-                    if isinstance(v := spec.figures.get(f"vram_driver_ecc_{state}_mib"), dict)}}.get(attribute)
+                    if isinstance(v := spec.figures.get(f"vram_driver_ecc_{state}_mib"), dict)},
+                 # the ECC state the driver's total was read at, as its note says: (1, "on") or (1, "off")
+                 "driver_ecc": next(((1.0, state) for state in ("on", "off") if f"ECC {state}" in str(
+                     spec.figures.get("vram_driver_mib", {}).get("note", ""))), None)}.get(attribute)
         return value if value and value[0] else None
 
     def _cards_in(self, text: str) -> dict[str, int]:

@@ -88,6 +88,11 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
                   r"(?<![a-z])roce(?![a-z])|infinity fabric",
         "pcie": r"pcie",
         "ecc": r"(?<![a-z])ecc(?![a-z])|纠错",
+        # what the driver reports ("nvidia-smi 显示多少", "usable vram as rocm-smi reports it")
+        "driver": r"nvidia-?smi|rocm-?smi|驱动.{0,6}(?:显示|报告|识别|看到)|"
+                  r"(?:driver|os|system) (?:reports?|shows?|sees)|usable (?:v?ram|memory)|实际可用|可用(?:的)?显存|"
+                  r"actually (?:usable|available|reports?|shows?)|"
+                  r"显存总量.{0,6}显示|显示.{0,6}显存",
         "price": r"价格|价位|差价|价差|多少钱|price|cost|贵|cheap|便宜|售价|报价|花|(?<![省赚])钱|性价比|"
                  r"per (?:dollar|yuan|buck)|value for money|bang for|每元|"
                  r"how much (?:is|are|for|would|more|extra|less)|more expensive|pricier|costlier|dearer|"
@@ -123,6 +128,7 @@ _OFF_DOMAIN = re.compile(
     r"建模渲染|效果图|photoshop|(?<![a-z])ps ?(?:ai|生成)|generative fill|生成式填充|lightroom|illustrator|"
     r"after effects|剪映|capcut|"
     # synthetic benchmarks, overclocking and tuning tools
+    r"灯效|灯光|(?<![a-z])rgb(?![a-z])|argb|lighting (?:effects?|software|control)|"
     r"3d ?mark|time spy|port royal|fire strike|speed ?way|cinebench|geekbench|passmark|furmark|superposition|"
     r"unigine|跑分软件|鲁大师|undervolt|降压|超频|overclock|afterburner|风扇曲线|fan curve|gpu-?z(?![a-z])|"
     # repairs, warranty and installation trouble
@@ -185,6 +191,8 @@ def off_domain(question: str) -> bool:
         return True
     if _OTHER_FIELD.search(q):
         return not _LLM_NAMED.search(q)
+    if re.search(r"显存|v?ram|memory|mib|gib|\d\s*g", q):  # "驱动里显示多少显存": what the driver reports of memory
+        q = SPEC_ATTRIBUTES["driver"].sub(" ", q)  # is the record's figure, not a driver install
     return bool(_OFF_DOMAIN.search(q)) and not _LLM.search(q)
 
 
@@ -413,7 +421,7 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
     """The answer kind, from the question's words and what the fit engine found in it (`asked`, `how_many`: as the
     Query read them)."""
     q = normalise(question)
-    speed, cost = bool(_SPEED.search(q)), bool(_COST.search(q))
+    speed, cost = bool(_SPEED.search(q)) or asked == "time", bool(_COST.search(q))  # (a training time asked)
     attrs = [name for name, p in SPEC_ATTRIBUTES.items() if p.search(q)]
     if asked == "price" and "price" not in attrs:  # "预算 3 万 买 4 张 4090 还差多少": the Query read a price
         attrs.append("price")

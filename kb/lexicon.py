@@ -32,14 +32,14 @@ UNKNOWN_GPUS: tuple[str, ...] = (
     rf"(?:寒武纪{_SEP}|cambricon{_SEP})?(?:思元|siyuan){_SEP}\d*",  # Cambricon's Siyuan 590
     # a Chinese maker's name glued to a product code: 燧原i20, 昆仑芯R200, 壁仞BR100, 沐曦C500, 海光K100
     rf"(?:燧原|enflame|昆仑芯?|kunlun|壁仞|biren|沐曦|metax|海光|hygon|摩尔线程|天数智芯|寒武纪){_SEP}(?:云燧{_SEP})?"
-    rf"[a-z]{{0,3}}\d{{2,4}}[a-z]?(?![a-z0-9])|"
+    rf"(?:mtt{_SEP})?[a-z]{{0,3}}\d{{2,4}}[a-z]?(?![a-z0-9])|"
     rf"寒武纪|cambricon(?:{_SEP}mlu\d*)?|mlu{_SEP}\d{{3}}|昆仑芯?|kunlun|海光|hygon|dcu|摩尔线程|沐曦|壁仞|燧原|"
     rf"enflame|metax|biren",
     # more Chinese accelerators: Alibaba T-Head's Hanguang, Cambricon's Siyuan, MetaX's Xiyun, Enflame's Yunsui,
     # Tecorigin, Sophgo, VastAI, Denglin
     rf"(?:平头哥{_SEP})?含光{_SEP}\d*|平头哥|hanguang{_SEP}\d*|曦云{_SEP}c?\d*|云燧{_SEP}[it]?\d*|"
     rf"太初(?:元碁)?|tecorigin|算能|sophgo|瀚博|vastai|登临|denglin",
-    rf"(?:摩尔线程{_SEP}|moore{_SEP}threads{_SEP})?mtt{_SEP}s\d{{2,4}}|moore{_SEP}threads",  # (摩尔线程 above)
+    rf"(?:摩尔线程{_SEP}|moore{_SEP}threads{_SEP})?mtt{_SEP}[sx]\d{{2,4}}|moore{_SEP}threads",  # (摩尔线程 above)
     rf"(?:天数智芯{_SEP}|iluvatar(?:{_SEP}corex)?{_SEP})?(?:bi{_SEP}v\d{{3}}|mr{_SEP}v\d{{2,3}})|天数智芯|"
     rf"iluvatar(?:{_SEP}corex)?",  # Iluvatar CoreX BI-V150
     rf"(?:apple{_SEP})?m[1-5]{_SEP}(?:max|ultra|pro)|mac{_SEP}studio|macbook(?:{_SEP}pro)?",

@@ -184,7 +184,7 @@ _WORKLOADS = [
     ("qlora", r"qlora"),
     ("lora", r"(?<!q)lora|peft|参数高效"),
     ("full", r"全参|全量|full[\s-]*(?:fine[\s-]*tun|finetun|train|param)|pre[\s-]*train|预训练|from scratch|从头训练|"
-             r"从零训练|(?<!微)训练|(?<![微培])训(?!练)|\btrain(?:ing)?\b"),
+             r"从零训练|(?<!微)训练|(?<![微培])训(?!练)|\btrain(?:ing|ed)?\b|from zero|from the ground up"),
     ("fine-tune", r"微调|fine[\s-]*tun|finetun|\bsft\b"),
     ("inference", r"推理|部署|inference|infer|serv(?:e|ing)|\brun\b|跑|运行|上线|生成|decode|tokens?/s|latency|延迟|"
                   r"吞吐|throughput|聊天|chat|加载|(?<!full )(?<!peak )(?<!under )(?<!max )load(?! ?balanc)"),
@@ -272,7 +272,11 @@ _ASKED: tuple[tuple[str, str], ...] = (
                r"size of (?:the |its )?weights|weights? (?:take|use|need|occupy|size)"),
     ("rent_or_buy", r"租还是买|买还是租|租.{0,6}买|买.{0,6}租|rent or buy|buy or rent|rent.{0,20}\bbuy\b|"
                     r"\bbuy\b.{0,20}\brent|break[\s-]?even|盈亏平衡|回本"),
-    ("time", r"多久|多长时间|几天|多少天|how long|how many (?:days|hours)|训练时间|time to train"),
+    ("time", r"多久|多长时间|几天|多少天|几周|几个月|how long|how many (?:days|hours|weeks|months)|训练时间|"
+             r"time to train|(?:hours|days|weeks|months|years) or (?:hours|days|weeks|months|years)|"
+             r"(?:trained?|training|train\w*)\b[^?？]{0,80}[:：,，-]\s*(?:wall[\s-]?clock )?(?:time|duration|eta)"
+             r"\s*[?？]*\s*$|"
+             r"\b(?:ballpark|rough|estimated?) (?:time|duration)|\beta\b"),
     ("cost", r"电费|成本|per million|每百万|cost (?:to|of|per)|花多少|power bill|electricity|energy (?:bill|cost)|"
              r"power cost|耗电.{0,4}(?:钱|费)|cost .{0,20}in power\b|"
              # energy over a span is what the draw costs, in kWh and money: "一年耗电多少度", "kwh a year"

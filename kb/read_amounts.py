@@ -171,10 +171,21 @@ def bare_context(t: Text, q: Query) -> None:
     if q.seq_len is not None:
         return
     for m in t.take(rf"^\s*({NUM})\s*k\s*(?:tokens?|上下文|context|ctx)?\s*(?:呢|吗|的话|[?？.。!！])*\s*$"
-                    rf"|(?:\bat|@)\s*({NUM})\s*k\b(?![\s-]*(?:tokens?\s*/|tok/|per\b|元|块|rmb|cny|usd|dollars?|\$))"):
-        q.seq_len = int(float((m.group(1) or m.group(2)).replace(",", "")) * 1024)
+                    rf"|(?:\bat|@)\s*({NUM})\s*k\b(?![\s-]*(?:tokens?\s*/|tok/|per\b|元|块|rmb|cny|usd|dollars?|\$))"
+                    # "each session 16k", "每个会话 8k": the sequences' length said after them
+                    rf"|(?:sessions?|chats?|conversations?|requests?|sequences?|seqs?|prompts?|streams?|对话|会话|请求|"
+                    rf"每路|每个人?|每人|each(?: one)?)\s*(?:is|of|at|=|:|是|为|有)?\s*({NUM})\s*k\b"):
+        q.seq_len = int(float(next(g for g in m.groups() if g).replace(",", "")) * 1024)
+    if q.seq_len is None and _ASKS_AT_ONCE.search(t.original.lower()):
+        # "qwen2.5 14b int8 8k 一张卡 最多几路并发": in a question about sequences at once, a lone 8k is their length
+        for m in t.take(rf"(?<![\w.])({NUM})\s*k(?![a-z0-9])(?![\s-]*(?:tokens?\s*/|tok|per\b|元|块|rmb|cny|usd|"
+                        rf"dollars?|\$|预算|budget))"):
+            q.seq_len = int(float(m.group(1).replace(",", "")) * 1024)
 
 
+# Sequences served at once asked: "几路并发", "how many sessions fit", "users at once".
+_ASKS_AT_ONCE = re.compile(r"并发|几路|多少路|几个用户|多少用户|同时|concurren|sessions?|users?|chats?|streams?|seqs?|"
+                           r"at once|in parallel")
 # Who uses a deployment, counted: each is a sequence at once when kb sizes the KV cache ("50 个程序员用").
 _PEOPLE_ZH = r"(?:员工|同事|程序员|开发者|工程师|研究员|学生|客户|客服|坐席|医生|分析师|用户|会话|对话|请求)"
 _PEOPLE_EN = (r"(?:employees|devs|developers|engineers|programmers|coders|researchers|students|customers|agents|"

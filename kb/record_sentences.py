@@ -109,10 +109,22 @@ class RecordSentences:
             return self._per_unit(f, top_k) + (total or self._ratio(f, top_k)) + summed + bills + out  # in turn
         return bills + self._per_unit(f, top_k) + (total or self._ratio(f, top_k)) + summed + out
 
+    def _driver_ecc(self, gpu: str) -> str | None:
+        """'on' or 'off': the ECC state the record's driver total was read at, where its note says."""
+        state = self._figure(gpu, "driver_ecc")
+        return state[1] if state else None
+
     def _ecc(self, f: Facts, gpu: str, parts: list[Chunk], top_k: int) -> list[Sentence]:
         """What the driver reports with ECC on and off, where the record holds both totals."""
         on, off = self._figure(gpu, "ecc_on"), self._figure(gpu, "ecc_off")
         marker = [self._cite(f, parts[0], top_k)]
+        driver, state = self._figure(gpu, "driver"), self._driver_ecc(gpu)  # the driver total's own ECC state
+        if (on is None) != (off is None) or (on is None and driver and state):
+            one, said = (on, "on") if on else (off, "off") if off else (driver, state)
+            assert one is not None
+            return [Sentence(say(f"ecc_one.{said}", f.language, gpu=gpu_name(gpu), mib=f"{one[0]:,.0f}",
+                                 gib=f"{one[0] / 1024:.1f}"), marker, exempt=(gpu_name(gpu),),
+                             derived=(one[0], round(one[0] / 1024, 1)))]
         if on is None or off is None:
             return [Sentence(say("ecc_unknown", f.language, gpu=gpu_name(gpu)), marker, exempt=(gpu_name(gpu),))]
         cost, pct = off[0] - on[0], (off[0] - on[0]) / off[0] * 100

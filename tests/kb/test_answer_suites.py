@@ -243,6 +243,9 @@ OFF_DOMAIN = [
     "how do i install vllm on my 4090 box", "slurm 上怎么给 qwen 训练任务分 gpu", "a100 训扩散模型做视频生成合适吗",
     # a desktop CPU beside the card, and its firmware
     "4080 super 配 r7 7800x3d 会 cpu 瓶颈吗", "is an i7-13700k enough for a 4090", "4090 刷 bios 解锁功耗墙 安全吗",
+    # a card's lighting, and telling a refurbished or ex-mining card apart
+    "4070 ti 的 rgb 灯光怎么关", "what app controls the argb on an rtx 4080", "二手 4090 怎么看是不是矿卡",
+    "how to spot a refurbished a100 sold as new",
 ]
 GUIDE = (ROOT / "corpus" / "guide.md").read_text(encoding="utf-8")
 

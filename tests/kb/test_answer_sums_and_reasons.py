@@ -381,3 +381,13 @@ def test_kv_bytes_a_token_show_the_shape_they_multiply(ask: Any, question: str, 
 ])
 def test_a_cases_cards_billed_and_set_against_each_other(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("nvidia-smi 里 h200 的显存会显示多少", r"^H200：标称 141 GB 即 131\.3 GiB；驱动报告 [\d,]+ MiB"),
+    ("usable vram on an rtx 4080 as the driver reports it?", r"^The RTX 4080: .*the driver reports [\d,]+ MiB"),
+    ("an l4 with ecc on: what total does nvidia-smi show",
+     r"^With ECC on \(its default\), the L4's driver reports 23,034 MiB"),
+])
+def test_what_the_driver_reports_is_the_records_driver_total(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question)), ask(question)

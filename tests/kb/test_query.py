@@ -30,7 +30,7 @@ UNKNOWN_GPUS = ["RTX 3090", "3090", "3080", "RTX 3060", "2080Ti", "2080 Ti", "GT
                 "TPU", "Gaudi 2", "Jetson Orin", "Trainium2", "Cerebras", "寒武纪", "Arc A770", "Radeon Pro W7900",
                 "W7800", "RTX PRO 6000 Blackwell", "RTX 5000 Ada", "RTX 4090 Laptop", "4060 laptop", "Ascend 310P",
                 "昇腾 310B", "天数智芯 BI-V150", "Iluvatar MR-V100", "Atlas 300I", "摩尔线程 MTT S80", "燧原i20",
-                "壁仞BR100", "海光 K100", "Intel Arc Pro B60"]
+                "壁仞BR100", "海光 K100", "Intel Arc Pro B60", "MTT X300"]
 UNKNOWN_MODELS = ["GPT-4", "GPT-4o", "gpt-3.5-turbo", "Claude", "Claude 3 Opus", "Gemini 1.5 Pro", "Grok", "文心一言",
                   "ChatGLM3", "Baichuan2", "Phi-3", "Kimi", "DBRX", "Jamba"]
 
@@ -213,6 +213,9 @@ def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str
     ("qwen2.5 14b: kv for 16 users at 4k?", "kv"),
     ("l40s + llama 3 8b @ 16k: how many seqs at once?", "concurrency"),
     ("H800 和 H100 训练算力一样吗", "comparison"),
+    ("mixtral 8x7b trained from zero on 32 h100s, 1t tokens - weeks or months?", "time"),
+    ("qwen2.5 7b pretrain on 8 h200s, 300b tokens: time?", "time"),
+    ("32 张 a800 预训练 13b 1t token 要几个月", "time"),
 ])
 def test_what_is_asked(question: str, asked: str) -> None:
     assert read(question).asked == asked
@@ -310,3 +313,12 @@ def test_a_count_in_english_words_above_twelve(question: str, gpus: list, asked:
 ])
 def test_memory_in_gigs_and_a_price_gap_are_spec_figures(question: str, attribute: str) -> None:
     assert attribute in spec_attributes(question.lower())
+
+
+@pytest.mark.parametrize(("question", "seq_len"), [
+    ("h100 跑 llama3 8b fp16 32k 单卡 最多几路", 32768),  # a lone 32k in a question about sequences at once
+    ("l40s with qwen2.5 14b: each chat 8k, how many chats fit", 8192),
+    ("预算 35k 买几张 4090 能同时服务几个用户", None),  # money, not a context
+])
+def test_a_context_said_bare_beside_sequences_at_once(question: str, seq_len: int | None) -> None:
+    assert read(question).seq_len == seq_len

@@ -144,6 +144,14 @@ ANSWER: dict[str, dict[str, str]] = {
         "zh": "{gpu} 开启 ECC 时驱动报告 {on} MiB（{on_gib} GiB），关闭时 {off} MiB（{off_gib} GiB）："
               "ECC 占去 {cost} MiB（{pct} %）",
     },
+    "ecc_one.on": {
+        "en": "With ECC on (its default), the {gpu}'s driver reports {mib} MiB ({gib} GiB)",
+        "zh": "{gpu} 开启 ECC（默认）时驱动报告 {mib} MiB（{gib} GiB）",
+    },
+    "ecc_one.off": {
+        "en": "With ECC off (its default), the {gpu}'s driver reports {mib} MiB ({gib} GiB)",
+        "zh": "{gpu} 关闭 ECC（默认）时驱动报告 {mib} MiB（{gib} GiB）",
+    },
     "ecc_unknown": {
         "en": "The {gpu}'s record does not say what ECC does to its memory",
         "zh": "{gpu} 的记录没有说明开启 ECC 对显存的影响",

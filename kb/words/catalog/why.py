@@ -168,6 +168,10 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "en": "The {gpu}: {nominal} GB nominal is {gib} GiB; the driver reports {driver} MiB, {driver_gib} GiB",
         "zh": "{gpu}：标称 {nominal} GB 即 {gib} GiB；驱动报告 {driver} MiB，即 {driver_gib} GiB",
     },
+    "mech.driver_capacity_figures_gib": {
+        "en": "The {gpu}: {nominal} GiB nominal; the driver reports {driver} MiB, {driver_gib} GiB",
+        "zh": "{gpu}：标称 {nominal} GiB；驱动报告 {driver} MiB，即 {driver_gib} GiB",
+    },
     "mech.bound_gap": {
         "en": "How it works: kb's decode rate is an upper bound, memory bandwidth divided by the bytes read a token "
               "(weights and KV cache); real kernels reach about six to eight tenths of it (table 7.1's note), since "

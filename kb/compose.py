@@ -660,6 +660,10 @@ class Composer(RecordSentences):
 def _kv_formula(c: FitResult, lang: Language, markers: list[str]) -> list[Sentence]:
     """A preset's KV bytes a token as its shape multiplies out (plain attention only: MLA caches a latent)."""
     shape = PRESETS.get(c.model)
+    if shape is not None and shape.mla and shape.layers * (shape.kv_lora + shape.rope_dim) * 2 == c.kv_bytes_per_token:
+        return [Sentence(say("kv_formula_mla", lang, model=c.model, layers=shape.layers, latent=shape.kv_lora,
+                             rope=shape.rope_dim, bytes=whole(c.kv_bytes_per_token)), markers,
+                         derived=(float(shape.layers), float(shape.kv_lora), float(shape.rope_dim), 2.0))]
     if shape is None or shape.mla or 2 * shape.kv_heads * shape.head_dim * shape.layers * 2 != c.kv_bytes_per_token:
         return []
     return [Sentence(say("kv_formula", lang, model=c.model, layers=shape.layers, kv_heads=shape.kv_heads,

@@ -25,9 +25,10 @@ ROWS: dict[str, str] = {
 NOTES: dict[str, str] = {
     "vram": r"显存容量|容量", "bandwidth": r"带宽", "compute": r"FP16|TFLOPS|算力", "fp32": r"FP32",
     "int8": r"INT8", "power": r"功耗|W\b", "nvlink": r"NVLink|NVSwitch", "pcie": r"PCIe", "price": r"价格|售价",
-    "tf32": r"TF32", "memory_type": r"HBM|GDDR", "fp8": r"FP8", "tensor_cores": r"Tensor Core",
+    "tf32": r"TF32", "memory_type": r"HBM|GDDR", "fp8": r"FP8", "tensor_cores": r"Tensor Core", "ecc": r"ECC",
 }
 MAX_NOTES = 2
+NOTE_ONLY = {"ecc"}  # asked of a card, said by its record's notes: no table row holds it
 _GLOSS = re.compile(r"\s*\[[^\]]*\]")
 _BAND = re.compile(r"预算\s*([<>＜＞])?\s*(\d+)(?:\s*-\s*(\d+))?\s*万元")
 
@@ -78,7 +79,9 @@ def spec_facts(parts: list[Chunk], gpu: str, attributes: list[str],
                 elif note_p and zh.lstrip().startswith("- ") and re.search(note_p, zh) and shown not in seen:
                     seen.add(shown)
                     notes.append((chunk, say("spec_note", language, note=shown.lstrip()[2:].strip())))
-    return rows + notes[:MAX_NOTES] if rows else []
+    if not rows and not set(attributes) & NOTE_ONLY:
+        return []  # a note about a figure the sheet lacks would answer something else
+    return rows + notes[:MAX_NOTES]
 
 
 def _role(chunk: Chunk, language: Language) -> str | None:

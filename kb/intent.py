@@ -191,8 +191,9 @@ def off_domain(question: str) -> bool:
         return True
     if _OTHER_FIELD.search(q):
         return not _LLM_NAMED.search(q)
-    if re.search(r"显存|v?ram|memory|mib|gib|\d\s*g", q):  # "驱动里显示多少显存": what the driver reports of memory
-        q = SPEC_ATTRIBUTES["driver"].sub(" ", q)  # is the record's figure, not a driver install
+    if re.search(r"显存|v?ram|memory|mib|gib|\d\s*g|(?<![a-z])ecc(?![a-z])", q):  # "驱动里显示多少显存", "the
+        # driver's ecc toggle": what the driver reports of memory, or its ECC switch
+        q = re.sub(r"驱动|drivers?", " ", SPEC_ATTRIBUTES["driver"].sub(" ", q))  # is the record's, not an install
     return bool(_OFF_DOMAIN.search(q)) and not _LLM.search(q)
 
 

@@ -31,6 +31,15 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
                       r"(?:用户|并发|人|路|users?|sessions?|concurren|显存|吃|memory|vram|kv)|"
                       r"(?:用户|并发|人|路|users?|sessions?|concurren)[^?？]{0,40}(?:上下文|context|ctx|prompts?|长度)"),
     ("dp_sync", GRAD_EXCHANGE + r"|data[\s-]?parallel|数据并行"),
+    ("mla", r"(?<![a-z])mla(?![a-z])|latent attention|潜在注意力|deepseek[^?？]{0,50}kv|kv[^?？]{0,50}deepseek"),
+    ("window", r"滑动窗口|sliding[\s-]?window|(?<![a-z])swa(?![a-z])|"
+               r"(?:kv|显存|memory)[^?？]{0,30}(?:没|不|didn't|doesn't|does not|not)[^?？]{0,12}"
+               r"(?:涨|增|翻倍|翻番|grow|scale|rise|go up|increase|double)|"
+               r"(?:didn't|doesn't|does not|isn't|won't)[^?？]{0,30}(?:kv|memory)[^?？]{0,20}"
+               r"(?:grow|scale|rise|go up|increase)"),
+    ("vllm_util", r"vllm[^?？]{0,60}(?:kv|显存|memory|less|少|only|smaller|小)|(?:kv|显存|memory)[^?？]{0,40}vllm|"
+                  r"gpu[_\s]memory[_\s]utili[sz]ation"),
+    ("mfu", r"(?<![a-z])mfu(?![a-z])|model flops? utili[sz]ation|算力利用率"),
     ("kv_heads", r"(?<![a-z])gqa(?![a-z])|grouped[\s-]query|分组查询|kv ?heads?|kv 头|"
                  r"kv[^?？]{0,30}(?:per|a|each|每个?) ?token|每 ?token[^?？]{0,10}kv"),
     ("tp_link", r"(?:张量并行|tensor[\s-]?parallel|(?<![a-z])tp(?![a-z])|多卡|multi[\s-]?(?:gpu|card)|两张卡之间|卡间|"
@@ -81,6 +90,10 @@ def mechanisms(question: str) -> list[str]:
     found = [name for name, p in _TOPICS if p.search(q)]
     if "qlora" in found:  # "fine-tune a 65b on one 48gb gpu" is QLoRA's own claim; its 4 bits are part of it
         found = [t for t in found if t not in ("quantize", "lora")]
+    if "window" in found:  # a cache the window caps is the answer, not the cache that grows with the context
+        found = ["window", *[t for t in found if t not in ("window", "context_users")]]
+    if "mla" in found:  # DeepSeek's latent cache, not grouped KV heads
+        found = [t for t in found if t != "kv_heads"]
     if "dp_sync" in found:  # a gradient all-reduce is data parallelism's exchange, not tensor parallelism's
         found = [t for t in found if t != "tp_link"]
     return found[:2]

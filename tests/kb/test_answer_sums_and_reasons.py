@@ -82,6 +82,10 @@ def test_a_figure_per_kw_or_per_money_divides_the_record(ask: Any, question: str
     ("为什么实测解码速度达不到带宽算出来的上限", ["bound_gap", "decode_bandwidth"]),
     ("为什么 4060 ti 多卡同步一次梯度比 4070 慢那么多", ["dp_sync"]),
     ("why does the gradient all-reduce take so long on pcie cards", ["dp_sync"]),
+    ("why does deepseek v3 cache so little kv for its size", ["mla"]),
+    ("为啥 mistral 7b 上下文拉到 16k kv 显存没翻倍", ["window"]),
+    ("why does vllm leave so much less than 80gb for the kv cache", ["vllm_util"]),
+    ("为什么训练时间估算不按 100% mfu", ["mfu"]),
     ("what is zero-3", []),  # not a why: the guide's own words
     ("为什么 4090 的 int8 算力比 a100 高", []),  # a figure of two cards, not quantizing
 ])
@@ -122,7 +126,8 @@ def test_a_why_about_a_mechanism_says_how_it_works_then_the_figures(ask: Any, qu
 
 @pytest.mark.parametrize(("question", "pattern"), [
     # two sets of counted cards set against each other: the dearer first, with the difference
-    ("3 张 4080 还是 1 张 4090 加 2 张 4060 ti 16g，哪个贵", r"^3 张 RTX 4080（28,497 元）比 .*贵 \d[\d,]* 元"),
+    ("3 张 4080 还是 1 张 4090 加 2 张 4060 ti 16g，哪个贵",
+     r"^3 张 RTX 4080（28,497 元）是 .*的 [\d.]+ 倍，贵 \d[\d,]* 元"),
     # a budget over one card's price: the count and what is left, no guide budget band beside it
     ("how many 4070s can 100k cny buy", r"^100,000 CNY buys \d+ × RTX 4070 at"),
     ("how many l40s can 100k cny buy", r"^There is no price for the L40S[^.]*\[\d\]\.$"),  # and nothing of other cards
@@ -391,3 +396,10 @@ def test_a_cases_cards_billed_and_set_against_each_other(ask: Any, question: str
 ])
 def test_what_the_driver_reports_is_the_records_driver_total(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)
+
+
+def test_deepseeks_kv_a_token_is_its_latent_times_its_layers(ask: Any) -> None:
+    answer = ask("deepseek v3 的 kv 每个 token 多少字节")
+    assert re.search(r"deepseek-v3（MLA）：61 层 ×（512 维潜在向量 \+ 64 维 rope 键）× 2 字节 = "
+                     r"每 token 70,272 字节", answer)
+

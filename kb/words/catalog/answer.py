@@ -162,6 +162,12 @@ ANSWER: dict[str, dict[str, str]] = {
         "zh": "{model}：2（K 和 V）× {layers} 层 × {kv_heads} 个 KV 头 × 每头 {head_dim} 维 × 2 字节 = "
               "每 token {bytes} 字节",
     },
+    "kv_formula_mla": {
+        "en": "{model} (MLA): {layers} layers × ({latent} latent + {rope} rope-key values) × 2 bytes = {bytes} bytes a "
+              "token",
+        "zh": "{model}（MLA）：{layers} 层 ×（{latent} 维潜在向量 + {rope} 维 rope 键）× 2 字节 = "
+              "每 token {bytes} 字节",
+    },
     "kv_room": {
         "en": "Beside the weights there are about {gib} GiB left for the KV cache on {cards}: about {tokens} tokens",
         "zh": "放下权重后，{cards} 约剩 {gib} GiB 给 KV 缓存：约 {tokens} token",

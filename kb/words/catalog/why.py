@@ -88,6 +88,46 @@ MECHANISMS: dict[str, dict[str, str]] = {
               "所以每 token 的字节数 = 2 × 层数 × KV 头数 × 每头维度 × 每个值的字节数；"
               "分组查询注意力（GQA）让几个查询头共用一个 KV 头，KV 头只有四分之一的模型，缓存也只有四分之一",
     },
+    "mech.mla": {
+        "en": "How it works: DeepSeek's multi-head latent attention (MLA) caches, for every token and layer, one "
+              "compressed latent vector and a small shared rope key instead of a key and a value for every head, so "
+              "its KV cache a token is a fraction of a dense model's with the same layers, however many parameters "
+              "its experts hold",
+        "zh": "原理：DeepSeek 的多头潜在注意力（MLA）每个 token、每一层"
+              "只缓存一个压缩后的潜在向量和一个共用的小 rope 键，"
+              "而不是每个头各存一份 K 和 V；所以它每 token 的 "
+              "KV 缓存只有同层数稠密模型的一小部分，与专家里有多少参数无关",
+    },
+    "mech.window": {
+        "en": "How it works: with sliding-window attention each token attends only to the last window of tokens, "
+              "so a windowed layer's KV cache holds at most the window however long the context grows; past the "
+              "window, a longer context adds no KV memory in those layers",
+        "zh": "原理：滑动窗口注意力让每个 token 只看最近一个窗口内的 token，"
+              "所以加了窗口的层，KV 缓存最多只存一个窗口长度；"
+              "上下文超过窗口以后，这些层的 KV 显存不再随上下文增长",
+    },
+    "mech.vllm_util": {
+        "en": "How it works: vLLM takes gpu_memory_utilization (0.9 by default) of the card's total for itself, then "
+              "subtracts the weights and the activations of a profiling run; only what remains becomes KV-cache "
+              "pages, so an 80 GB card's KV cache is well under 80 GB (kb's own check keeps 1 GiB a card plus 10 % "
+              "of the rest for overhead)",
+        "zh": "原理：vLLM 先按 gpu_memory_utilization（默认 0.9）占用显卡总显存的这一比例，"
+              "再减去权重和一次试运行的激活值，"
+              "剩下的才分成 KV 缓存页；所以 80 GB 的卡给 KV 缓存的远少于 80 GB（kb 自己的检查每卡留 1 GiB，"
+              "另加其余部分的 10 % 作开销）",
+    },
+    "mech.mfu": {
+        "en": "How it works: a training time is FLOPs (6 × parameters × tokens) divided by what the cards sustain, "
+              "and no real job sustains the datasheet peak: communication, pipeline bubbles, memory-bound kernels "
+              "and restarts take their share. kb assumes 40 % model-FLOPs utilization (MFU), as Llama 3's 405B run "
+              "measured 38–43 % BF16 MFU on H100s (380–430 TFLOP/s a GPU, ../shared/reference/cluster.md); 100 % "
+              "would promise a time no cluster reaches",
+        "zh": "原理：训练时间 = 计算量（6 × 参数量 × token 数）÷ 显卡实际维持的算力，而真实训练达不到数据表峰值："
+              "通信、流水线气泡、受带宽限制的算子和重启都要占去一部分。kb 按 40 % 的模型算力利用率（MFU）估算，"
+              "Llama 3 405B 在 H100 上实测 BF16 MFU 为 38–43 %"
+              "（每卡 380–430 TFLOP/s，../shared/reference/cluster.md）；"
+              "按 100 % 算会得出任何集群都达不到的时间",
+    },
     "mech.tp_link": {
         "en": "How it works: tensor parallelism splits every layer across the cards, which exchange their partial "
               "results (an all-reduce) several times a layer, every step; over PCIe those exchanges get a "

@@ -9,6 +9,7 @@ markers do not support, so a mistake here shows as a missing sentence, never as 
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -16,6 +17,15 @@ from typing import NamedTuple
 
 from indexer.chunks import Chunk
 from kb.answer_parts import Composition, Facts, Sentence, TeamPrices
+from kb.case_whatif import (
+    asked_subject,
+    asks_all_of_it,
+    asks_per_card,
+    case_figures,
+    case_total_cny,
+    money_base,
+    throughput_base,
+)
 from kb.facts import Corrections, audience_rule, budget_rule, case_facts, spec_facts
 from kb.fit.gpus import card_family
 from kb.fit.presets import PRESETS
@@ -424,7 +434,36 @@ class Composer(RecordSentences):
             out = versus + self._case_cards_cost(f, cards, top_k) + rows + out
         elif [a for a in f.intent.attributes if a != "price"]:  # "那个工厂的 2 张 4090 总显存和功耗"
             out = self._case_figures(f, cards, top_k) + out
-        return lacks + out
+        return lacks + self._case_whatif(f, group, cards, top_k) + out
+
+    def _case_whatif(self, f: Facts, group: str, cards: CaseCards, top_k: int) -> list[Sentence]:
+        """An amount the asker gives, taken through the case's own relative figure ("原来一年成本五百万 → 混合部署
+        以后": × 0.6), a case's whole cost over its cards, or its cards for all of a load it carried a share of."""
+        parts = self._groups.get(group, [])
+        text = "\n".join(c.text for c in parts)
+        cite = lambda quote: self._cite(f, next((c for c in parts if quote in c.text), parts[0]), top_k)  # noqa: E731
+        n_cards = sum(cards.counts.values())
+        lang = f.language
+        if asks_per_card(f.question) and (total := case_total_cny(text)) and n_cards:
+            return [Sentence(say("case_per_card", lang, total=whole(total), n=n_cards, each=whole(total / n_cards)),
+                             [cite("总成本")], derived=(total, float(n_cards), total / n_cards))]
+        figures = case_figures(text)
+        subject = asked_subject(f.question)
+        load = next((x for x in figures if x.subject == "load"), None)
+        if asks_all_of_it(f.question) and load and n_cards and subject in ("load", None):
+            need = n_cards / load.factor
+            return [Sentence(say("case_all_load", lang, n=n_cards, share=f"{load.factor * 100:g}",
+                                 need=f"{need:.1f}", whole=math.ceil(need - 1e-9)),
+                             [cite(load.quote)], derived=(float(n_cards), load.factor * 100, round(need, 1)))]
+        base = (f.budget_cny or money_base(f.question)) if subject == "cost" else \
+            throughput_base(f.question) if subject == "throughput" else None
+        fig = next((x for x in figures if x.subject == subject), None)
+        if base is None or fig is None:
+            return []
+        unit = say("unit.cny", lang) if subject == "cost" else ""
+        return [Sentence(say("case_whatif", lang, quote=fig.quote, base=whole(base), factor=f"{fig.factor:g}",
+                             result=whole(base * fig.factor), unit=unit),
+                         [cite(fig.quote)], derived=(base, fig.factor, base * fig.factor))]
 
     def _case_lacks(self, f: Facts, cards: CaseCards, top_k: int) -> list[Sentence]:
         """'how many a100s in the medical case': none; the cards it counts instead."""
@@ -474,8 +513,11 @@ class Composer(RecordSentences):
         asked, terms = _title_tokens(f.question), case_terms(f.question)
         nearby = [g for g in self._groups if g.startswith("case-") and (  # "smart manufacturing case": by name, too
             g.split("-")[1] in sections or any(t in self._groups[g][0].heading for t in terms))]
+        said = set(re.findall(r"(?<![\d.])(\d{1,2}\.\d)(?![\d.%])", f.question))  # "6.4 金融科技那个": its section
+        nearby += [g for g in self._groups if g.startswith("case-") and g.split("-")[1] in said]
         score = {g: len(asked & _title_tokens(self._groups[g][0].heading))
-                 + 2 * sum(t in self._groups[g][0].heading for t in terms) for g in dict.fromkeys(found + nearby)}
+                 + 2 * sum(t in self._groups[g][0].heading for t in terms) + 3 * (g.split("-")[1] in said)
+                 for g in dict.fromkeys(found + nearby)}
         best = max(score, key=lambda g: (score[g], g in found, -found.index(g) if g in found else 0), default=None)
         if best is not None and (best in found or score[best] > 0):
             return best
@@ -579,7 +621,7 @@ class Composer(RecordSentences):
             direct = self._figures_also_asked(f, top_k) + direct
         buys = self._budget_buys(f, top_k)  # "how many 4070 tis for 40k": the count, not the guide's budget band
         priced_cards = "price" in f.intent.attributes and any(g in f.counts for g in f.gpus)
-        if kind != "selection" and f.budget_cny is not None and not buys and not priced_cards:
+        if kind not in ("selection", "case") and f.budget_cny is not None and not buys and not priced_cards:
             direct = self._budget_rule(f, f.budget_cny, top_k) + direct
         direct = buys if buys and len(f.gpus) >= 2 else buys + direct  # (a two-step budget: the whole answer)
         prefer = ("tradeoff", "case") if kind in ("why", "case") else ("guide",)

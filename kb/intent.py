@@ -451,6 +451,8 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
         return Intent("not_covered")
     if _DONE.search(q) and not _OURS.search(q):  # "how many GPUs did Meta use": what someone did is a case
         return Intent("case", attributes=attrs)
+    if has_selection and (re.search(r"案例|(?<![a-z])case(?: study)?(?![a-z])", q) or _CASE_BY_SECTION.search(q)):
+        return Intent("case", attributes=attrs)  # "内容生成平台那个案例 要是原来一年成本五百万": the case, not a pick
     if has_selection:
         return Intent("selection", wants_speed=speed, wants_cost=cost)
     if has_checks and speed:

@@ -279,6 +279,21 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "The {a} and the {b} have the same {metric}: {va} {unit} each",
         "zh": "{a} 和 {b} 的{metric}相同：都是 {va} {unit}",
     },
+    "case_whatif": {
+        "en": "By the case's own figure, {base}{unit} becomes {base} × {factor} ≈ {result}{unit}",
+        "zh": "按案例自己的数字（“{quote}”），{base}{unit} × {factor} ≈ {result}{unit}",
+    },
+    "case_per_card": {
+        "en": "The case's total of about {total} CNY over its {n} cards is about {each} CNY a card, server included",
+        "zh": "案例的总成本约 {total} 元，平摊到 {n} 张卡，每张约 {each} 元（含整机）",
+    },
+    "case_all_load": {
+        "en": "The case's {n} cards carried about {share}% of the load; at the same load a card, all of it takes {n} ÷ "
+              "{share}% ≈ {need}, i.e. {whole} cards",
+        "zh": "案例的 {n} 张卡承担了约 {share}% 的负载；按每张卡同样的负载，全部负载需要 {n} ÷ {share}% ≈ {need}，"
+              "即 {whole} 张",
+    },
+    "unit.cny": {"en": " CNY", "zh": " 元"},
     "case_cards_cost": {
         "en": "At the guide's per-card prices, the case's cards ({parts}) come to about {total} CNY, the cards alone",
         "zh": "按指南的单卡价格，这个案例的显卡（{parts}）合计约 {total} 元，只算显卡",

@@ -1,0 +1,103 @@
+"""What a case's own relative figures make of an amount the asker gives: "a 5M budget, after the case's 40 % cut".
+
+The cases state changes as shares and cuts ("总体成本降低了40%", "服务吞吐量仅下降了15%", "成本仅为同等性能A100系统的
+1/5", "本地RTX 4090集群处理了约70%的常规负载"). A question that gives its own base ("要是原来一年 GPU 成本五百万",
+"if one a100 server handled 100 requests a second") asks what that base becomes by the case's figure. This reads
+the figures off the case's Chinese text and returns numbers; kb/compose.py words them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kb.fit.numbers import cn_int
+
+# What a figure is about, in the case's words and the asker's.
+_SUBJECTS: dict[str, tuple[str, str]] = {
+    "cost": (r"成本|费用|开支", r"成本|费用|花|钱|cost|spend|price|budget|cny|元|块|万|opex|capex|bill"),
+    "throughput": (r"吞吐|请求|处理能力", r"吞吐|请求|throughput|requests?|req/s|qps|tokens?/s|每秒"),
+    "load": (r"负载|流量|任务", r"负载|流量|load|traffic|全部|所有|all of it|100 ?%"),
+}
+_CUT = re.compile(r"(成本|费用|开支|吞吐量?|请求|负载)[^，。；;()（）]{0,10}?(?:降低|下降|减少|削减)了?(?:约|大约)?\s*"
+                  r"(\d+(?:\.\d+)?)%")
+_SHARE = re.compile(r"(成本|费用|开支)?[^，。；;()（）]{0,6}?仅为[^，。；;()（）]{0,16}?的\s*"
+                    r"(?:(\d+(?:\.\d+)?)%|(\d+)\s*/\s*(\d+))")
+_LOAD = re.compile(r"处理了?(?:约|大约)?\s*(\d+(?:\.\d+)?)%的[^，。；;]{0,6}?(负载|流量|任务)")
+
+
+@dataclass(frozen=True)
+class CaseFigure:
+    """One relative figure of a case: what it is about, the factor it applies, and its words in the case."""
+
+    subject: str  # "cost" | "throughput" | "load"
+    factor: float  # what a base becomes: 0.6 for "降低了40%", 0.2 for "1/5"; a share for "load"
+    quote: str
+
+
+def case_figures(text: str) -> list[CaseFigure]:
+    """The relative figures a case's (Chinese) text states, in order."""
+    out: list[CaseFigure] = []
+    for m in _CUT.finditer(text):
+        subject = _subject_of(m.group(1))
+        out.append(CaseFigure(subject, 1 - float(m.group(2)) / 100, m.group(0).strip().lstrip("-：: ")))
+    for m in _SHARE.finditer(text):
+        share = float(m.group(2)) / 100 if m.group(2) else int(m.group(3)) / int(m.group(4))
+        out.append(CaseFigure("cost", share, m.group(0).strip().lstrip("-：: ")))
+    for m in _LOAD.finditer(text):
+        out.append(CaseFigure("load", float(m.group(1)) / 100, m.group(0).strip().lstrip("-：: ")))
+    first: dict[tuple[str, float], CaseFigure] = {}
+    for f in out:  # the first saying of each (a case's notes say some again)
+        first.setdefault((f.subject, round(f.factor, 6)), f)
+    return list(first.values())
+
+
+def _subject_of(word: str) -> str:
+    return next(s for s, (case_words, _) in _SUBJECTS.items() if re.search(case_words, word))
+
+
+def asked_subject(question: str) -> str | None:
+    """What the asker's base is an amount of: a cost, a throughput, or the load (the first the question names)."""
+    q = question.lower()
+    found = [(m.start(), s) for s, (_, asked) in _SUBJECTS.items() if (m := re.search(asked, q))]
+    return min(found)[1] if found else None
+
+
+_RATE = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(?:个)?\s*(?:请求|requests?|req|qps|tokens?)", re.IGNORECASE)
+_PER_CARD = re.compile(r"平摊|摊到每|每张.{0,6}(?:合|多少钱)|一张合|per (?:card|gpu)|each card|a card", re.IGNORECASE)
+_ALL = re.compile(r"全部|所有|all of it|the whole|100 ?%|entire", re.IGNORECASE)
+
+
+def throughput_base(question: str) -> float | None:
+    """A rate the asker gives ("每秒处理100个请求", "100 requests a second")."""
+    m = _RATE.search(question)
+    return float(m.group(1).replace(",", "")) if m else None
+
+
+def asks_per_card(question: str) -> bool:
+    return bool(_PER_CARD.search(question))
+
+
+def asks_all_of_it(question: str) -> bool:
+    return bool(_ALL.search(question))
+
+
+_TOTAL = re.compile(r"总成本约\s*(\d+(?:\.\d+)?)\s*万元")
+
+
+def case_total_cny(text: str) -> float | None:
+    """The whole deployment's cost a case states ("总成本约45万元"), in CNY."""
+    m = _TOTAL.search(text)
+    return float(m.group(1)) * 1e4 if m else None
+
+
+_MONEY = re.compile(r"(\d+(?:\.\d+)?|[一二两三四五六七八九十百千]+)\s*(千万|百万|万|亿)")
+
+
+def money_base(question: str) -> float | None:
+    """An amount of money said with 万 and no currency ("原来一年成本五百万"), in CNY."""
+    m = _MONEY.search(question)
+    if not m:
+        return None
+    number = float(m.group(1)) if m.group(1)[0].isdigit() else float(cn_int(m.group(1)) or 0)
+    return number * {"千万": 1e7, "百万": 1e6, "万": 1e4, "亿": 1e8}[m.group(2)] or None

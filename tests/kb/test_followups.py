@@ -272,3 +272,11 @@ def test_kb_chat_carries_the_conversation_and_new_starts_over(index_dir: Path) -
     assert p.returncode == 0, p.stderr
     assert p.stdout.count("From earlier:") == 1  # the second question carried; after /new the same words did not
     assert "2 × H100 SXM" in p.stdout and "(new conversation)" in p.stderr
+
+
+def test_every_spec_attribute_has_a_name_to_carry_it_by() -> None:
+    from kb.intent import SPEC_ATTRIBUTES
+    from kb.words.catalog import has
+
+    missing = [a for a in SPEC_ATTRIBUTES if not has(f"attribute.{a}")]
+    assert not missing, missing  # a follow-up that carries the attribute names it on its first line

@@ -9,7 +9,9 @@ _ATTRIBUTES: dict[str, dict[str, str]] = {
     "power": {"en": "power", "zh": "功耗"}, "nvlink": {"en": "NVLink", "zh": "NVLink"},
     "pcie": {"en": "PCIe", "zh": "PCIe"}, "price": {"en": "price", "zh": "价格"},
     "memory_type": {"en": "memory type", "zh": "显存类型"}, "fp8": {"en": "FP8 TFLOPS", "zh": "FP8 算力"},
-    "fp4": {"en": "FP4 TFLOPS", "zh": "FP4 算力"},
+    "fp4": {"en": "FP4 TFLOPS", "zh": "FP4 算力"}, "role": {"en": "what it is for", "zh": "定位"},
+    "tensor_cores": {"en": "Tensor Cores", "zh": "Tensor Core"}, "ecc": {"en": "ECC", "zh": "ECC"},
+    "driver": {"en": "driver-reported memory", "zh": "驱动报告的显存"},
 }
 _SLOT_NAMES: dict[str, dict[str, str]] = {
     "model": {"en": "model", "zh": "模型"}, "gpu": {"en": "GPU", "zh": "显卡"},

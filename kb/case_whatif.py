@@ -101,3 +101,21 @@ def money_base(question: str) -> float | None:
         return None
     number = float(m.group(1)) if m.group(1)[0].isdigit() else float(cn_int(m.group(1)) or 0)
     return number * {"千万": 1e7, "百万": 1e6, "万": 1e4, "亿": 1e8}[m.group(2)] or None
+
+
+_BEFORE = re.compile(r"what (?:was|were|did) (?:it|they|the \w+) (?:be|cost )?before|before (?:the|that)? ?\w*\s*[?？]|"
+                     r"原来(?:是|要)?多少|之前(?:是|要)?多少|以前(?:是|要)?多少|迁移前", re.IGNORECASE)
+_KEEP = re.compile(r"保持|维持|不变|keep|same (?:total )?(?:throughput|capacity)|match", re.IGNORECASE)
+_SERVERS = re.compile(r"(?<![a-z0-9.])(\d+)\s*(?:[a-z]+\d+[a-z]*\s*)?(?:台|个节点|servers?|boxes|nodes?|machines?)",
+                      re.IGNORECASE)
+
+
+def asks_before(question: str) -> bool:
+    """'1.2M after the switch — what was it before': the base is the after, the asked is the before."""
+    return bool(_BEFORE.search(question))
+
+
+def servers_to_keep(question: str) -> int | None:
+    """'原来20台 a100 服务器 迁完还想保持总吞吐': the servers whose total throughput is to be kept."""
+    m = _SERVERS.search(question)
+    return int(m.group(1)) if m and _KEEP.search(question) else None

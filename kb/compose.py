@@ -20,10 +20,12 @@ from kb.answer_parts import Composition, Facts, Sentence, TeamPrices
 from kb.case_whatif import (
     asked_subject,
     asks_all_of_it,
+    asks_before,
     asks_per_card,
     case_figures,
     case_total_cny,
     money_base,
+    servers_to_keep,
     throughput_base,
 )
 from kb.facts import Corrections, audience_rule, budget_rule, case_facts, spec_facts
@@ -455,11 +457,21 @@ class Composer(RecordSentences):
             return [Sentence(say("case_all_load", lang, n=n_cards, share=f"{load.factor * 100:g}",
                                  need=f"{need:.1f}", whole=math.ceil(need - 1e-9)),
                              [cite(load.quote)], derived=(float(n_cards), load.factor * 100, round(need, 1)))]
+        fig = next((x for x in figures if x.subject == subject), None)
+        servers = servers_to_keep(f.question) if subject == "throughput" else None
+        if fig is not None and servers:  # "原来 20 台 a100 服务器 迁完还想保持总吞吐": as many more as it lost
+            need = servers / fig.factor
+            return [Sentence(say("case_keep", lang, quote=fig.quote, n=servers, factor=f"{fig.factor:g}",
+                                 need=f"{need:.1f}", whole=math.ceil(need - 1e-9)),
+                             [cite(fig.quote)], derived=(float(servers), fig.factor, round(need, 1)))]
         base = (f.budget_cny or money_base(f.question)) if subject == "cost" else \
             throughput_base(f.question) if subject == "throughput" else None
-        fig = next((x for x in figures if x.subject == subject), None)
         if base is None or fig is None:
             return []
+        if asks_before(f.question):  # "1.2M a year after the switch — what was it before": the after ÷ the factor
+            return [Sentence(say("case_before", lang, quote=fig.quote, base=whole(base), factor=f"{fig.factor:g}",
+                                 result=whole(base / fig.factor), unit=say("unit.cny", lang) if subject == "cost"
+                                 else ""), [cite(fig.quote)], derived=(base, fig.factor, base / fig.factor))]
         unit = say("unit.cny", lang) if subject == "cost" else ""
         return [Sentence(say("case_whatif", lang, quote=fig.quote, base=whole(base), factor=f"{fig.factor:g}",
                              result=whole(base * fig.factor), unit=unit),

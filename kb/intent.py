@@ -128,7 +128,11 @@ _OFF_DOMAIN = re.compile(
     r"建模渲染|效果图|photoshop|(?<![a-z])ps ?(?:ai|生成)|generative fill|生成式填充|lightroom|illustrator|"
     r"after effects|剪映|capcut|"
     # synthetic benchmarks, overclocking and tuning tools
-    r"灯效|灯光|(?<![a-z])rgb(?![a-z])|argb|lighting (?:effects?|software|control)|"
+    r"灯效|灯光|(?<![a-z])rgb(?![a-z])|argb|lighting (?:effects?|software|control)|显卡支架|下垂|下坠|"
+    r"(?<![a-z])sag(?:ging)?(?![a-z])|support bracket|"
+    # home cameras, and dataframes on a GPU
+    r"监控|摄像头|frigate|(?<![a-z])nvr(?![a-z])|cctv|security cam|人形识别|人脸识别|face recognition|"
+    r"pandas|cudf|rapids|dataframe|"
     r"3d ?mark|time spy|port royal|fire strike|speed ?way|cinebench|geekbench|passmark|furmark|superposition|"
     r"unigine|跑分软件|鲁大师|undervolt|降压|超频|overclock|afterburner|风扇曲线|fan curve|gpu-?z(?![a-z])|"
     # repairs, warranty and installation trouble

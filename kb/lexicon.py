@@ -47,6 +47,7 @@ UNKNOWN_GPUS: tuple[str, ...] = (
     rf"(?:intel{_SEP})?(?:habana{_SEP})?gaudi{_SEP}[12](?!\d)",  # Gaudi 2 (Gaudi 3 is a record)
     rf"(?:intel{_SEP})?arc{_SEP}(?:pro{_SEP})?[ab]\d{{2,3}}|(?:intel{_SEP})?(?:data{_SEP}center{_SEP}gpu{_SEP})?max{_SEP}1[15]50",
     rf"(?:aws{_SEP})?(?:trainium\d?|inferentia\d?)|groq(?:{_SEP}lpu)?|cerebras(?:{_SEP}cs-?\d)?",
+    rf"(?:tenstorrent{_SEP})?(?:wormhole|blackhole|grayskull)(?:{_SEP}[np]\d{{2,3}}[a-z]?)?|tenstorrent",
     # older and workstation lines named by family: whatever follows the family word, kb has no record of it
     rf"(?:nvidia{_SEP})?titan(?:{_SEP}(?:rtx|xp|x|v|z|black|ada))?",
     rf"(?:nvidia{_SEP})?quadro(?:{_SEP}rtx)?(?:{_SEP}[a-z]?\d{{3,4}})?",
@@ -74,5 +75,5 @@ UNKNOWN_MODELS: tuple[str, ...] = (
 
 # Accelerators of other makers than NVIDIA: the guide speaks of them together, in §10.2 ("其他厂商的AI芯片").
 OTHER_MAKERS = (r"(?<![a-z])(?:amd|radeon|rx|mi\d|instinct|intel|gaudi|arc|habana|ascend|atlas|tpu|trainium|inferentia|"
-                r"groq|cerebras|apple|cambricon|mlu|kunlun|hygon|dcu|moore|mtt|metax|biren|enflame|iluvatar|bi-v|mr-v|"
+                r"groq|cerebras|tenstorrent|wormhole|apple|cambricon|mlu|kunlun|hygon|dcu|moore|mtt|metax|biren|enflame|iluvatar|bi-v|mr-v|"
                 r"w[5-7]\d00)|昇腾|华为|寒武纪|昆仑|海光|摩尔线程|沐曦|壁仞|燧原|天数")

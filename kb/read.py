@@ -144,6 +144,8 @@ def _gpus(t: Text, q: Query, found: list[tuple[str, int, int]]) -> None:
                 q.notes.append(note("nodes_read", nodes=na, per_node=nb, count=count))
         if count is None:
             count = to_int(before.group(1)) if before else to_int(after.group(1) or after.group(2)) if after else None
+        if count is None and re.search(r"(?:买|来|上|加|要|配|换)\s*(?:了|个)?\s*张\s*$", s[max(0, start - 8): start]):
+            count = 1  # "先买张 4080": one, its numeral left out
         if count is not None and not 1 <= count <= MAX_QUESTION_COUNT:
             count = None
         if gid not in [g for g, _ in q.gpus]:
@@ -222,7 +224,8 @@ def _words(t: Text, q: Query) -> None:
             setattr(q, name, int(m.group(1)))
     q.how_many = t.has(r"how many(?! (?:tokens?|seqs|sequences|users|people|days|hours))|几张|几块|"
                        r"几个(?!\s*(?:token|字|词|人|用户|会话|请求|并发))|多少张|多少块|多少卡|几卡|需要多少(?:张|块|卡|个gpu|gpu)|"
-                       r"minimum number|fewest|max(?:imum)? number of|最多(?:能)?买?几张")
+                       r"minimum number|fewest|max(?:imum)? number of|最多(?:能)?买?几张|"
+                       r"(?<![a-z])count and (?:change|the rest|what'?s left)|how many (?:can|could|would) (?:i|we)")
     q.latency = t.has(r"latency|延迟|首字|ttft|time to first|prefill|响应时间")
     q.speed = t.has(RATE) or t.has(r"throughput|吞吐")
     if t.has(r"选哪|哪种|哪款|哪个|哪张|哪一|which (?:gpu|card)|what (?:gpu|card)|买什么|选什么|推荐|"
@@ -276,7 +279,7 @@ _ASKED: tuple[tuple[str, str], ...] = (
              r"time to train|(?:hours|days|weeks|months|years) or (?:hours|days|weeks|months|years)|"
              r"(?:trained?|training|train\w*)\b[^?？]{0,80}[:：,，-]\s*(?:wall[\s-]?clock )?(?:time|duration|eta)"
              r"\s*[?？]*\s*$|"
-             r"\b(?:ballpark|rough|estimated?) (?:time|duration)|\beta\b"),
+             r"\b(?:ballpark|rough|estimated?) (?:time|duration)|\beta\b|wall[\s-]?clock|墙钟时间"),
     ("cost", r"电费|成本|per million|每百万|cost (?:to|of|per)|花多少|power bill|electricity|energy (?:bill|cost)|"
              r"power cost|耗电.{0,4}(?:钱|费)|cost .{0,20}in power\b|"
              # energy over a span is what the draw costs, in kWh and money: "一年耗电多少度", "kwh a year"

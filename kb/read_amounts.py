@@ -143,7 +143,8 @@ def denied(t: Text) -> None:
 
 
 def context(t: Text, q: Query) -> None:
-    word = (r"(?:context(?:\s+length|\s+window)?|上下文(?:长度)?|序列长度|seq(?:uence)?[\s_-]*len(?:gth)?|ctx"
+    word = (r"(?:context(?:\s+length|\s+window)?|上下文(?:长度)?|(?:序列|会话|对话|请求|prompt)长度|"
+            r"seq(?:uence)?[\s_-]*len(?:gth)?|ctx"
             r"|max[\s_-]*len)")
     before = rf"(?:{word}|(?<![a-z])seq(?![a-z]))"  # "seq 2048" (a bare "seq" only before its number: "8 seqs")
     about = r"(?:大概|大约|约|差不多|around|about|roughly|~)?\s*"

@@ -24,8 +24,8 @@ GUIDE_YEAR = 2025  # the guide's own date, said beside a team's dated price (REA
 _FORMAT_WORDS = ("FP8", "FP4", "Blackwell", "16 位", "8 位", "4 位", "16-bit", "8 bits", "4 bits")  # names, not figures
 
 
-_GEN = re.compile(r"几代|哪一?代|代数|第几代|(?<![a-z])gen(?:eration)?\b|which (?:pcie )?version|pcie \d\.0|x16|x8",
-                  re.IGNORECASE)
+_GEN = re.compile(r"几代|哪一?代|代数|第几代|(?<![a-z])gen(?:eration)?\b|which (?:pcie )?version|pcie ?\d(?:\.0)?|"
+                  r"x16|x8", re.IGNORECASE)
 _PCIE_LINKS = {32.0: ("4.0", 8), 64.0: ("4.0", 16), 128.0: ("5.0", 16)}  # two-way GB/s → (generation, lanes)
 _PERCENT = re.compile(r"%|percent|百分|几成|多少成", re.IGNORECASE)
 PERIOD_HOURS = {"day": 24, "month": 720, "year": 8760}  # around the clock: a day, 30 days, 365 days
@@ -154,7 +154,8 @@ class RecordSentences:
                 if value is None or divisor is None:
                     continue
                 x = divisor[0] / scale
-                ratio = float(f"{value[0] / x:.3g}") if value[0] < 10 * x else round(value[0] / x, 1)
+                r = value[0] / x  # at least three figures: one decimal from 20 ("86.9", "738.7"), two below ("16.84")
+                ratio = round(r, 1) if r >= 20 else round(r, 2) if r >= 1 else float(f"{r:.3g}")
                 basis = say(f"per.basis.{by}", lang, w=f"{divisor[0]:g}", price=whole(divisor[0]))
                 shown = f"{x:g} kW" if unit_key == "kw" else f"{x:g} W" if unit_key == "w" else f"{x:g}"
                 out.append(Sentence(

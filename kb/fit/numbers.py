@@ -20,7 +20,7 @@ _TEENS = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 # A count of users or sessions in English words ("thirty", "twenty-four"): one to ninety-nine.
 EN_COUNT = (rf"(?<![a-z])(?:(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_ONES)}))?|{'|'.join(_TEENS)}|"
-            rf"{'|'.join(_ONES)})(?![a-z])")
+            rf"{'|'.join(_ONES)}|a dozen|dozen)(?![a-z])")
 CN_NUMERAL = "[零〇一二两俩三四五六七八九十百千单双]+"
 # A count in English words: "twenty", "twenty-four", "eleven" (as a word, not the "ten" of "often"), or the
 # phrases of EN_WORDS ("a pair of"), longest first.
@@ -60,6 +60,8 @@ def to_int(token: str) -> int | None:
         return int(token.replace(",", ""))
     if token in EN_WORDS:
         return EN_WORDS[token]
+    if token == "dozen":
+        return 12
     words = re.split(r"[\s-]+", token)
     if all(w in _ONES or w in _TEENS or w in _TENS for w in words):
         return sum(_ONES.get(w, 0) + _TEENS.get(w, 0) + _TENS.get(w, 0) for w in words)

@@ -246,6 +246,9 @@ OFF_DOMAIN = [
     # a card's lighting, and telling a refurbished or ex-mining card apart
     "4070 ti 的 rgb 灯光怎么关", "what app controls the argb on an rtx 4080", "二手 4090 怎么看是不是矿卡",
     "how to spot a refurbished a100 sold as new",
+    # a card's mounting, home cameras, dataframes on a GPU
+    "4080 super 装机箱里往下坠 要不要买个支架", "can an l4 run frigate for my home security cams",
+    "用 a100 跑 rapids cudf 处理表格数据快多少",
 ]
 GUIDE = (ROOT / "corpus" / "guide.md").read_text(encoding="utf-8")
 

@@ -403,3 +403,13 @@ def test_deepseeks_kv_a_token_is_its_latent_times_its_layers(ask: Any) -> None:
     assert re.search(r"deepseek-v3（MLA）：61 层 ×（512 维潜在向量 \+ 64 维 rope 键）× 2 字节 = "
                      r"每 token 70,272 字节", answer)
 
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("l40s 走的是 pcie5 还是 pcie4", r"^L40S 通过 PCIe 4\.0 ×16 连接主机：双向 64 GB/s"),
+    ("tflops per 10k cny on an rtx 4080", r"= 102\.6 TFLOPS per 10,000 CNY"),  # one decimal above 100
+    ("4090 每万元多少显存", r"24 GiB ÷ 1\.9 = 12\.63 GiB"),  # two decimals between 1 and 100
+])
+def test_a_pcie_generation_named_and_a_figure_per_money_at_its_precision(ask: Any, question: str,
+                                                                       pattern: str) -> None:
+    assert re.search(pattern, ask(question)), ask(question)

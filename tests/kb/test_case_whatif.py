@@ -41,6 +41,11 @@ def ask(engine: Engine) -> Any:
     ("university team case: its cluster cost split over its cards, per card?",
      r"^The case's total of about 450,000 CNY over its 8 cards is about 56,250 CNY a card"),
     ("创业公司那个案例 本地 4090 扛了七成负载 要扛下全部负载得几张", r"^案例的 16 张卡承担了约 70% 的负载.*即 23 张"),
+    # the before from an after, and the servers that keep a total throughput
+    ("内容生成平台那个案例 混合部署以后一年花 90 万 之前是多少",
+     r"^按案例自己的数字（“成本降低了40%”），变化后的 900,000 元，变化前约为 900,000 ÷ 0\.6 ≈ 1,500,000 元"),
+    ("chatbot case: to keep the throughput of 40 a100 servers, how many 4090 servers",
+     r"^By the case's own figure, each new server carries 0\.85 .*40 ÷ 0\.85 ≈ 47\.1, i\.e\. 48 servers"),
 ])
 def test_an_amount_taken_through_a_cases_own_figure(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)

@@ -30,7 +30,8 @@ UNKNOWN_GPUS = ["RTX 3090", "3090", "3080", "RTX 3060", "2080Ti", "2080 Ti", "GT
                 "TPU", "Gaudi 2", "Jetson Orin", "Trainium2", "Cerebras", "寒武纪", "Arc A770", "Radeon Pro W7900",
                 "W7800", "RTX PRO 6000 Blackwell", "RTX 5000 Ada", "RTX 4090 Laptop", "4060 laptop", "Ascend 310P",
                 "昇腾 310B", "天数智芯 BI-V150", "Iluvatar MR-V100", "Atlas 300I", "摩尔线程 MTT S80", "燧原i20",
-                "壁仞BR100", "海光 K100", "Intel Arc Pro B60", "MTT X300"]
+                "壁仞BR100", "海光 K100", "Intel Arc Pro B60", "MTT X300",
+                "Tenstorrent Wormhole n150"]
 UNKNOWN_MODELS = ["GPT-4", "GPT-4o", "gpt-3.5-turbo", "Claude", "Claude 3 Opus", "Gemini 1.5 Pro", "Grok", "文心一言",
                   "ChatGLM3", "Baichuan2", "Phi-3", "Kimi", "DBRX", "Jamba"]
 
@@ -322,3 +323,16 @@ def test_memory_in_gigs_and_a_price_gap_are_spec_figures(question: str, attribut
 ])
 def test_a_context_said_bare_beside_sequences_at_once(question: str, seq_len: int | None) -> None:
     assert read(question).seq_len == seq_len
+
+
+@pytest.mark.parametrize(("question", "expect"), [
+    ("一万二 先买张 4070 ti 剩下的还能买几张 4060",
+     {"gpus": [("rtx-4070-ti", 1), ("rtx-4060", None)], "budget_cny": 12_000}),
+    ("a dozen users at 4k on an l40s with qwen2.5 7b", {"concurrency": 12, "seq_len": 4096}),
+    ("l4 上 llama3 8b int8 对话长度 8k 最多几路", {"seq_len": 8192}),
+    ("50k cny, rtx 4080s only: count and change?", {"how_many": True, "budget_cny": 50_000}),
+    ("64 h100 pretraining qwen2.5 72b on 2t tokens, wall-clock?", {"asked": "time"}),
+])
+def test_the_tenth_rounds_ways_of_saying_counts_contexts_and_asks(question: str, expect: dict[str, object]) -> None:
+    q = read(question)
+    assert {k: getattr(q, k) for k in expect} == expect

@@ -283,6 +283,17 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "By the case's own figure, {base}{unit} becomes {base} × {factor} ≈ {result}{unit}",
         "zh": "按案例自己的数字（“{quote}”），{base}{unit} × {factor} ≈ {result}{unit}",
     },
+    "case_before": {
+        "en": "By the case's own figure, {base}{unit} after the change was about {base} ÷ {factor} ≈ {result}{unit} "
+              "before it",
+        "zh": "按案例自己的数字（“{quote}”），变化后的 {base}{unit}，变化前约为 {base} ÷ {factor} ≈ {result}{unit}",
+    },
+    "case_keep": {
+        "en": "By the case's own figure, each new server carries {factor} of an old one's throughput: keeping {n} "
+              "servers' total takes {n} ÷ {factor} ≈ {need}, i.e. {whole} servers",
+        "zh": "按案例自己的数字（“{quote}”），每台新服务器的吞吐是原来的 {factor}：要保持 {n} 台的总吞吐，需要 "
+              "{n} ÷ {factor} ≈ {need}，即 {whole} 台",
+    },
     "case_per_card": {
         "en": "The case's total of about {total} CNY over its {n} cards is about {each} CNY a card, server included",
         "zh": "案例的总成本约 {total} 元，平摊到 {n} 张卡，每张约 {each} 元（含整机）",

@@ -456,14 +456,16 @@ class Composer(RecordSentences):
             need = n_cards / load.factor
             return [Sentence(say("case_all_load", lang, n=n_cards, share=f"{load.factor * 100:g}",
                                  need=f"{need:.1f}", whole=math.ceil(need - 1e-9)),
-                             [cite(load.quote)], derived=(float(n_cards), load.factor * 100, round(need, 1)))]
+                             [cite(load.quote)], derived=(float(n_cards), load.factor * 100, round(need, 1),
+                                                          float(math.ceil(need - 1e-9))))]
         fig = next((x for x in figures if x.subject == subject), None)
         servers = servers_to_keep(f.question) if subject == "throughput" else None
         if fig is not None and servers:  # "原来 20 台 a100 服务器 迁完还想保持总吞吐": as many more as it lost
             need = servers / fig.factor
             return [Sentence(say("case_keep", lang, quote=fig.quote, n=servers, factor=f"{fig.factor:g}",
                                  need=f"{need:.1f}", whole=math.ceil(need - 1e-9)),
-                             [cite(fig.quote)], derived=(float(servers), fig.factor, round(need, 1)))]
+                             [cite(fig.quote)], derived=(float(servers), fig.factor, round(need, 1),
+                                                         float(math.ceil(need - 1e-9))))]
         base = (f.budget_cny or money_base(f.question)) if subject == "cost" else \
             throughput_base(f.question) if subject == "throughput" else None
         if base is None or fig is None:
@@ -763,8 +765,8 @@ def _title_tokens(text: str) -> set[str]:
 
 
 # Two parts of a case's hardware priced against each other: "how many times", "倍", "more than … side".
-_SIDES_ASKED = re.compile(r"倍|times|ratio|比.{0,20}(?:贵|便宜|多|少)|(?:more|less|cheaper|dearer|pricier) than|"
-                          r"\bvs\.?\b|versus|compared? (?:to|with)", re.IGNORECASE)
+_SIDES_ASKED = re.compile(r"倍|times|ratio|比.{0,20}(?:贵|便宜|多|少)|(?:more|less|cheaper|dearer|pricier) than",
+                          re.IGNORECASE)  # (not "vs": "the 4090 workstations vs an equivalent a100 system" is a claim)
 _HEADROOM = re.compile(r"剩|留给|余下|空间|headroom|room|left (?:for|over)|leftover|spare", re.IGNORECASE)
 class CaseCards(NamedTuple):
     """What a case's hardware part says of its cards, read once a question."""

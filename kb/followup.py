@@ -30,6 +30,7 @@ _OPENER = re.compile(
     r"^\s*(?:(?:oops|whoops|hmm+|ah|oh|ok(?:ay)?|fine|alright|right|cool|哦|啊|嗯|额|呃|好的?|行)\s*[,，!！.。]*\s*)?"
     r"(?:那么?|如果|要是|假如|换成|改成|换|改为|改用|用|再|还有|同样|同上|那如果|其他不变|"
     r"what about|how about|and\b|what if|instead|same\b|then\b|ok,? and|also\b|now\b|with\b|if\b|but\b|"
+    r"keep(?:ing)? (?:the|it|that|everything)\b|卡不变|还是(?:这|那)张卡|沿用|"
     r"swap (?:the|it|to|in|out)\b|switch (?:the|it|to)\b|change (?:the|it|to)\b|make it\b|不\s+是|"
     r"不对|不是|错了|我是说|我说的是|我?(?:打|写|说|搞|记|弄)错|口误|no\b|nope|i meant|i mean\b|"
     r"actually|sorry|wait|my bad|typo|correction|i misremembered|scratch that|"

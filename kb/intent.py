@@ -173,7 +173,9 @@ _NOT_A_LOOKUP = re.compile(
     r"prompt engineering|提示词工程|提示工程|写提示词|prompt (?:tips|tricks)|"
     r"how (?:do i|do we|to|can i) (?:install|set ?up (?:cuda|drivers?|pytorch|docker|the (?:software|"
     r"environment|drivers?)))|怎么(?:安装|搭环境|搭建环境)|如何安装|"
-    r"(?<![a-z])k8s(?![a-z])|kubernetes|slurm|(?<![a-z])nccl(?![a-z])|"
+    r"(?<![a-z])k8s(?![a-z])|kubernetes|slurm|"
+    # setting NCCL up is software; what an NCCL test measures of a link is the link's figure
+    r"(?<![a-z])nccl(?![a-z])(?![^?？]{0,40}(?:tests?|bandwidth|带宽|gb/s|measur|实测|one way|单向))|"
     r"课程|教程|(?<![a-z])courses?(?![a-z])|tutorials?|学习资料|入门资料|learning resources",
     re.IGNORECASE)
 

@@ -40,6 +40,11 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
     ("vllm_util", r"vllm[^?？]{0,60}(?:kv|显存|memory|less|少|only|smaller|小)|(?:kv|显存|memory)[^?？]{0,40}vllm|"
                   r"gpu[_\s]memory[_\s]utili[sz]ation"),
     ("mfu", r"(?<![a-z])mfu(?![a-z])|model flops? utili[sz]ation|算力利用率"),
+    ("link_direction", r"(?:nvlink|nccl)[^?？]{0,60}(?:one way|单向|each way|per direction|双向|bidirectional|"
+                       r"nccl|measured|实测|on paper|标称)|(?:nccl|实测|measured)[^?？]{0,40}nvlink"),
+    ("tp_node", r"(?:张量并行|tensor[\s-]?parallel\w*|(?<![a-z])tp(?![a-z]))[^?？]{0,60}"
+                r"(?:一台|机器里|节点内|跨机|跨节点|node|machine|流水线|pipeline|(?<![a-z])pp(?![a-z])|16k-gpu|cluster)"),
+    ("head_dim", r"head[\s_-]?dim|头维度|每个头的维度|hidden\s*[/÷]\s*\d+|\d{3,5}\s*[/÷除]\s*\d+"),
     ("kv_heads", r"(?<![a-z])gqa(?![a-z])|grouped[\s-]query|分组查询|kv ?heads?|kv 头|"
                  r"kv[^?？]{0,30}(?:per|a|each|每个?) ?token|每 ?token[^?？]{0,10}kv"),
     ("tp_link", r"(?:张量并行|tensor[\s-]?parallel|(?<![a-z])tp(?![a-z])|多卡|multi[\s-]?(?:gpu|card)|两张卡之间|卡间|"
@@ -92,6 +97,10 @@ def mechanisms(question: str) -> list[str]:
         found = [t for t in found if t not in ("quantize", "lora")]
     if "window" in found:  # a cache the window caps is the answer, not the cache that grows with the context
         found = ["window", *[t for t in found if t not in ("window", "context_users")]]
+    if "head_dim" in found:  # the head size the config sets, not the number of KV heads
+        found = ["head_dim", *[t for t in found if t not in ("head_dim", "kv_heads")]]
+    if "tp_node" in found:  # where tensor parallelism runs, not why PCIe slows it
+        found = [t for t in found if t != "tp_link"]
     if "mla" in found:  # DeepSeek's latent cache, not grouped KV heads
         found = [t for t in found if t != "kv_heads"]
     if "dp_sync" in found:  # a gradient all-reduce is data parallelism's exchange, not tensor parallelism's

@@ -240,7 +240,8 @@ OFF_DOMAIN = [
     "does the l4 have an hdmi port for a screen", "h100 服务器 装 windows 可以吗",
     # requests that are no lookup, whatever model they name; other generative fields
     "帮我写个 deepspeed 配置脚本 训练 llama 3 8b", "any good courses on llm inference?",
-    "how do i install vllm on my 4090 box", "slurm 上怎么给 qwen 训练任务分 gpu", "a100 训扩散模型做视频生成合适吗",
+    "how do i install vllm on my 4090 box", "slurm 上怎么给 qwen 训练任务分 gpu",
+    "nccl 环境变量怎么配 8 张 h100", "a100 训扩散模型做视频生成合适吗",
     # a desktop CPU beside the card, and its firmware
     "4080 super 配 r7 7800x3d 会 cpu 瓶颈吗", "is an i7-13700k enough for a 4090", "4090 刷 bios 解锁功耗墙 安全吗",
     # a card's lighting, and telling a refurbished or ex-mining card apart

@@ -86,6 +86,9 @@ def test_a_figure_per_kw_or_per_money_divides_the_record(ask: Any, question: str
     ("为啥 mistral 7b 上下文拉到 16k kv 显存没翻倍", ["window"]),
     ("why does vllm leave so much less than 80gb for the kv cache", ["vllm_util"]),
     ("为什么训练时间估算不按 100% mfu", ["mfu"]),
+    ("why do nccl tests on h200s see far less than nvlink's 900 GB/s", ["link_direction"]),
+    ("为什么 405b 那么大的集群 张量并行也只开到 8 跨节点用流水线", ["tp_node"]),
+    ("qwen3 14b 的 head dim 为啥不是 hidden 除以头数", ["head_dim"]),
     ("what is zero-3", []),  # not a why: the guide's own words
     ("为什么 4090 的 int8 算力比 a100 高", []),  # a figure of two cards, not quantizing
 ])

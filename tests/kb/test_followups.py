@@ -109,6 +109,9 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["a100 80g 跑 llama3 8b 8 个并发 每个 4k", "并发乘以4"], "concurrency", 32),
     (["h200 serving qwen2.5 32b to 12 users", "users multiplied by 3?"], "concurrency", 36),
     (["2 张 l40s 跑 qwen2.5 72b int4", "卡数乘2"], "gpus", [("l40s", 4)]),
+    # the card kept on purpose while the model changes
+    (["an l4 with mistral 7b at int8", "keep the card and int8, but qwen2.5 14b"], "gpus", [("l4", 1)]),
+    (["一张 l40s 跑 qwen2.5 32b int4", "卡不变 换成 llama3 70b"], "gpus", [("l40s", 1)]),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value

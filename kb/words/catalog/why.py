@@ -128,6 +128,33 @@ MECHANISMS: dict[str, dict[str, str]] = {
               "（每卡 380–430 TFLOP/s，../shared/reference/cluster.md）；"
               "按 100 % 算会得出任何集群都达不到的时间",
     },
+    "mech.link_direction": {
+        "en": "How it works: a datasheet's NVLink figure counts both directions at once (an H100's 900 GB/s is about "
+              "450 GB/s each way), while a transfer or an NCCL test moves data one way and reaches less than that "
+              "peak: ~380 GB/s measured one way on H100s, and ~160 GB/s achieved on the H800's 400 GB/s "
+              "(../shared/reference/cluster.md)",
+        "zh": "原理：数据表上的 NVLink 带宽是两个方向加起来的（H100 的 900 GB/s 每个方向约 450 GB/s），"
+              "而一次传输或 NCCL 测试只沿一个方向走，也达不到峰值：H100 实测单向约 380 GB/s，"
+              "H800 标称 400 GB/s 实际约 160 GB/s（../shared/reference/cluster.md）",
+    },
+    "mech.tp_node": {
+        "en": "How it works: tensor parallelism exchanges partial results inside every layer, so it needs the "
+              "fastest link and stays within a node's NVLink/NVSwitch (8 GPUs); between nodes the link is "
+              "InfiniBand or RoCE at about 50 GB/s a GPU, so pipeline parallelism (which sends only a layer "
+              "boundary's activations) and data parallelism go across nodes — as Llama 3 405B kept TP at 8 on "
+              "16,384 H100s (../shared/reference/cluster.md)",
+        "zh": "原理：张量并行每一层内部都要交换部分结果，需要最快的链路，"
+              "所以只在一台机器的 NVLink/NVSwitch（8 张卡）内做；机器之间是 InfiniBand 或 RoCE，每卡约 50 GB/s，"
+              "所以跨机用流水线并行（只传层与层之间的激活值）和数据并行——"
+              "Llama 3 405B 在 16,384 张 H100 上就把 TP 保持在 8（../shared/reference/cluster.md）",
+    },
+    "mech.head_dim": {
+        "en": "How it works: the KV cache stores head_dim values a KV head, and head_dim is set by the model's "
+              "config, not always hidden ÷ heads: Qwen3 uses 128 with a hidden size of 5,120 and 64 query heads "
+              "(5,120 ÷ 64 = 80), so its KV a token is computed with 128",
+        "zh": "原理：KV 缓存每个 KV 头存 head_dim 个值，而 head_dim 由模型配置给定，不一定等于 hidden ÷ 头数："
+              "Qwen3 的 hidden 是 5,120、查询头 64 个（5,120 ÷ 64 = 80），head_dim 却是 128，KV 按 128 计算",
+    },
     "mech.tp_link": {
         "en": "How it works: tensor parallelism splits every layer across the cards, which exchange their partial "
               "results (an all-reduce) several times a layer, every step; over PCIe those exchanges get a "

@@ -8,10 +8,11 @@ the figures off the case's Chinese text and returns numbers; kb/compose.py words
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
-from kb.fit.numbers import cn_int
+from kb.fit.numbers import amount
 
 # What a figure is about, in the case's words and the asker's.
 _SUBJECTS: dict[str, tuple[str, str]] = {
@@ -91,16 +92,13 @@ def case_total_cny(text: str) -> float | None:
     return float(m.group(1)) * 1e4 if m else None
 
 
-_MONEY = re.compile(r"(\d+(?:\.\d+)?|[一二两三四五六七八九十百千]+)\s*(千万|百万|万|亿)")
+_MONEY = re.compile(r"(\d+(?:\.\d+)?|[一二两三四五六七八九十百千]+)\s*(万|亿)")
 
 
 def money_base(question: str) -> float | None:
     """An amount of money said with 万 and no currency ("原来一年成本五百万"), in CNY."""
     m = _MONEY.search(question)
-    if not m:
-        return None
-    number = float(m.group(1)) if m.group(1)[0].isdigit() else float(cn_int(m.group(1)) or 0)
-    return number * {"千万": 1e7, "百万": 1e6, "万": 1e4, "亿": 1e8}[m.group(2)] or None
+    return (amount(m.group(1), m.group(2)) or None) if m else None
 
 
 _BEFORE = re.compile(r"what (?:was|were|did) (?:it|they|the \w+) (?:be|cost )?before|before (?:the|that)? ?\w*\s*[?？]|"
@@ -119,3 +117,49 @@ def servers_to_keep(question: str) -> int | None:
     """'原来20台 a100 服务器 迁完还想保持总吞吐': the servers whose total throughput is to be kept."""
     m = _SERVERS.search(question)
     return int(m.group(1)) if m and _KEEP.search(question) else None
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    """What a case question's own amount comes to: the catalog key that words it, the case's words it rests on,
+    and its numbers by the key's fields (in the order they are derived)."""
+
+    key: str  # case_per_card | case_all_load | case_keep | case_before | case_whatif
+    quote: str
+    numbers: dict[str, float]
+    money: bool = False  # the base and result are CNY
+
+
+def _up(x: float) -> float:
+    """Whole cards or servers enough for `x` (23.5 → 24; 23.0 stays 23)."""
+    return float(math.ceil(x - 1e-9))
+
+
+def what_if(question: str, text: str, n_cards: int, budget_cny: float | None) -> WhatIf | None:
+    """The amount a case question asks for, from the case's (Chinese) text and the cards it counts: its whole cost
+    over its cards, its cards for all of a load it carried a share of, the servers that keep a total throughput,
+    or the asker's own base taken through the case's cut or share (or back from an after to a before)."""
+    if asks_per_card(question) and (total := case_total_cny(text)) and n_cards:
+        return WhatIf("case_per_card", "总成本", {"total": total, "n": n_cards, "each": total / n_cards})
+    figures = case_figures(text)
+    subject = asked_subject(question)
+    load = next((x for x in figures if x.subject == "load"), None)
+    if asks_all_of_it(question) and load and n_cards and subject in ("load", None):
+        need = n_cards / load.factor
+        return WhatIf("case_all_load", load.quote, {"n": n_cards, "share": load.factor * 100,
+                                                    "need": round(need, 1), "whole": _up(need)})
+    fig = next((x for x in figures if x.subject == subject), None)
+    servers = servers_to_keep(question) if subject == "throughput" else None
+    if fig is not None and servers:  # "原来 20 台 a100 服务器 迁完还想保持总吞吐": as many more as it lost
+        need = servers / fig.factor
+        return WhatIf("case_keep", fig.quote, {"n": servers, "factor": fig.factor, "need": round(need, 1),
+                                               "whole": _up(need)})
+    base = (budget_cny or money_base(question)) if subject == "cost" else \
+        throughput_base(question) if subject == "throughput" else None
+    if base is None or fig is None:
+        return None
+    if asks_before(question):  # "1.2M a year after the switch — what was it before": the after ÷ the factor
+        return WhatIf("case_before", fig.quote, {"base": base, "factor": fig.factor, "result": base / fig.factor},
+                      money=subject == "cost")
+    return WhatIf("case_whatif", fig.quote, {"base": base, "factor": fig.factor, "result": base * fig.factor},
+                  money=subject == "cost")

@@ -9,7 +9,6 @@ markers do not support, so a mistake here shows as a missing sentence, never as 
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -17,17 +16,7 @@ from typing import NamedTuple
 
 from indexer.chunks import Chunk
 from kb.answer_parts import Composition, Facts, Sentence, TeamPrices
-from kb.case_whatif import (
-    asked_subject,
-    asks_all_of_it,
-    asks_before,
-    asks_per_card,
-    case_figures,
-    case_total_cny,
-    money_base,
-    servers_to_keep,
-    throughput_base,
-)
+from kb.case_whatif import what_if
 from kb.facts import Corrections, audience_rule, budget_rule, case_facts, spec_facts
 from kb.fit.gpus import card_family
 from kb.fit.presets import PRESETS
@@ -439,45 +428,16 @@ class Composer(RecordSentences):
         return lacks + self._case_whatif(f, group, cards, top_k) + out
 
     def _case_whatif(self, f: Facts, group: str, cards: CaseCards, top_k: int) -> list[Sentence]:
-        """An amount the asker gives, taken through the case's own relative figure ("原来一年成本五百万 → 混合部署
-        以后": × 0.6), a case's whole cost over its cards, or its cards for all of a load it carried a share of."""
+        """An amount the asker gives, taken through the case's own figures (kb/case_whatif.py), in words."""
         parts = self._groups.get(group, [])
-        text = "\n".join(c.text for c in parts)
-        cite = lambda quote: self._cite(f, next((c for c in parts if quote in c.text), parts[0]), top_k)  # noqa: E731
-        n_cards = sum(cards.counts.values())
-        lang = f.language
-        if asks_per_card(f.question) and (total := case_total_cny(text)) and n_cards:
-            return [Sentence(say("case_per_card", lang, total=whole(total), n=n_cards, each=whole(total / n_cards)),
-                             [cite("总成本")], derived=(total, float(n_cards), total / n_cards))]
-        figures = case_figures(text)
-        subject = asked_subject(f.question)
-        load = next((x for x in figures if x.subject == "load"), None)
-        if asks_all_of_it(f.question) and load and n_cards and subject in ("load", None):
-            need = n_cards / load.factor
-            return [Sentence(say("case_all_load", lang, n=n_cards, share=f"{load.factor * 100:g}",
-                                 need=f"{need:.1f}", whole=math.ceil(need - 1e-9)),
-                             [cite(load.quote)], derived=(float(n_cards), load.factor * 100, round(need, 1),
-                                                          float(math.ceil(need - 1e-9))))]
-        fig = next((x for x in figures if x.subject == subject), None)
-        servers = servers_to_keep(f.question) if subject == "throughput" else None
-        if fig is not None and servers:  # "原来 20 台 a100 服务器 迁完还想保持总吞吐": as many more as it lost
-            need = servers / fig.factor
-            return [Sentence(say("case_keep", lang, quote=fig.quote, n=servers, factor=f"{fig.factor:g}",
-                                 need=f"{need:.1f}", whole=math.ceil(need - 1e-9)),
-                             [cite(fig.quote)], derived=(float(servers), fig.factor, round(need, 1),
-                                                         float(math.ceil(need - 1e-9))))]
-        base = (f.budget_cny or money_base(f.question)) if subject == "cost" else \
-            throughput_base(f.question) if subject == "throughput" else None
-        if base is None or fig is None:
+        found = what_if(f.question, "\n".join(c.text for c in parts), sum(cards.counts.values()), f.budget_cny)
+        if found is None:
             return []
-        if asks_before(f.question):  # "1.2M a year after the switch — what was it before": the after ÷ the factor
-            return [Sentence(say("case_before", lang, quote=fig.quote, base=whole(base), factor=f"{fig.factor:g}",
-                                 result=whole(base / fig.factor), unit=say("unit.cny", lang) if subject == "cost"
-                                 else ""), [cite(fig.quote)], derived=(base, fig.factor, base / fig.factor))]
-        unit = say("unit.cny", lang) if subject == "cost" else ""
-        return [Sentence(say("case_whatif", lang, quote=fig.quote, base=whole(base), factor=f"{fig.factor:g}",
-                             result=whole(base * fig.factor), unit=unit),
-                         [cite(fig.quote)], derived=(base, fig.factor, base * fig.factor))]
+        shown = {k: _WHATIF_SHOWN.get(k, whole)(v) for k, v in found.numbers.items()}
+        unit = say("unit.cny", f.language) if found.money else ""
+        cite = self._cite(f, next((c for c in parts if found.quote in c.text), parts[0]), top_k)
+        return [Sentence(say(found.key, f.language, quote=found.quote, unit=unit, **shown), [cite],
+                         derived=tuple(float(v) for v in found.numbers.values()))]
 
     def _case_lacks(self, f: Facts, cards: CaseCards, top_k: int) -> list[Sentence]:
         """'how many a100s in the medical case': none; the cards it counts instead."""
@@ -764,6 +724,11 @@ def _title_tokens(text: str) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", lower)) | {run[i:i + 2] for run in han for i in range(len(run) - 1)}
 
 
+# How a case what-if's numbers are shown (the rest as whole amounts): a factor and a share as written, a need to
+# one decimal, counts whole.
+_WHATIF_SHOWN: dict[str, Callable[[float], str]] = {
+    "factor": lambda v: f"{v:g}", "share": lambda v: f"{v:g}", "need": lambda v: f"{v:.1f}",
+    "n": lambda v: f"{v:.0f}", "whole": lambda v: f"{v:.0f}"}
 # Two parts of a case's hardware priced against each other: "how many times", "倍", "more than … side".
 _SIDES_ASKED = re.compile(r"倍|times|ratio|比.{0,20}(?:贵|便宜|多|少)|(?:more|less|cheaper|dearer|pricier) than",
                           re.IGNORECASE)  # (not "vs": "the 4090 workstations vs an equivalent a100 system" is a claim)

@@ -442,7 +442,7 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
     if asked == "comparison" and not has_checks and not re.search(r"案例|\bcases?\b", q) \
             and not _CASE_BY_SECTION.search(q):  # (a case's cards: case)
         # "why does the 4060 ti decode slower than a 4070 though it has more vram": the figure the why turns on first
-        why = [a for a, p in _WHY_TOPICS.items() if a not in attrs and re.search(p, q)] if _ASKS_WHY.search(q) else []
+        why = [a for a in why_topics(q) if a not in attrs] if _ASKS_WHY.search(q) else []
         return Intent("spec", attributes=why + (attrs or list(KEY_FIGURES)))
     if names_gpu and _SHEET.search(q) and not [a for a in attrs if a != "role"] and not names_model \
             and not has_checks and not has_selection and not _CASE.search(q) and not _ASKS_WHY.search(q):
@@ -476,7 +476,7 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
             and not _CASE.search(q) and not domain.topical(q):
         return Intent("not_covered")  # "4090 温度 85 度正常吗", "best monitor for a 4090": the card, nothing else
     if _WHY.search(q):
-        topics = [a for a, p in _WHY_TOPICS.items() if a not in attrs and re.search(p, q)] if names_gpu else []
+        topics = [a for a in why_topics(q) if a not in attrs] if names_gpu else []
         return Intent("why", attributes=attrs + topics)
     if names_gpu and attrs:
         return Intent("spec", attributes=attrs)

@@ -11,7 +11,7 @@ import re
 import unicodedata
 
 from kb.fit.notes import note
-from kb.fit.numbers import CN_NUMERAL, EN_COUNT, NUM, amount, cn_int, count_value
+from kb.fit.numbers import CN_DIGITS, CN_NUMERAL, EN_COUNT, NUM, amount, cn_int, count_value
 from kb.query import Query
 
 _WIDTH = str.maketrans({"×": "x", "＊": "*", "￥": "¥", "＄": "$", "：": ":", "，": ",", "（": "(", "）": ")"})
@@ -250,7 +250,6 @@ def _kwh_price(said: str) -> float:
         return float(said.replace(",", ""))
     if said == "五毛":
         return 0.5
-    digits = "零一二三四五六七八九"
     if "点" in said:
-        return float("0." + "".join(str(digits.index(c)) for c in said.split("点")[1]))
-    return float({"一": 1, "一块": 1, "二": 2, "两": 2, "三": 3, "五": 5}[said])
+        return float("0." + "".join(str(CN_DIGITS[c]) for c in said.split("点")[1]))
+    return float(cn_int(said.removesuffix("块")) or 0)

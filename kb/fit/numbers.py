@@ -9,7 +9,7 @@ CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "俩": 2, "三": 
 CN_UNITS = {"十": 10, "百": 100, "千": 1000}
 EN_WORDS = {"a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "dual": 2, "twin": 2, "three": 3, "four": 4,
             "quad": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12,
-            "sixteen": 16, "a pair of": 2, "pair of": 2, "a couple of": 2, "couple of": 2, "a dozen": 12}
+            "sixteen": 16, "a pair of": 2, "pair of": 2, "a couple of": 2, "couple of": 2, "a dozen": 12, "dozen": 12}
 # Multipliers after a number ("50万", "2万亿", "1.5k", "70 billion").
 SCALE = {"万亿": 1e12, "千亿": 1e11, "亿": 1e8, "万": 1e4, "w": 1e4, "千": 1e3, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12,
          "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "mn": 1e6, "bn": 1e9}
@@ -22,11 +22,9 @@ _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "sev
 EN_COUNT = (rf"(?<![a-z])(?:(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_ONES)}))?|{'|'.join(_TEENS)}|"
             rf"{'|'.join(_ONES)}|a dozen|dozen)(?![a-z])")
 CN_NUMERAL = "[零〇一二两俩三四五六七八九十百千单双]+"
-# A count in English words: "twenty", "twenty-four", "eleven" (as a word, not the "ten" of "often"), or the
-# phrases of EN_WORDS ("a pair of"), longest first.
-EN_NUMBER_WORD = "|".join([rf"(?<![a-z])(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_ONES)}))?(?![a-z])",
-                           rf"(?<![a-z])(?:{'|'.join(_TEENS)})(?![a-z])",
-                           *sorted((re.escape(w) for w in EN_WORDS), key=len, reverse=True)])
+# A count in English words beside a card: one to ninety-nine as words (not the "ten" of "often"), then the
+# phrases of EN_WORDS ("a pair of", "a"), longest first.
+EN_NUMBER_WORD = "|".join([EN_COUNT, *sorted((re.escape(w) for w in EN_WORDS), key=len, reverse=True)])
 # A number starts where no letter or digit is glued before it: the 16 of "fp16" and the 8 of "fp8,100 users"
 # are parts of names, not counts.
 NUM = r"(?<![A-Za-z\d.])\d+(?:,\d{3})*(?:\.\d+)?"
@@ -60,8 +58,6 @@ def to_int(token: str) -> int | None:
         return int(token.replace(",", ""))
     if token in EN_WORDS:
         return EN_WORDS[token]
-    if token == "dozen":
-        return 12
     words = re.split(r"[\s-]+", token)
     if all(w in _ONES or w in _TEENS or w in _TENS for w in words):
         return sum(_ONES.get(w, 0) + _TEENS.get(w, 0) + _TENS.get(w, 0) for w in words)

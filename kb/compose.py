@@ -17,12 +17,13 @@ from typing import NamedTuple
 from indexer.chunks import Chunk
 from kb.answer_parts import Composition, Facts, Sentence, TeamPrices
 from kb.case_whatif import what_if
-from kb.facts import Corrections, audience_rule, budget_rule, case_facts, spec_facts
+from kb.facts import Corrections, case_facts, spec_facts
 from kb.fit.gpus import card_family
 from kb.fit.presets import PRESETS
 from kb.fit.render import layout_text
 from kb.fit.result import FitResult
 from kb.focus import FRAMING, asks_framing, case_terms
+from kb.guide_rules import audience_rule, budget_rule
 from kb.intent import KEY_FIGURES, also_asked_figures, asks_power_bill, asks_rent, asks_which, asks_why, derived_ask
 from kb.language import Language
 from kb.mechanism_sentences import mechanism_sentences

@@ -1,4 +1,4 @@
-"""Exact facts read from records: a spec sheet's table rows and notes, and the guide's budget rule.
+"""Exact facts read from records: a spec sheet's table rows and notes, and a case's parts.
 
 A spec record's body is a table (metric | value | source) and a list of notes; its English rendering is
 the same lines in English. The row and the notes are found on the Chinese lines (whose cells carry an
@@ -30,21 +30,20 @@ NOTES: dict[str, str] = {
 MAX_NOTES = 2
 NOTE_ONLY = {"ecc"}  # asked of a card, said by its record's notes: no table row holds it
 _GLOSS = re.compile(r"\s*\[[^\]]*\]")
-_BAND = re.compile(r"预算\s*([<>＜＞])?\s*(\d+)(?:\s*-\s*(\d+))?\s*万元")
 
 
 def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
-def _aligned(chunk: Chunk, language: Language) -> tuple[tuple[str, str], ...]:
+def aligned(chunk: Chunk, language: Language) -> tuple[tuple[str, str], ...]:
     """(Chinese line, shown line) pairs; the shown line is the English one for en when the rendering aligns."""
-    return _aligned_text(chunk.text, chunk.text_en, language)
+    return aligned_text(chunk.text, chunk.text_en, language)
 
 
 @lru_cache(maxsize=1024)
-def _aligned_text(text: str, text_en: str, language: Language) -> tuple[tuple[str, str], ...]:
-    """_aligned, remembered by the texts: a spec record's lines are split and stripped of their glosses for every
+def aligned_text(text: str, text_en: str, language: Language) -> tuple[tuple[str, str], ...]:
+    """`aligned`, remembered by the texts: a spec record's lines are split and stripped of their glosses for every
     attribute asked and every correction a sentence triggers, in every answer that cites the record."""
     zh = text.split("\n")
     if language != "en":
@@ -65,7 +64,7 @@ def spec_facts(parts: list[Chunk], gpu: str, attributes: list[str],
     for attr in attributes:
         row_p, note_p = ROWS.get(attr), NOTES.get(attr)
         for chunk in parts:
-            for zh, shown in _aligned(chunk, language):
+            for zh, shown in aligned(chunk, language):
                 if row_p and zh.startswith("|") and re.search(row_p, _cells(zh)[0]) and shown not in seen:
                     cells = _cells(shown)
                     if len(cells) >= 3 and not set(cells[1]) <= set("-: "):
@@ -87,52 +86,10 @@ def spec_facts(parts: list[Chunk], gpu: str, attributes: list[str],
 def _role(chunk: Chunk, language: Language) -> str | None:
     """What the card is, as its record's opening line says it ("数据中心低功耗PCIe推理卡，Ada架构，无NVLink"): the
     first sentence of the first line that is neither a heading, a table row nor a note."""
-    for zh, shown in _aligned(chunk, language):
+    for zh, shown in aligned(chunk, language):
         if zh.strip() and not zh.lstrip().startswith(("#", "|", "-", "注")):
             first = re.split(r"(?<=\.)\s" if language == "en" else r"。", shown.strip(), maxsplit=1)[0]
             return first.rstrip(".。")
-    return None
-
-
-def budget_rule(parts: list[Chunk], budget_cny: float, language: Language) -> tuple[Chunk, str] | None:
-    """The §11.3 budget band that holds `budget_cny`, and its recommended configuration, as the guide words it."""
-    wan = budget_cny / 1e4
-    for chunk in parts:
-        lines = _aligned(chunk, language)
-        for i, (zh, shown) in enumerate(lines):
-            m = _BAND.search(zh)
-            if not m:
-                continue
-            sign, lo, hi = m.group(1), float(m.group(2)), float(m.group(3) or m.group(2))
-            inside = (wan < lo) if sign in ("<", "＜") else (wan > lo) if sign in (">", "＞") else lo <= wan <= hi
-            rest = [shown for _, shown in lines[i + 1:] if shown.strip()]
-            if inside and rest:
-                rule = rest[0].lstrip("- ").strip()
-                return chunk, f"{shown.strip().rstrip(':：')}: {rule}" if language == "en" else \
-                    f"{shown.strip().rstrip(':：')}，{rule}"
-    return None
-
-
-# Who a selection is for, in the question → the guide's §11.4 line for them ("对于入门级应用，RTX 4070或4080…").
-_AUDIENCE = re.compile(r"个人|自己|solo|indie|hobby|personal|individual|side project|home ?lab|入门|新手|学习|"
-                       r"entry[- ]level|beginner|learning|starter", re.IGNORECASE)
-_LEVELS = (("入门级", r"入门|新手|学习|entry[- ]level|beginner|learning|starter|hobby"),
-           ("专业应用", r"专业|pro(?:fessional)?\b"))
-
-
-def audience_rule(parts: list[Chunk], question: str, language: Language) -> tuple[Chunk, str] | None:
-    """§11.4's advice for individual developers at the level the question says (entry-level, professional)."""
-    if not _AUDIENCE.search(question):
-        return None
-    level = next((zh for zh, p in _LEVELS if re.search(p, question, re.IGNORECASE)), "入门级")
-    for chunk in parts:
-        lines = _aligned(chunk, language)
-        start = next((i for i, (zh, _) in enumerate(lines) if "个人开发者" in zh), None)
-        if start is None:
-            continue
-        for zh, shown in lines[start + 1:]:
-            if level in zh:
-                return chunk, shown.lstrip("- ").strip()
     return None
 
 
@@ -168,7 +125,7 @@ class Corrections:
         out = []
         for chunk, pattern, i in self._triggers:
             if pattern.search(sentence):
-                lines = _aligned(chunk, language)
+                lines = aligned(chunk, language)
                 if i < len(lines):
                     out.append((chunk, say("spec_note", language, note=lines[i][1].lstrip()[2:].strip())))
         return out
@@ -202,7 +159,7 @@ def case_facts(parts: list[Chunk], question: str, language: Language) -> list[tu
     found: dict[str, tuple[Chunk, list[str]]] = {}
     current = ""  # a part may end with a heading whose list opens the next part
     for chunk in parts:
-        for zh, shown in _aligned(chunk, language):
+        for zh, shown in aligned(chunk, language):
             if zh.startswith("## "):
                 word = zh[3:].split(" ")[0].split("(")[0].strip()
                 current = _CASE_PARTS.get(word, "")

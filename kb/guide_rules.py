@@ -1,0 +1,57 @@
+"""The guide's own selection rules (§11.1–11.4), found in its chunks and shown in the question's language.
+
+A pick kb computes (kb.fit.select) answers "which card fits"; these say what the guide itself would buy for
+a budget band, a kind of user or a setting, so an answer can set the two side by side.
+"""
+
+from __future__ import annotations
+
+import re
+
+from indexer.chunks import Chunk
+from kb.facts import aligned
+from kb.language import Language
+
+_BAND = re.compile(r"预算\s*([<>＜＞])?\s*(\d+)(?:\s*-\s*(\d+))?\s*万元")
+
+
+def budget_rule(parts: list[Chunk], budget_cny: float, language: Language) -> tuple[Chunk, str] | None:
+    """The §11.3 budget band that holds `budget_cny`, and its recommended configuration, as the guide words it."""
+    wan = budget_cny / 1e4
+    for chunk in parts:
+        lines = aligned(chunk, language)
+        for i, (zh, shown) in enumerate(lines):
+            m = _BAND.search(zh)
+            if not m:
+                continue
+            sign, lo, hi = m.group(1), float(m.group(2)), float(m.group(3) or m.group(2))
+            inside = (wan < lo) if sign in ("<", "＜") else (wan > lo) if sign in (">", "＞") else lo <= wan <= hi
+            rest = [shown for _, shown in lines[i + 1:] if shown.strip()]
+            if inside and rest:
+                rule = rest[0].lstrip("- ").strip()
+                return chunk, f"{shown.strip().rstrip(':：')}: {rule}" if language == "en" else \
+                    f"{shown.strip().rstrip(':：')}，{rule}"
+    return None
+
+
+# Who a selection is for, in the question → the guide's §11.4 line for them ("对于入门级应用，RTX 4070或4080…").
+_AUDIENCE = re.compile(r"个人|自己|solo|indie|hobby|personal|individual|side project|home ?lab|入门|新手|学习|"
+                       r"entry[- ]level|beginner|learning|starter", re.IGNORECASE)
+_LEVELS = (("入门级", r"入门|新手|学习|entry[- ]level|beginner|learning|starter|hobby"),
+           ("专业应用", r"专业|pro(?:fessional)?\b"))
+
+
+def audience_rule(parts: list[Chunk], question: str, language: Language) -> tuple[Chunk, str] | None:
+    """§11.4's advice for individual developers at the level the question says (entry-level, professional)."""
+    if not _AUDIENCE.search(question):
+        return None
+    level = next((zh for zh, p in _LEVELS if re.search(p, question, re.IGNORECASE)), "入门级")
+    for chunk in parts:
+        lines = aligned(chunk, language)
+        start = next((i for i, (zh, _) in enumerate(lines) if "个人开发者" in zh), None)
+        if start is None:
+            continue
+        for zh, shown in lines[start + 1:]:
+            if level in zh:
+                return chunk, shown.lstrip("- ").strip()
+    return None

@@ -113,7 +113,7 @@ _OFF_DOMAIN = re.compile(
     r"premiere|(?<![a-z])pr(?![a-z])|达芬奇|davinci|video (?:export|render|encod)|视频(?:渲染|编码)|"
     r"render(?:ing)? time|打游戏|玩游戏|游戏性能|光追|ray tracing|path tracing|帧率|frame rate|以太坊|"
     r"(?<![a-z])eth(?![a-z])|比特币|bitcoin|hashrate|cyberpunk|赛博朋克|黑神话|(?<![a-z])games?(?![a-z])|"
-    r"learning rate|学习率|"
+    r"learning rate|学习率|兑换码|激活码|(?:game|bundle|promo|redeem\w*) codes?|(?<![a-z])redeem|"
     # scientific and engineering computing
     r"gromacs|lammps|(?<![a-z])namd(?![a-z])|(?<![a-z])amber(?![a-z])|molecular dynamics|分子动力学|蛋白质?模拟|"
     r"protein (?:folding|simulation)|alphafold|(?<![a-z])cfd(?![a-z])|流体(?:力学|仿真|模拟)|fluid (?:dynamics|sim)|"

@@ -232,7 +232,8 @@ def _words(t: Text, q: Query) -> None:
              r"怎么配|如何配|配什么|买啥|选啥|啥卡|什么卡|能买|买得起|should i (?:buy|get)|怎么分|如何分配|怎么分配|"
              r"how (?:should (?:i|we)|to) split|split (?:the|my|our) budget|"
              r"can (?:i|we) (?:buy|afford)|afford|"
-             r"best gpu|recommend|cheapest (?:setup|config|configuration|way|option|gpus?|cards?|hardware)|"
+             r"best gpu|best[- ]value|best (?:single |one |budget )?(?:card|gpu)|most bang|性价比(?:最高|最好)|最划算|"
+             r"recommend|cheapest (?:setup|config|configuration|way|option|gpus?|cards?|hardware)|"
              r"what (?:hardware|setup|rig)|which hardware|什么硬件|什么配置|啥配置|"
              r"最便宜.{0,20}(?:配置|方案|卡|显卡|组合)|最省钱的?(?:配置|方案)?|最低成本|成本最低|"
              r"(?:cheapest|lowest[- ]cost|least expensive)\b.{0,30}(?:setup|config|configuration|option|gpus?|cards?|"
@@ -248,6 +249,8 @@ _ASKED: tuple[tuple[str, str], ...] = (
            r"(?<![a-z])kv(?![a-z]).{0,12}(?:多大|多少|size|per token|每\s*token)|"
            r"total kv|kv total|(?<![a-z])kv(?![a-z])"),
     ("concurrency", r"多少(?:个|路)?(?:并发|用户|会话|请求)|并发(?:多少|几)|撑多少|能?(?:支持|扛|带)多少|"
+                    r"(?:并发|路数|用户数|会话数)(?:数|量)?.{0,3}(?:上限|最多|最大|极限)|"
+                    r"(?:concurren\w*|users?|sessions?|seqs?|sequences?) (?:limit|cap|ceiling|max)\b|"
                     r"(?:开|撑|跑|带)(?:多少|几)(?:路|个)|多少路|"
                     r"最多(?:能|可以)?(?:开|跑|同时)?几(?:个|路|条)(?!\s*(?:token|字|卡|张))|最多几个人|几个人同时|"
                     r"max(?:imum)? (?:seqs|sequences|users|sessions|streams)|how many seqs|"

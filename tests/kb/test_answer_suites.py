@@ -250,6 +250,8 @@ OFF_DOMAIN = [
     # a card's mounting, home cameras, dataframes on a GPU
     "4080 super 装机箱里往下坠 要不要买个支架", "can an l4 run frigate for my home security cams",
     "用 a100 跑 rapids cudf 处理表格数据快多少",
+    # the games and codes bundled with a card
+    "4070 送的游戏激活码怎么用", "where do i redeem the bundle code that came with my 4080",
 ]
 GUIDE = (ROOT / "corpus" / "guide.md").read_text(encoding="utf-8")
 

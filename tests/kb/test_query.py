@@ -336,3 +336,15 @@ def test_a_context_said_bare_beside_sequences_at_once(question: str, seq_len: in
 def test_the_tenth_rounds_ways_of_saying_counts_contexts_and_asks(question: str, expect: dict[str, object]) -> None:
     q = read(question)
     assert {k: getattr(q, k) for k in expect} == expect
+
+
+@pytest.mark.parametrize(("question", "expect"), [
+    ("l40s 跑 qwen2.5 14b 8k 上下文 用户数上限是多少", {"asked": "concurrency"}),
+    ("what's the session cap for llama 3 8b on an l4 at 4k", {"asked": "concurrency"}),
+    ("best value card for serving 13b models?", {"wants_selection": True}),
+    ("跑 7b 推理 性价比最高的是哪张卡", {"wants_selection": True}),
+])
+def test_a_ceiling_on_users_is_a_concurrency_and_best_value_is_a_pick(question: str,
+                                                                      expect: dict[str, object]) -> None:
+    q = read(question)
+    assert {k: getattr(q, k) for k in expect} == expect

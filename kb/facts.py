@@ -27,6 +27,9 @@ NOTES: dict[str, str] = {
     "int8": r"INT8", "power": r"功耗|W\b", "nvlink": r"NVLink|NVSwitch", "pcie": r"PCIe", "price": r"价格|售价",
     "tf32": r"TF32", "memory_type": r"HBM|GDDR", "fp8": r"FP8", "tensor_cores": r"Tensor Core", "ecc": r"ECC",
 }
+# Asked with sparsity ("2:4 sparsity on", "稀疏算力"): the sparse row of the same figure, where the sheet has one.
+SPARSE_ROWS: dict[str, str] = {"compute": r"(?:BF16|FP16).{0,8}稀疏", "int8": r"INT8 稀疏", "fp8": r"FP8 稀疏",
+                               "fp4": r"FP4 稀疏"}
 MAX_NOTES = 2
 NOTE_ONLY = {"ecc"}  # asked of a card, said by its record's notes: no table row holds it
 _GLOSS = re.compile(r"\s*\[[^\]]*\]")
@@ -53,8 +56,9 @@ def aligned_text(text: str, text_en: str, language: Language) -> tuple[tuple[str
 
 
 def spec_facts(parts: list[Chunk], gpu: str, attributes: list[str],
-               language: Language) -> list[tuple[Chunk, str]]:
-    """(chunk, sentence) for each asked attribute's table rows, then up to MAX_NOTES matching notes."""
+               language: Language, sparse: bool = False) -> list[tuple[Chunk, str]]:
+    """(chunk, sentence) for each asked attribute's table rows, then up to MAX_NOTES matching notes; `sparse` takes
+    a figure's sparse row instead of its dense one where the sheet has one (a dense row still answers otherwise)."""
     rows: list[tuple[Chunk, str]] = []
     notes: list[tuple[Chunk, str]] = []
     seen: set[str] = set()
@@ -63,6 +67,10 @@ def spec_facts(parts: list[Chunk], gpu: str, attributes: list[str],
                  for role in [_role(chunk, language)] if role]
     for attr in attributes:
         row_p, note_p = ROWS.get(attr), NOTES.get(attr)
+        sparse_p = SPARSE_ROWS.get(attr) if sparse else None
+        if sparse_p and any(re.search(sparse_p, line) for chunk in parts for line in chunk.text.split("\n")
+                            if line.startswith("|")):
+            row_p = sparse_p
         for chunk in parts:
             for zh, shown in aligned(chunk, language):
                 if row_p and zh.startswith("|") and re.search(row_p, _cells(zh)[0]) and shown not in seen:

@@ -30,7 +30,12 @@ _OPENER = re.compile(
     r"^\s*(?:(?:oops|whoops|hmm+|ah|oh|ok(?:ay)?|fine|alright|right|cool|哦|啊|嗯|额|呃|好的?|行)\s*[,，!！.。]*\s*)?"
     r"(?:那么?|如果|要是|假如|换成|改成|换|改为|改用|用|再|还有|同样|同上|那如果|其他不变|"
     r"what about|how about|and\b|what if|instead|same\b|then\b|ok,? and|also\b|now\b|with\b|if\b|but\b|"
-    r"keep(?:ing)? (?:the|it|that|everything)\b|卡不变|还是(?:这|那)张卡|沿用|"
+    r"keep(?:ing)? (?:the|it|that|everything)\b|(?:显?卡|gpus?|cards?)\s*(?:不变|不换|照旧|一样|没变)|"
+    r"还是(?:这|那)张卡|"
+    r"同一张卡|(?:the )?same (?:card|gpu|box|rig)s?\b|沿用|"
+    # "go up to an 8-card box", "scale out to 16 gpus", "升到 8 卡": the earlier subject, resized
+    r"(?:go(?:ing)?|bump(?:ed)?|step|scale|move|upgrade|drop|come) (?:it |things )?(?:up |down |out )?to\b|"
+    r"(?:升|加|扩|降|减|涨)到|"
     r"swap (?:the|it|to|in|out)\b|switch (?:the|it|to)\b|change (?:the|it|to)\b|make it\b|不\s+是|"
     r"不对|不是|错了|我是说|我说的是|我?(?:打|写|说|搞|记|弄)错|口误|no\b|nope|i meant|i mean\b|"
     r"actually|sorry|wait|my bad|typo|correction|i misremembered|scratch that|"
@@ -52,7 +57,7 @@ _TOKENS = r"(?:tokens?|数据量|训练数据|语料|数据|data(?:set)?|corpus)
 _HALF = r"(?:减半|一半|halve[ds]?|half)"
 _MONEY = r"(?:预算|经费|钱|budget|money|cash|spend)"
 _CONTEXT = r"(?:上下文|context|序列|seq|ctx)"
-_USERS = r"(?:并发|用户|人数|人|users?|people|concurrency|requests?|sequences?|seqs)"
+_USERS = r"(?:并发|用户|人数|人|users?|people|folks|concurrency|requests?|sequences?|seqs|sessions?|chats?|streams?)"
 _CARDS = r"(?:卡|显卡|gpus?|cards?)"
 _N_ZH = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
 _N_EN = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}

@@ -89,7 +89,7 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
         "pcie": r"pcie",
         "ecc": r"(?<![a-z])ecc(?![a-z])|纠错",
         # what the driver reports ("nvidia-smi 显示多少", "usable vram as rocm-smi reports it")
-        "driver": r"nvidia-?smi|rocm-?smi|驱动.{0,6}(?:显示|报告|识别|看到)|"
+        "driver": r"nvidia-?smi|rocm-?smi|驱动.{0,6}(?:显示|报|识别|看到|认)|(?<![a-z])mib(?![a-z])|"
                   r"(?:driver|os|system) (?:reports?|shows?|sees)|usable (?:v?ram|memory)|实际可用|可用(?:的)?显存|"
                   r"actually (?:usable|available|reports?|shows?)|"
                   r"显存总量.{0,6}显示|显示.{0,6}显存",
@@ -214,8 +214,13 @@ def names_a_case(question: str) -> bool:
 
 
 def spec_attributes(text: str) -> list[str]:
-    """The spec attributes a (lower-cased) question asks for, in SPEC_ATTRIBUTES order."""
-    return [name for name, p in SPEC_ATTRIBUTES.items() if p.search(text)]
+    """The spec attributes a (lower-cased) question asks for, in SPEC_ATTRIBUTES order. "算力", "tflops" beside a
+    named format ("fp8 稀疏算力", "int8 tops") are that format's rate, not the BF16 one as well."""
+    found = [name for name, p in SPEC_ATTRIBUTES.items() if p.search(text)]
+    if "compute" in found and set(found) & {"int8", "fp8", "fp4", "fp32", "tf32"} \
+            and not re.search(r"fp16|bf16", text, re.IGNORECASE):
+        found.remove("compute")
+    return found
 
 
 @dataclass
@@ -380,6 +385,16 @@ _PRICE_PER_GB = re.compile(r"每\s*g[bi]?b?\s*(?:显存)?.{0,6}(?:多少钱|价�
                            r"per gb of (?:v?ram|memory)|元\s*/\s*gb?|每\s*g显存", re.IGNORECASE)
 
 
+_SPARSE = re.compile(r"sparsity|sparse|稀疏|(?<![\d:])2:4(?![\d:])", re.IGNORECASE)
+_DENSE = re.compile(r"dense|稠密|(?:不算|不要|不含|别|非|去掉|除去).{0,4}稀疏|not (?:the )?sparse|non-?sparse|"
+                    r"(?:without|no|excluding|ignore|minus) (?:the )?(?:2:4 )?sparsity", re.IGNORECASE)
+
+
+def asks_sparse(question: str) -> bool:
+    """Whether a figure is asked with structured sparsity on ("2:4 sparsity", "稀疏算力"): the sheet's sparse row."""
+    return bool(_SPARSE.search(question)) and not _DENSE.search(question)
+
+
 def asks_price_per_gb(question: str) -> bool:
     """'每 GB 显存多少钱', 'price per gb of vram': a card's price over its memory."""
     return bool(_PRICE_PER_GB.search(normalise(question)))
@@ -429,7 +444,7 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
     Query read them)."""
     q = normalise(question)
     speed, cost = bool(_SPEED.search(q)) or asked == "time", bool(_COST.search(q))  # (a training time asked)
-    attrs = [name for name, p in SPEC_ATTRIBUTES.items() if p.search(q)]
+    attrs = spec_attributes(q)
     if asked == "price" and "price" not in attrs:  # "预算 3 万 买 4 张 4090 还差多少": the Query read a price
         attrs.append("price")
     if off_domain(q):  # "4090 打游戏怎么样": a card named in another field's question is still that field's

@@ -186,7 +186,10 @@ _WORKLOADS = [
     ("qlora", r"qlora"),
     ("lora", r"(?<!q)lora|peft|参数高效"),
     ("full", r"全参|全量|full[\s-]*(?:fine[\s-]*tun|finetun|train|param)|pre[\s-]*train|预训练|from scratch|从头训练|"
-             r"从零训练|(?<!微)训练|(?<![微培])训(?!练)|\btrain(?:ing|ed)?\b|from zero|from the ground up"),
+             r"从零训练|(?<!微)训练|(?<![微培])训(?!练)|\btrain(?:ing|ed)?\b|from zero|from the ground up|"
+             # what only training has: every weight updated, an optimizer, mixed-precision master weights
+             r"(?:every|all)(?: the| of the)? (?:weights?|params?|parameters?)\b.{0,12}\b(?:trainable|trained|updated)|"
+             r"(?:所有|全部)参数.{0,6}(?:训练|更新)|\badamw?\b|mixed[\s-]*precision|混合精度"),
     ("fine-tune", r"微调|fine[\s-]*tun|finetun|\bsft\b"),
     ("inference", r"推理|部署|inference|infer|serv(?:e|ing)|\brun\b|跑|运行|上线|生成|decode|tokens?/s|latency|延迟|"
                   r"吞吐|throughput|聊天|chat|加载|(?<!full )(?<!peak )(?<!under )(?<!max )load(?! ?balanc)"),
@@ -258,7 +261,9 @@ _ASKED: tuple[tuple[str, str], ...] = (
                     r"最大.{0,4}(?:batch|批)|"
                     r"(?:同时|并发|一起).{0,4}(?:几|多少)\s*(?:路|个|人|条|用户|请求)|几路|"
                     r"how many (?:at once|at the same time|in parallel)|"
-                    r"how many .{0,24}(?:concurrent|users|requests|sequences|seqs|chats|sessions|streams)|"
+                    r"how many .{0,24}(?:concurrent|users|requests|sequences|seqs|chats|sessions|streams|folks)|"
+                    # "4k sessions: how many fit": the sequences named, then counted
+                    r"(?:users|requests|sequences|seqs|chats|sessions|streams|folks)\W{1,3}how many\b|"
                     r"max(?:imum)? concurren|max concurrent|"
                     r"(?:concurrent|simultaneous) (?:chats|users|requests|sequences)"),
     ("memory", r"(?:多少|多大|几个?g|几g)\s*(?:的)?\s*显存|显存(?:需求|占用|要多少|需要多少|多少)|"

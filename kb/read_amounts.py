@@ -167,7 +167,7 @@ def bare_context(t: Text, q: Query) -> None:
         return
     for m in t.take(rf"({NUM})\s*k\s*(?:-?\s*(?:token|context|ctx)\s*)?(?:的\s*)?"
                     rf"(?:chats?|conversations?|requests?|sequences?"
-                    rf"|seqs?|sessions?|prompts?|对话|会话|请求)"):
+                    rf"|seqs?|sessions?|prompts?|windows?|对话|会话|请求)"):
         q.seq_len = int(float(m.group(1).replace(",", "")) * 1024)
     if q.seq_len is not None:
         return
@@ -190,7 +190,7 @@ _ASKS_AT_ONCE = re.compile(r"并发|几路|多少路|几个用户|多少用户|�
 # Who uses a deployment, counted: each is a sequence at once when kb sizes the KV cache ("50 个程序员用").
 _PEOPLE_ZH = r"(?:员工|同事|程序员|开发者|工程师|研究员|学生|客户|客服|坐席|医生|分析师|用户|会话|对话|请求)"
 _PEOPLE_EN = (r"(?:employees|devs|developers|engineers|programmers|coders|researchers|students|customers|agents|"
-              r"analysts|staff(?: members)?|colleagues|teammates)\b")
+              r"analysts|staff(?: members)?|colleagues|teammates|folks)\b")
 
 
 def batch(t: Text, q: Query) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from indexer.chunks import Chunk
 from kb.answer_parts import Facts, Sentence, TeamPrices
 from kb.facts import spec_facts
-from kb.intent import KEY_FIGURES, asks_power_bill, asks_price_per_gb, asks_rent, per_unit, why_topics
+from kb.intent import KEY_FIGURES, asks_power_bill, asks_price_per_gb, asks_rent, asks_sparse, per_unit, why_topics
 from kb.language import Language
 from kb.verify import text_figures
 from kb.words.answer import gpu_name, whole
@@ -69,7 +69,7 @@ class RecordSentences:
         bills: list[Sentence] = []  # a power bill asked is the answer: said first
         for gpu in f.gpus:
             parts = self._groups.get(f"spec-{gpu}", [])
-            found = spec_facts(parts, gpu_name(gpu), f.intent.attributes, f.language)
+            found = spec_facts(parts, gpu_name(gpu), f.intent.attributes, f.language, sparse=asks_sparse(f.question))
             for chunk, sentence in found:
                 out.append(Sentence(sentence, [self._cite(f, chunk, top_k)]))
             out += self._no_cores(f, gpu, top_k)

@@ -401,6 +401,15 @@ def test_what_the_driver_reports_is_the_records_driver_total(ask: Any, question:
     assert re.search(pattern, ask(question)), ask(question)
 
 
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("a100 80gb 装机后驱动里报多少 MiB", r"^A100 80GB：标称 80 GiB；驱动报告 81,920 MiB"),
+    ("h200 bf16 with sparsity: how many tflops?", r"^H200 BF16 sparse[^.]*: 1978\.9 TFLOPS"),
+    ("b200 的 FP8 稀疏算力是多少", r"^B200 FP8 稀疏：9000 TFLOPS"),
+])
+def test_the_driver_total_and_a_sparse_rate_are_the_rows_asked(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question)), ask(question)
+
+
 def test_deepseeks_kv_a_token_is_its_latent_times_its_layers(ask: Any) -> None:
     answer = ask("deepseek v3 的 kv 每个 token 多少字节")
     assert re.search(r"deepseek-v3（MLA）：61 层 ×（512 维潜在向量 \+ 64 维 rope 键）× 2 字节 = "

@@ -201,6 +201,22 @@ def test_a_trailing_then_asks_of_the_earlier_subject() -> None:
     assert t.followup and t.query.asked == "memory" and t.query.model == "llama-3-8b"
 
 
+@pytest.mark.parametrize(("turns", "gpus"), [
+    (["l40s 跑 qwen2.5 7b int8 推理", "显卡照旧 模型换成 qwen2.5 14b"], [("l40s", None)]),
+    (["qwen2.5 14b on two a100 80gb in fp16", "same cards, but llama 3 8b"], [("a100-80gb", 2)]),
+    (["llama 3 70b int4 on 2 h100", "scale out to 8 h100s"], [("h100-sxm", 8)]),
+    (["两张 a800 跑 qwen2.5 72b int8", "升到 4 张 a800"], [("a800", 4)]),
+])
+def test_the_same_card_said_or_a_resize_of_it_carries_the_rest(turns: list[str], gpus: list[object]) -> None:
+    t = turn(*turns)
+    assert t.followup and t.query.gpus == gpus and t.query.model is not None
+
+
+def test_times_as_many_folks_scales_the_users() -> None:
+    t = turn("h100 serving qwen2.5 7b for 20 folks with 8k windows", "three times as many folks")
+    assert t.followup and t.query.concurrency == 60 and t.query.seq_len == 8192
+
+
 def test_a_side_question_naming_its_own_cards_stands_alone() -> None:
     t = turn("a800 能跑 qwen2.5 32b 吗", "另外问一句 三张 4080 加一张 4090 一个月电费多少")
     assert not t.followup and t.query.model is None and t.query.asked == "cost"

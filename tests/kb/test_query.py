@@ -348,3 +348,15 @@ def test_a_ceiling_on_users_is_a_concurrency_and_best_value_is_a_pick(question: 
                                                                       expect: dict[str, object]) -> None:
     q = read(question)
     assert {k: getattr(q, k) for k in expect} == expect
+
+
+@pytest.mark.parametrize(("question", "expect"), [
+    ("l4 serving llama 3 8b at 8k, users: how many can it take", {"asked": "concurrency", "seq_len": 8192}),
+    ("qwen2.5 14b, all parameters updated with adamw - total vram", {"workloads": ["full"], "asked": "memory"}),
+    ("llama 3 8b 所有参数都参与训练 要多少显存", {"workloads": ["full"]}),
+    ("a100 驱动报的显存有多少", {"attributes": ["vram", "driver"]}),
+])
+def test_the_eleventh_rounds_ways_of_saying_training_users_and_the_driver(question: str,
+                                                                          expect: dict[str, object]) -> None:
+    q = read(question)
+    assert {k: getattr(q, k) for k in expect} == expect

@@ -68,8 +68,8 @@ def spec_facts(parts: list[Chunk], gpu: str, attributes: list[str],
     for attr in attributes:
         row_p, note_p = ROWS.get(attr), NOTES.get(attr)
         sparse_p = SPARSE_ROWS.get(attr) if sparse else None
-        if sparse_p and any(re.search(sparse_p, line) for chunk in parts for line in chunk.text.split("\n")
-                            if line.startswith("|")):
+        if sparse_p and any(zh.startswith("|") and re.search(sparse_p, _cells(zh)[0])
+                            for chunk in parts for zh, _ in aligned(chunk, language)):
             row_p = sparse_p
         for chunk in parts:
             for zh, shown in aligned(chunk, language):

@@ -67,9 +67,10 @@ class RecordSentences:
     def _spec(self, f: Facts, top_k: int) -> list[Sentence]:
         out: list[Sentence] = []
         bills: list[Sentence] = []  # a power bill asked is the answer: said first
+        sparse = asks_sparse(f.question)
         for gpu in f.gpus:
             parts = self._groups.get(f"spec-{gpu}", [])
-            found = spec_facts(parts, gpu_name(gpu), f.intent.attributes, f.language, sparse=asks_sparse(f.question))
+            found = spec_facts(parts, gpu_name(gpu), f.intent.attributes, f.language, sparse=sparse)
             for chunk, sentence in found:
                 out.append(Sentence(sentence, [self._cite(f, chunk, top_k)]))
             out += self._no_cores(f, gpu, top_k)

@@ -20,7 +20,9 @@ from kb.intent import about_a_case
 from kb.query import Query
 
 _RESET = re.compile(r"^\s*(?:新问题|新的问题|重新开始|重新问|换个问题|换个话题|另一个问题|另外一个问题|new question|"
-                    r"reset|start over|another question|new topic|different (?:topic|question)|unrelated)"
+                    r"reset|start over|another question|new topic|different (?:topic|question|q)|unrelated|"
+                    # a side question stands on its own: "side q: …", "顺便问一下：…", "题外话，…"
+                    r"side (?:q|question)|quick side (?:q|question)|顺便问(?:一下|一句|个)?|题外话|插一句|插个问题)"
                     r"\s*[:：,，。.!！-]*\s*", re.IGNORECASE)
 # "forget that. 7b on a 4060?", "算了，4060 跑 7b 呢": a fresh question when it names its own model or card,
 # a change of the earlier one when it does not ("算了，还是用 int8 吧").
@@ -55,10 +57,12 @@ _TIMES = re.compile(r"(?:改成|变成|扩大|增加到|乘以|翻)?\s*(\d+|[三
                     r"\b(tripl|quadrupl)e[ds]?\b", re.IGNORECASE)  # ("人数乘3": ×3)
 _TOKENS = r"(?:tokens?|数据量|训练数据|语料|数据|data(?:set)?|corpus)"
 _HALF = r"(?:减半|一半|halve[ds]?|half)"
+_QUARTER = r"(?:四分之一|1/4|quarter(?:ed|s)?|a fourth)"
+_QUADRUPLE = r"(?:翻两番|翻了两番)"
 _MONEY = r"(?:预算|经费|钱|budget|money|cash|spend)"
 _CONTEXT = r"(?:上下文|context|序列|seq|ctx)"
 _USERS = r"(?:并发|用户|人数|人|users?|people|folks|concurrency|requests?|sequences?|seqs|sessions?|chats?|streams?)"
-_CARDS = r"(?:卡|显卡|gpus?|cards?)"
+_CARDS = r"(?:卡|显卡|gpus?|cards?|张数|(?<!用户)(?<!人)数量)"  # "4070ti的数量再翻一番": the cards' number
 _N_ZH = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
 _N_EN = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
 _N = rf"(\d+|[{''.join(_N_ZH)}])"
@@ -72,6 +76,10 @@ _MORE = re.compile(rf"(?:多加|再加|再补|补|加|增加|(?<![最至])多)\s
                    rf"^\W*(?:and\s+|just\s+|maybe\s+)?{_N_WORD} more\W*$|(?:再来|再多|多来|再上)\s*{_N}\s*(?:张|块)",
                    re.IGNORECASE)
 _LESS = re.compile(rf"(?:少|减)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|\b{_N_WORD} (?:less|fewer) {_CARDS}", re.IGNORECASE)
+# A format said with a rate word is that format's figure ("4090 的 fp32 算力"), not a precision to run in.
+_RATE = re.compile(r"算力|性能|t?flops|tops|throughput|performance", re.IGNORECASE)
+# Words anywhere in a turn that point back at what was being sized ("dropping it on an l4", "放 l4 上呢").
+_POINTS_BACK = re.compile(r"what about|how about|instead|\b(?:it|them|that|those)\b|呢|换|改|挪|放到", re.IGNORECASE)
 _SHORT_ZH, _SHORT_EN = 14, 6  # characters / words: shorter turns are read as follow-ups when they hold slots
 
 # Slot names as `carried` / `changed` report them (contracts.md).
@@ -147,7 +155,7 @@ def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None
     """'上下文翻倍', 'half the users', 'one more card': computed from the earlier value."""
     s = unicodedata.normalize("NFKC", text).lower()
     workload = (merged.workloads or ["inference"])[0]
-    for scale, word in ((2.0, _DOUBLE), (0.5, _HALF)):
+    for scale, word in ((2.0, _DOUBLE), (0.5, _HALF), (0.25, _QUARTER), (4.0, _QUADRUPLE)):
         if re.search(rf"{_CONTEXT}.{{0,6}}{word}|{word}.{{0,12}}{_CONTEXT}", s):
             base = prior.seq_len or DEFAULT_SEQ.get(workload, 4096)
             merged.seq_len = max(1, int(base * scale))
@@ -166,7 +174,7 @@ def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None
             changed.add("budget_cny")
     times = _TIMES.search(s)
     factor = _factor(times) if times else 0
-    if factor and re.search(_CONTEXT, s) and not re.search(f"{_DOUBLE}|{_HALF}", s):
+    if factor and re.search(_CONTEXT, s) and not re.search(f"{_DOUBLE}|{_HALF}|{_QUARTER}|{_QUADRUPLE}", s):
         merged.seq_len = (prior.seq_len or DEFAULT_SEQ.get(workload, 4096)) * factor
         changed.add("seq_len")
     if factor and re.search(_USERS, s) and not re.search(_CONTEXT, s) and prior.concurrency:
@@ -226,12 +234,14 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
     # A question with its own subject: a model on a card or a workload, or a figure of a named card asked
     # after a conversation about something else.
     own_subject = not opener and ((new.model is not None and (bool(new.gpus) or bool(new.workloads)))
-                                  or (bool(new.gpus) and bool(new.attributes) and not prior.attributes))
+                                  or (bool(new.gpus) and bool([a for a in new.attributes
+                                                               if a != new.precision or _RATE.search(text)])
+                                      and not prior.attributes))
     # "那 a100 多少钱" after a fit question: a card's price is a question of its own, whatever the opener
     own_subject = own_subject or (new.asked == "price" and bool(new.gpus) and prior.asked != "price"
                                   and not prior.attributes)
-    relative = bool(re.search(f"{_DOUBLE}|{_HALF}", text, re.IGNORECASE)) or bool(_MORE.search(text)) \
-        or bool(_LESS.search(text)) or bool(_TIMES.search(text))
+    relative = bool(re.search(f"{_DOUBLE}|{_HALF}|{_QUARTER}|{_QUADRUPLE}", text, re.IGNORECASE)) \
+        or bool(_MORE.search(text)) or bool(_LESS.search(text)) or bool(_TIMES.search(text))
     fit_slots = bool(new.gpus or new.model or new.count or new.workloads or new.precision or new.seq_len
                      or new.concurrency or new.budget_cny or new.tokens)
     # "how fast?", "几张?", "延迟呢": a short turn asking a quantity of the earlier subject carries it
@@ -242,6 +252,16 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
     # "24 users at 4k ctx each now": values and no subject of its own, however long, are the earlier subject's
     slots_only = fit_slots and new.model is None and not new.gpus and not new.unknown_models \
         and not new.unknown_gpus and prior.model is not None
+    # "nah, what about dropping it on an nvidia l4", "bump the weights to int8 on the l40s?": another card (and
+    # slot values) with no model of its own and no figure of the card asked, after a model was being sized
+    figures = [a for a in new.attributes if a != new.precision or _RATE.search(text)]
+    slots_only = slots_only or (len(new.gpus) == 1 and new.model is None and not new.unknown
+                                and prior.model is not None and new.derived is None and not figures
+                                and new.asked in (None, "figure", "verdict", "count", "concurrency", "kv",
+                                                  "memory", "speed", "time", "cost")
+                                and (new.asked != "figure" or bool(new.precision))
+                                and bool(new.precision or new.count or new.seq_len or new.concurrency
+                                         or new.workloads or _POINTS_BACK.search(text)))
     # "how much would those two cost" after a fit: a figure of the earlier cards, asked of them alone
     of_the_cards = bool(new.attributes) and set(new.attributes) <= _CARD_FIGURES and not fit_slots \
         and new.model is None and not new.unknown and bool(prior.gpus) and prior.model is not None \

@@ -159,10 +159,14 @@ def _bare_count(t: Text, q: Query) -> None:
     """A count said without a GPU kb knows ("with 8 cards", "两张卡"): the GPU comes from the conversation."""
     if q.gpus:
         return
-    for m in t.take(rf"(?<![\d.])(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:张|块|片)?\s*(?:显卡|卡|gpus?\b|cards?\b)"
+    # "单卡要吃掉多少显存" after "平摊下来": each card's share, not a count of one
+    per_card = r"单卡\s*(?:要|需要|得)?\s*(?:吃|占|扛|分到|摊)"
+    for m in t.take(rf"(?<![\d.])(?!{per_card})(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:张|块|片)?\s*"
+                    rf"(?:显卡|卡|gpus?\b|cards?\b)"
                     rf"|(?<![\d.])(\d+|{CN_NUMERAL})\s*(?:张|块)(?!\s*[a-z0-9])"
                     rf"|(?<![\d.])(\d+|{EN_NUMBER_WORD})\s+of (?:them|those|these)"
-                    rf"|\b(?:just|only)\s+(?:have\s+|with\s+|use\s+)?(one|a single|1)\b|(单)卡"
+                    rf"|\b(?:just|only)\s+(?:have\s+|with\s+|use\s+)?(one|a single|1)\b"
+                    rf"|(?!{per_card})(单)卡"
                     rf"|\b(?:just|only)\s+(?:have\s+|had\s+|got\s+|with\s+|use\s+|using\s+)?(\d+|{EN_NUMBER_WORD})"
                     rf"\s*(?=$|[?？.!]|of them)|只有\s*(\d+|{CN_NUMERAL})\s*(?=$|[?？。!！])"
                     # "if split over 2", "sharded across 4", "per gpu on 4": a split said after the ask
@@ -179,7 +183,7 @@ def _max_gpus(t: Text, q: Query) -> None:
                     r"(?:张|块|个|台)?\s*(?:卡|显卡|gpus?|cards?)"):
         q.max_gpus = to_int(m.group(1).replace(",", ""))
     if q.max_gpus is None and t.has(r"which (?:single )?(?:gpu|card)\b(?!s)|(?:one|a single|single) (?:gpu|card)\b"
-                                    r"(?!s)|哪一?张卡|哪一?块卡|单卡|一张卡|一块卡"):
+                                    r"(?!s)|哪一?张卡|哪一?块卡|单卡(?!\s*(?:要|需要|得)?\s*(?:吃|占|扛|分到|摊))|一张卡|一块卡"):
         q.max_gpus = 1  # "which card", "一张卡就行": one card, not a cluster
 
 _WORKLOADS = [

@@ -19,8 +19,10 @@ _TEENS = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
           "seventeen": 17, "eighteen": 18, "nineteen": 19}
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 # A count of users or sessions in English words ("thirty", "twenty-four"): one to ninety-nine.
-EN_COUNT = (rf"(?<![a-z])(?:(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_ONES)}))?|{'|'.join(_TEENS)}|"
-            rf"{'|'.join(_ONES)}|a dozen|dozen)(?![a-z])")
+_BELOW_100 = rf"(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_ONES)}))?|{'|'.join(_TEENS)}|{'|'.join(_ONES)}"
+# ... and whole hundreds ("a hundred", "two hundred and fifty").
+EN_COUNT = (rf"(?<![a-z])(?:(?:a|one|{'|'.join(_ONES)})[\s-]hundred(?:[\s-](?:and[\s-])?(?:{_BELOW_100}))?|"
+            rf"{_BELOW_100}|a dozen|dozen)(?![a-z])")
 CN_NUMERAL = "[零〇一二两俩三四五六七八九十百千单双]+"
 # A count in English words beside a card: one to ninety-nine as words (not the "ten" of "often"), then the
 # phrases of EN_WORDS ("a pair of", "a"), longest first.
@@ -58,9 +60,14 @@ def to_int(token: str) -> int | None:
         return int(token.replace(",", ""))
     if token in EN_WORDS:
         return EN_WORDS[token]
-    words = re.split(r"[\s-]+", token)
-    if all(w in _ONES or w in _TEENS or w in _TENS for w in words):
-        return sum(_ONES.get(w, 0) + _TEENS.get(w, 0) + _TENS.get(w, 0) for w in words)
+    words = [w for w in re.split(r"[\s-]+", token) if w != "and"]
+    hundreds = 0
+    if len(words) >= 2 and words[1] == "hundred" and (words[0] in ("a", "one") or words[0] in _ONES):
+        hundreds, words = 100 * _ONES.get(words[0], 1), words[2:]
+        if not words:
+            return hundreds
+    if words and all(w in _ONES or w in _TEENS or w in _TENS for w in words):
+        return hundreds + sum(_ONES.get(w, 0) + _TEENS.get(w, 0) + _TENS.get(w, 0) for w in words)
     return cn_int(token)
 
 

@@ -112,6 +112,16 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     # the card kept on purpose while the model changes
     (["an l4 with mistral 7b at int8", "keep the card and int8, but qwen2.5 14b"], "gpus", [("l4", 1)]),
     (["一张 l40s 跑 qwen2.5 32b int4", "卡不变 换成 llama3 70b"], "gpus", [("l40s", 1)]),
+    # another card said with a pointer back or with slot values, and no model of its own
+    (["qwen2.5 32b int8 on one a100 80g", "meh, how about putting it on a single h20"], "model", "qwen2.5-32b"),
+    (["llama 3.1 70b on an h200", "convert the weights to fp8 on the mi300x?"], "gpus", [("mi300x", 1)]),
+    (["llama 3.1 70b on an h200", "convert the weights to fp8 on the mi300x?"], "model", "llama-3.1-70b"),
+    # a quarter, a fourfold change, a card count said as 数量, and users in hundreds
+    (["l40s 跑 qwen2.5 14b 给 10 个人 每人 32k", "上下文砍到四分之一"], "seq_len", 8192),
+    (["2 张 l4 跑 qwen2.5 14b int4", "卡的数量翻两番"], "gpus", [("l4", 8)]),
+    (["one h100 w/ llama 3 8b fp8", "now two hundred users, 4k ctx each"], "concurrency", 200),
+    # "单卡要占多少" after a split: each card's share, the count kept
+    (["四张 l40s 跑 llama3 70b fp8", "分摊下来 单卡要占多少显存"], "gpus", [("l40s", 4)]),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value
@@ -132,6 +142,11 @@ def test_a_new_workload_drops_what_only_the_old_one_had() -> None:
     ["l40s 跑 qwen2.5 14b 推理", "那 h100 多少钱"],  # a card's price after a fit question
     ["h100 跑 qwen2.5 72b 要几张", "换个话题，金融科技那个案例用了几张 a100"],
     ["4090 全参训练 7b 要几张", "重新问：l40s 跑 qwen2.5 7b int8 可以吗"],
+    # a side question, a card's figure with a format, and a mechanism on a card after a fit
+    ["l40s 跑 qwen2.5 14b int8", "顺便问一下 h100 nvlink 带宽多少"],
+    ["qwen2.5 14b on an l4", "side question: 4090 price?"],
+    ["llama 3 8b on an a100 40g", "the h100's fp8 tflops?"],
+    ["qwen2.5 32b on 2 l40s", "how does nvlink work on the h100"],
 ])
 def test_topic_switches_resets_and_own_subjects_stand_alone(turns: list[str]) -> None:
     t = turn(*turns)

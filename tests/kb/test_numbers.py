@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from kb.numbers import number_values, read_numbers
 from kb.verify import unsupported
 
@@ -23,3 +25,11 @@ def test_the_verifier_reads_numbers_as_the_records_checker_does() -> None:
     assert unsupported("A100 80GB 价格约 15万元 [1]", figures) == []
     assert unsupported("带宽 2,000 GB/s [1]", figures) == []  # TB/s → GB/s is a unit change a reader redoes
     assert unsupported("约 16万元 [1]", figures) == ["16万"]
+
+
+def test_english_counts_reach_the_hundreds() -> None:
+    from kb.fit.numbers import EN_COUNT, to_int
+
+    assert [to_int(w) for w in ("a hundred", "one hundred", "two hundred and fifty", "three hundred twelve",
+                                "ninety-nine")] == [100, 100, 250, 312, 99]
+    assert re.fullmatch(EN_COUNT, "two hundred and fifty") and not re.search(EN_COUNT, "hundredth")

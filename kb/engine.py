@@ -72,7 +72,8 @@ class Engine:
         self.composer = Composer(index.chunks, self._passage_of, len, self._figure, self._team_prices,
                                  self.index.by_id, self._lacks, self._cards_in,
                                  self.fit.gpus_named)
-        self.domain = Domain(index.glossary)
+        self.domain = Domain(index.glossary, [t for c in index.chunks
+                                              for t in (c.heading, c.text, c.heading_en, c.text_en)])
         self.documents: LiveDocuments | None = None  # teams' documents joining the index (kb/documents/live.py)
 
     def _figure(self, gpu: str, attribute: str) -> tuple[float, str] | None:

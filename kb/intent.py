@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
+
+from kb.foreign import Vocabulary
 
 # A question is inside the guide when it names a strong term, or two weak ones ("train" alone may be a railway).
 _STRONG = re.compile(
@@ -248,7 +251,8 @@ class Domain:
     """What the guide is about: the patterns above and the glossary's own terms (specific ones count as strong,
     the short, generic ones — 性能, 价格, "memory", "cost" — only as weak: "今天股市怎么样" is not a GPU question)."""
 
-    def __init__(self, glossary: list[tuple[list[str], list[str]]]) -> None:
+    def __init__(self, glossary: list[tuple[list[str], list[str]]], texts: Sequence[str] = ()) -> None:
+        self._texts = texts  # the corpus's own words, for `foreign` (read on first need: a cold ask needs none)
         strong: set[str] = set()
         weak: set[str] = set()
         for en, zh in glossary:
@@ -256,6 +260,7 @@ class Domain:
                 (strong if len(term) >= 3 else weak).add(term.lower())
             for term in en:
                 (strong if (" " in term or "-" in term) and len(term) >= 8 else weak).add(term.lower())
+        self._glossary = glossary
         self._strong = [t for t in strong if t]
         self._weak = [t for t in weak if t]
 
@@ -269,6 +274,14 @@ class Domain:
         return bool(_STRONG.search(rest) or _WEAK.search(rest) or _TOPIC.search(rest)
                     or any(t in rest for t in self._strong)
                     or any(t in rest and _term(t).search(rest) for t in self._weak))
+
+    @cached_property
+    def _vocabulary(self) -> Vocabulary:
+        return Vocabulary([*self._texts, *(t for en, zh in self._glossary for t in (*en, *zh))])
+
+    def foreign(self, question: str) -> bool:
+        """Whether a question's content is mostly words the guide never uses (kb/foreign.py)."""
+        return self._vocabulary.residue(question).foreign
 
     def covers(self, question: str) -> bool:
         q = normalise(question)
@@ -470,6 +483,11 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
         return Intent("spec", attributes=attrs)
     if not (domain.covers(q) or names_gpu or names_model or names_unknown):
         return Intent("not_covered")
+    if not (has_checks or has_selection or attrs or asked or names_model or names_unknown) \
+            and not _CASE.search(re.sub(r"(?<![a-z])cases?(?![a-z])", " ", q)) and not _ASKS_WHY.search(q) \
+            and domain.foreign(q):
+        return Intent("not_covered")  # "买了张4070ti 快递盒压坏了 怎么找快递理赔": a card, and words the guide never
+        # uses (a mechanism asked in such words is still a why: the engine reads mechanisms after this)
     if _DONE.search(q) and not _OURS.search(q):  # "how many GPUs did Meta use": what someone did is a case
         return Intent("case", attributes=attrs)
     if has_selection and (re.search(r"案例|(?<![a-z])case(?: study)?(?![a-z])", q) or _CASE_BY_SECTION.search(q)):

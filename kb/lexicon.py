@@ -18,7 +18,8 @@ UNKNOWN_GPUS: tuple[str, ...] = (
     r"[1-3]0[5-9]0",  # 3090, 2080, 1080: bare numbers of GeForce cards kb has no record for
     rf"(?:amd{_SEP})?(?:radeon{_SEP})?(?:rx{_SEP})?[5-9][0-9]00{_SEP}(?:xtx|xt|gre)",  # RX 7900 XTX, 7900XTX
     rf"(?:amd{_SEP})?(?:radeon{_SEP})?rx{_SEP}\d{{4}}",  # RX 6800
-    rf"(?:amd{_SEP})?(?:instinct{_SEP})?mi(?:250x?|210|100|325x|355x|350x?|300a)",  # MI250X, MI325X
+    # every Instinct by its code: MI60, MI250X, MI325X (the MI300X is a record, whose alias wins)
+    rf"(?:amd{_SEP})?(?:instinct{_SEP})?mi{_SEP}(?!300x?(?![a-z0-9]))\d{{2,3}}[a-z]?(?![a-z0-9])",
     rf"(?:nvidia{_SEP})?(?:rtx{_SEP})?a(?:6000|5000|4500|4000|2000)",  # RTX A6000
     rf"(?:nvidia{_SEP})?rtx{_SEP}pro{_SEP}\d{{4}}(?:{_SEP}blackwell)?|(?:nvidia{_SEP})?rtx{_SEP}[2-5]000{_SEP}ada",
     rf"(?:amd{_SEP})?(?:radeon{_SEP})?(?:pro{_SEP})?w[5-7][0-9]00(?:{_SEP}(?:xt|x))?",  # Radeon Pro W7900
@@ -31,8 +32,10 @@ UNKNOWN_GPUS: tuple[str, ...] = (
     rf"(?:huawei{_SEP}|华为{_SEP})?(?:ascend|昇腾){_SEP}(?:9[0-9]0[a-c]?\d?|310[pb]?)|(?:huawei{_SEP})?atlas{_SEP}\d{{3}}[a-z]?",
     rf"(?:寒武纪{_SEP}|cambricon{_SEP})?(?:思元|siyuan){_SEP}\d*",  # Cambricon's Siyuan 590
     # a Chinese maker's name glued to a product code: 燧原i20, 昆仑芯R200, 壁仞BR100, 沐曦C500, 海光K100
-    rf"(?:燧原|enflame|昆仑芯?|kunlun|壁仞|biren|沐曦|metax|海光|hygon|摩尔线程|天数智芯|寒武纪){_SEP}(?:云燧{_SEP})?"
-    rf"(?:mtt{_SEP})?[a-z]{{0,3}}\d{{2,4}}[a-z]?(?![a-z0-9])|"
+    # ... or with its product line between: 海光 DCU Z100, 沐曦 曦思 N100, 燧原 云燧 T20, 华为 昇腾 910B
+    rf"(?:燧原|enflame|昆仑芯?|kunlun|壁仞|biren|沐曦|metax|海光|hygon|摩尔线程|天数智芯|寒武纪){_SEP}"
+    rf"(?:[\u4e00-\u9fff]{{1,3}}{_SEP}|(?:dcu|mtt|mlu|bi|br|xpu|gpu){_SEP})?"
+    rf"[a-z]{{0,3}}{_SEP}\d{{2,4}}[a-z]?(?![a-z0-9])|(?:dcu|曦思|曦云|云燧){_SEP}[a-z]{{0,3}}\d{{2,4}}[a-z]?(?![a-z0-9])|"
     rf"寒武纪|cambricon(?:{_SEP}mlu\d*)?|mlu{_SEP}\d{{3}}|昆仑芯?|kunlun|海光|hygon|dcu|摩尔线程|沐曦|壁仞|燧原|"
     rf"enflame|metax|biren",
     # more Chinese accelerators: Alibaba T-Head's Hanguang, Cambricon's Siyuan, MetaX's Xiyun, Enflame's Yunsui,

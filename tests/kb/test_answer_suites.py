@@ -252,6 +252,9 @@ OFF_DOMAIN = [
     "用 a100 跑 rapids cudf 处理表格数据快多少",
     # the games and codes bundled with a card
     "4070 送的游戏激活码怎么用", "where do i redeem the bundle code that came with my 4080",
+    # a card beside words the guide never uses (no list of the fields: kb/foreign.py)
+    "4080 寄回来的时候包装被雨淋湿了 能退货吗", "does an rtx 4090 fit inside a lian li o11 dynamic mini",
+    "l40s 机器放在办公室 噪音太吵 邻居投诉怎么办", "my 4070's backplate rattles whenever the bus drives past",
 ]
 GUIDE = (ROOT / "corpus" / "guide.md").read_text(encoding="utf-8")
 

@@ -9,6 +9,9 @@ entry here, so adding a record for, say, the H800 needs no edit of this file.
 from __future__ import annotations
 
 _SEP = r"[\s_-]*"
+# A Chinese product-line word between a maker and a code (曦思, 智铠, 云燧): no verb or particle of a question
+# ("寒武纪 能跑 70B" is the maker, then a question).
+_LINE_ZH = r"(?:(?![能跑用放和跟与比在上的要可做训推买])[\u4e00-\u9fff])"
 
 # GPUs and other accelerators, by family; most specific first within a family.
 UNKNOWN_GPUS: tuple[str, ...] = (
@@ -34,8 +37,8 @@ UNKNOWN_GPUS: tuple[str, ...] = (
     # a Chinese maker's name glued to a product code: 燧原i20, 昆仑芯R200, 壁仞BR100, 沐曦C500, 海光K100
     # ... or with its product line between: 海光 DCU Z100, 沐曦 曦思 N100, 燧原 云燧 T20, 华为 昇腾 910B
     rf"(?:燧原|enflame|昆仑芯?|kunlun|壁仞|biren|沐曦|metax|海光|hygon|摩尔线程|天数智芯|寒武纪){_SEP}"
-    rf"(?:[\u4e00-\u9fff]{{1,3}}{_SEP}|(?:dcu|mtt|mlu|bi|br|xpu|gpu){_SEP})?"
-    rf"[a-z]{{0,3}}{_SEP}\d{{2,4}}[a-z]?(?![a-z0-9])|(?:dcu|曦思|曦云|云燧){_SEP}[a-z]{{0,3}}\d{{2,4}}[a-z]?(?![a-z0-9])|"
+    rf"(?:{_LINE_ZH}{{1,3}}{_SEP}|(?:dcu|mtt|mlu|bi|br|xpu|gpu){_SEP})?"
+    rf"(?!\d+(?:\.\d+)?b(?![a-z0-9]))[a-z]{{0,3}}{_SEP}\d{{2,4}}[a-z]?(?![a-z0-9])|(?:dcu|曦思|曦云|云燧){_SEP}[a-z]{{0,3}}\d{{2,4}}[a-z]?(?![a-z0-9])|"
     rf"寒武纪|cambricon(?:{_SEP}mlu\d*)?|mlu{_SEP}\d{{3}}|昆仑芯?|kunlun|海光|hygon|dcu|摩尔线程|沐曦|壁仞|燧原|"
     rf"enflame|metax|biren",
     # more Chinese accelerators: Alibaba T-Head's Hanguang, Cambricon's Siyuan, MetaX's Xiyun, Enflame's Yunsui,

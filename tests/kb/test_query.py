@@ -31,7 +31,9 @@ UNKNOWN_GPUS = ["RTX 3090", "3090", "3080", "RTX 3060", "2080Ti", "2080 Ti", "GT
                 "W7800", "RTX PRO 6000 Blackwell", "RTX 5000 Ada", "RTX 4090 Laptop", "4060 laptop", "Ascend 310P",
                 "昇腾 310B", "天数智芯 BI-V150", "Iluvatar MR-V100", "Atlas 300I", "摩尔线程 MTT S80", "燧原i20",
                 "壁仞BR100", "海光 K100", "Intel Arc Pro B60", "MTT X300",
-                "Tenstorrent Wormhole n150"]
+                "Tenstorrent Wormhole n150",
+                # an Instinct by its code alone, a maker with its product line between
+                "AMD Instinct MI60", "MI100", "MI355X", "海光 DCU Z100", "沐曦 曦云 C500", "天数智芯 天垓 150"]
 UNKNOWN_MODELS = ["GPT-4", "GPT-4o", "gpt-3.5-turbo", "Claude", "Claude 3 Opus", "Gemini 1.5 Pro", "Grok", "文心一言",
                   "ChatGLM3", "Baichuan2", "Phi-3", "Kimi", "DBRX", "Jamba"]
 

@@ -295,8 +295,11 @@ class Composer(RecordSentences):
                                           agg=rate(serving.aggregate_decode_tokens_per_s or 0),
                                           per=rate(serving.per_sequence_decode_tokens_per_s or 0)), m))
             elif c.train_gpu_hours is not None and c.train_wall_hours is not None:
-                out.append(Sentence(say("train_time", lang, days=f"{c.train_wall_hours / 24:,.1f}",
-                                      gpu_hours=whole(c.train_gpu_hours), mfu=f"{f.mfu * 100:.0f}", **base), m))
+                compute = c.train_compute_wall_hours or c.train_wall_hours
+                key = "train_time_comm" if c.train_wall_hours > 1.02 * compute else "train_time"
+                out.append(Sentence(say(key, lang, days=f"{c.train_wall_hours / 24:,.1f}",
+                                        compute_days=f"{compute / 24:,.1f}",
+                                        gpu_hours=whole(c.train_gpu_hours), mfu=f"{f.mfu * 100:.0f}", **base), m))
                 out += self._layout(c, m, lang)
             elif c.workload != "inference":
                 out.append(Sentence(say("train_needs_tokens", lang), m))

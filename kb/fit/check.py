@@ -228,14 +228,18 @@ def run_check(req: FitRequest, gpu: GpuSpec, conv: Conventions) -> Checked:
         assumptions += [note("prefill_assumption", mfu=conv.mfu), note("per_m_assumption")]
     elif req.tokens:
         if train is not None:
-            gpu_h, wall, t_steps, t_assume = time_notes(train, shape, gpu, precision, req.tokens, conv.mfu, req.count)
+            gpu_h, wall, compute_h, t_steps, t_assume = time_notes(train, shape, gpu, precision, req.tokens,
+                                                                   conv.mfu, req.count)
             assumptions += t_assume
         else:
             gpu_h, wall, t_steps = speed.training_hours(gpu, req.count, shape, req.tokens, conv.mfu)
+            compute_h = gpu_h
         steps += t_steps
         energy = energy_h * wall
         steps.append(note("train_energy", energy_step=energy_step, hours=wall, energy=energy))
-        out.update(train_gpu_hours=gpu_h, train_wall_hours=wall, energy_cny=energy, energy_cny_per_hour=energy_h)
+        out.update(train_gpu_hours=gpu_h, train_wall_hours=wall, train_compute_wall_hours=compute_h / req.count,
+                   energy_cny=energy,
+                   energy_cny_per_hour=energy_h)
         figures_used += ["bf16_dense_tflops", "tdp_w"]
         assumptions.append(note("train_assumption", mfu=conv.mfu))
         if shape.moe:

@@ -95,6 +95,9 @@ class FitResult(BaseModel):
     prefill_s: float | None = Field(default=None, ge=0)
     train_gpu_hours: float | None = Field(default=None, ge=0)
     train_wall_hours: float | None = Field(default=None, ge=0)
+    train_compute_wall_hours: float | None = Field(default=None, ge=0, description="wall-clock hours of the "
+                                                   "compute alone, 6·N·T at the peak × MFU; train_wall_hours adds "
+                                                   "the layout's unhidden communication")
     capex_cny: float | None = Field(default=None, ge=0)
     energy_cny: float | None = Field(default=None, ge=0)
     cost_per_million_tokens_cny: float | None = Field(default=None, ge=0)

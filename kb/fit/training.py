@@ -117,8 +117,9 @@ def plan_training(req: FitRequest, shape: ModelShape, gpu: GpuSpec, precision: s
 
 
 def time_notes(t: Training, shape: ModelShape, gpu: GpuSpec, precision: str, tokens: float, mfu: float,
-               count: int) -> tuple[float, float, list[Note], list[Note]]:
-    """(GPU-hours, wall hours, steps, assumptions) of `tokens` at the chosen layout's step time."""
+               count: int) -> tuple[float, float, float, list[Note], list[Note]]:
+    """(GPU-hours, wall hours, steps, assumptions) of `tokens` at the chosen layout's step time, and (third) the
+    GPU-hours of the compute alone (6·N·T at the peak × MFU), which the layout's unhidden communication adds to."""
     p = t.plan
     rate, fmt = compute_tflops(gpu, precision)
     flops = 6 * shape.active_params * tokens
@@ -137,7 +138,7 @@ def time_notes(t: Training, shape: ModelShape, gpu: GpuSpec, precision: str, tok
     assumptions = [note("layout_time_assumption", batch=p.global_tokens)]
     if fmt != precision and precision in ("fp8",):
         assumptions.append(note("no_fp8_cores", gpu=gpu.id))
-    return wall * count, wall, steps, assumptions
+    return wall * count, wall, pure, steps, assumptions
 
 
 def link_word(link: topology.Link) -> Note:

@@ -72,6 +72,12 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "Training time: about {days} days on {cards} ({gpu_hours} GPU-hours at {mfu}% MFU)",
         "zh": "训练时间：{cards} 约 {days} 天（{gpu_hours} GPU 小时，MFU {mfu}%）",
     },
+    "train_time_comm": {
+        "en": "Training time: about {days} days on {cards} ({gpu_hours} GPU-hours: {compute_days} days of compute at "
+              "{mfu}% MFU, the rest the layout's communication that compute does not hide)",
+        "zh": "训练时间：{cards} 约 {days} 天（{gpu_hours} GPU 小时：MFU {mfu}% 下纯计算 {compute_days} 天，"
+              "其余是计算掩盖不了的并行通信）",
+    },
     "train_needs_tokens": {
         "en": "A training time needs the number of training tokens: ask again with it (for example \"on two "
               "trillion tokens\")",

@@ -192,7 +192,10 @@ class Composer(RecordSentences):
                 # "为什么 7b 全参训练两张 4090 都放不下": the model states a parameter, before the verdict
                 out += [Sentence(step[:1].upper() + step[1:], m) for step in c.steps
                         if re.match(r"model states|模型状态", step)][:1]
-            elif f.asked == "memory" and i == 1:
+            elif i == 1 and (f.asked == "memory" or (
+                    c.workload == "inference" and asks_why(f.question)
+                    and any(not k.fits for k in f.checks[:MAX_CHECKS]))):
+                # "why do people say a 13b doesnt fit a 24gb card in fp16": what the memory is made of, first
                 total = _memory_total(c)
                 what = workload_phrase(c.model, c.workload, c.precision, lang)
                 parts = [(say(f"part.{k}", lang), gib(v)) for k, v in c.breakdown.model_dump().items() if v]

@@ -316,8 +316,9 @@ def test_why_the_driver_shows_less_memory_gives_the_records_figures(ask: Any) ->
 
 
 @pytest.mark.parametrize(("question", "pattern"), [
-    ("rtx 5090 plugs into what pcie generation?", r"^The RTX 5090 connects to the host over PCIe 5\.0 ×16: 128 GB/s"),
-    ("4060 是 pcie 4.0 x8 还是 x16", r"^RTX 4060 通过 PCIe 4\.0 ×8 连接主机：双向 32 GB/s"),
+    ("rtx 5090 plugs into what pcie generation?",
+     r"^The RTX 5090 connects to the host over PCIe 5\.0 x16 \(16 lanes\): 128 GB/s"),
+    ("4060 是 pcie 4.0 x8 还是 x16", r"^RTX 4060 通过 PCIe 4\.0 x8（8 条通道）连接主机：双向 32 GB/s"),
 ])
 def test_the_host_links_generation_is_read_off_its_pcie_figure(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question))
@@ -418,10 +419,20 @@ def test_deepseeks_kv_a_token_is_its_latent_times_its_layers(ask: Any) -> None:
 
 
 @pytest.mark.parametrize(("question", "pattern"), [
-    ("l40s 走的是 pcie5 还是 pcie4", r"^L40S 通过 PCIe 4\.0 ×16 连接主机：双向 64 GB/s"),
+    ("l40s 走的是 pcie5 还是 pcie4", r"^L40S 通过 PCIe 4\.0 x16（16 条通道）连接主机：双向 64 GB/s"),
     ("tflops per 10k cny on an rtx 4080", r"= 102\.6 TFLOPS per 10,000 CNY"),  # one decimal above 100
     ("4090 每万元多少显存", r"24 GiB ÷ 1\.9 = 12\.63 GiB"),  # two decimals between 1 and 100
 ])
 def test_a_pcie_generation_named_and_a_figure_per_money_at_its_precision(ask: Any, question: str,
                                                                        pattern: str) -> None:
+    assert re.search(pattern, ask(question)), ask(question)
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # why a model does not fit: what the memory is made of, weights first, before the verdicts
+    ("为啥 4090 放不下 qwen2.5 32b fp16", r"^qwen2\.5-32b fp16 推理总共约需 70 GiB：权重 61 GiB"),
+    ("why won't mistral 7b in fp32 fit on an l4", r"^Inference of mistral-7b in fp32 needs about [\d.]+ GiB in all: "
+                                                  r"weights 27 GiB"),
+])
+def test_why_a_model_does_not_fit_leads_with_what_its_memory_holds(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)

@@ -212,15 +212,15 @@ class RecordSentences:
 
     def _pcie_gen(self, f: Facts, gpu: str, top_k: int) -> list[Sentence]:
         """'它走 pcie 几代': the host link's generation and width, read off the record's two-way PCIe figure
-        (a PCIe 4.0 lane carries about 2 GB/s each way, a 5.0 lane 4: 32 GB/s is 4.0 ×8, 64 is 4.0 ×16, 128 is
-        5.0 ×16 — the three the records hold)."""
+        (a PCIe 4.0 lane carries about 2 GB/s each way, a 5.0 lane 4: 32 GB/s is 4.0 x8, 64 is 4.0 x16, 128 is
+        5.0 x16 — the three the records hold)."""
         pcie = self._figure(gpu, "pcie") if "pcie" in f.intent.attributes and _GEN.search(f.question) else None
         link = _PCIE_LINKS.get(pcie[0]) if pcie else None
         if pcie is None or link is None:
             return []
         return [Sentence(say("pcie_gen", f.language, gpu=gpu_name(gpu), gen=link[0], lanes=link[1],
                              gbs=f"{pcie[0]:g}"), [self._cite(f, self._part_with(gpu, pcie[0]), top_k)],
-                         exempt=(gpu_name(gpu), f"PCIe {link[0]}", f"×{link[1]}"))]
+                         exempt=(gpu_name(gpu), f"PCIe {link[0]}", f"x{link[1]}"), derived=(float(link[1]),))]
 
     def _no_cores(self, f: Facts, gpu: str, top_k: int) -> list[Sentence]:
         """'A100 上跑 FP8 为什么没加速': the record says the card has no tensor cores for the format asked."""

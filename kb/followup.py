@@ -22,7 +22,9 @@ from kb.query import Query
 _RESET = re.compile(r"^\s*(?:新问题|新的问题|重新开始|重新问|换个问题|换个话题|另一个问题|另外一个问题|new question|"
                     r"reset|start over|another question|new topic|different (?:topic|question|q)|unrelated|"
                     # a side question stands on its own: "side q: …", "顺便问一下：…", "题外话，…"
-                    r"side (?:q|question)|quick side (?:q|question)|顺便问(?:一下|一句|个)?|题外话|插一句|插个问题)"
+                    r"side (?:q|question)|quick side (?:q|question)|(?:顺便|另外|再)问(?:一下|一句|个问题|个)?|题外话|"
+                    r"插一句|插个问题|"
+                    r"unrelated(?:ly)?|on another note|btw,? (?:unrelated|different))"
                     r"\s*[:：,，。.!！-]*\s*", re.IGNORECASE)
 # "forget that. 7b on a 4060?", "算了，4060 跑 7b 呢": a fresh question when it names its own model or card,
 # a change of the earlier one when it does not ("算了，还是用 int8 吧").
@@ -51,7 +53,7 @@ _OPENER = re.compile(
     r"|\bon (?:it|that|them|this|those|the same (?:card|gpus?|box))\s*[?？.!]*\s*$|在它上面|用它|同一张卡|这台机器"
     r"|\b(?:fine[\s-]?tune|finetune|q?lora)\w*(?:-\w+)? (?:it|them)\b|\bthat same\b|\bthe same (?:card|gpu|box|rig)\b",
     re.IGNORECASE)
-_DOUBLE = r"(?:翻倍|翻一倍|翻个倍|翻了一倍|翻一番|加倍|double[ds]?|twice|2x|×\s*2)"
+_DOUBLE = r"(?:翻倍|翻一倍|翻个倍|翻了一倍|翻一番|加倍|(?:多|增加|涨|增长)了?一倍|double[ds]?|twice|2x|×\s*2)"
 _TIMES = re.compile(r"(?:改成|变成|扩大|增加到|乘以|翻)?\s*(\d+|[三四五六七八九十]|three|four|five|six|eight|ten)\s*"
                     r"(?:倍|x\b|times)|(?:[x×*]|乘以?|multiplied by)\s*(\d+|[三四五六七八九十])(?![0-9a-z])|"
                     r"\b(tripl|quadrupl)e[ds]?\b", re.IGNORECASE)  # ("人数乘3": ×3)
@@ -62,7 +64,8 @@ _QUADRUPLE = r"(?:翻两番|翻了两番)"
 _MONEY = r"(?:预算|经费|钱|budget|money|cash|spend)"
 _CONTEXT = r"(?:上下文|context|序列|seq|ctx)"
 _USERS = r"(?:并发|用户|人数|人|users?|people|folks|concurrency|requests?|sequences?|seqs|sessions?|chats?|streams?)"
-_CARDS = r"(?:卡|显卡|gpus?|cards?|张数|(?<!用户)(?<!人)数量)"  # "4070ti的数量再翻一番": the cards' number
+# "4070ti的数量再翻一番": the cards' number; "if the h800s were doubled": the cards by their name, in the plural
+_CARDS = r"(?:卡|显卡|gpus?|cards?|张数|(?<!用户)(?<!人)数量|(?<![a-z0-9])[a-z]{0,3}\d{2,4}(?:[a-z]{1,3})?s(?![a-z]))"
 _N_ZH = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
 _N_EN = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
 _N = rf"(\d+|[{''.join(_N_ZH)}])"

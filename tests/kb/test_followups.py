@@ -122,6 +122,9 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["one h100 w/ llama 3 8b fp8", "now two hundred users, 4k ctx each"], "concurrency", 200),
     # "单卡要占多少" after a split: each card's share, the count kept
     (["四张 l40s 跑 llama3 70b fp8", "分摊下来 单卡要占多少显存"], "gpus", [("l40s", 4)]),
+    # the cards named in the plural and doubled, users that "grew by a factor of two"
+    (["three l40s serving qwen2.5 32b int8", "what if the l40s were doubled?"], "gpus", [("l40s", 6)]),
+    (["a100 80g 跑 llama3 8b 给 20 个人用", "过了半年 用户增长了一倍"], "concurrency", 40),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value
@@ -147,6 +150,7 @@ def test_a_new_workload_drops_what_only_the_old_one_had() -> None:
     ["qwen2.5 14b on an l4", "side question: 4090 price?"],
     ["llama 3 8b on an a100 40g", "the h100's fp8 tflops?"],
     ["qwen2.5 32b on 2 l40s", "how does nvlink work on the h100"],
+    ["h20 跑 qwen2.5 72b int8 两张够吗", "另外问一下 4090 的功耗多少"],
 ])
 def test_topic_switches_resets_and_own_subjects_stand_alone(turns: list[str]) -> None:
     t = turn(*turns)

@@ -299,7 +299,7 @@ class Composer(RecordSentences):
                                           per=rate(serving.per_sequence_decode_tokens_per_s or 0)), m))
             elif c.train_gpu_hours is not None and c.train_wall_hours is not None:
                 compute = c.train_compute_wall_hours or c.train_wall_hours
-                key = "train_time_comm" if c.train_wall_hours > 1.02 * compute else "train_time"
+                key = "train_time_comm" if c.train_wall_hours > 1.01 * compute else "train_time"
                 out.append(Sentence(say(key, lang, days=f"{c.train_wall_hours / 24:,.1f}",
                                         compute_days=f"{compute / 24:,.1f}",
                                         gpu_hours=whole(c.train_gpu_hours), mfu=f"{f.mfu * 100:.0f}", **base), m))

@@ -36,7 +36,11 @@ _WEAK = re.compile(
 )
 # A rate asked: the one set of words the Query's `speed` and the intent read ("decode ceiling" is a tokens/s).
 RATE = (r"tokens?\s*/\s*s|tok/s|tok(?:en)?s? (?:per|a|each) sec(?:ond)?|每秒|一秒|多快|速度|spee+d|how fast|"
-        r"decode (?:ceiling|rate|bound|limit|cap)|解码(?:上限|速率)|生成速度|tokens? ceiling")
+        r"decode (?:ceiling|rate|bound|limit|cap)|解码(?:上限|速率|速度)|生成速度|tokens? ceiling|"
+        # "single-stream decode", "单路解码": the decode rate of one sequence
+        r"(?:single[\s-]?(?:stream|user|sequence)|one[\s-](?:stream|user)|batch[\s-]?1)\W{0,3}"
+        r"(?:decode|decoding|gen)|"
+        r"单路(?:解码|生成)|出字速度|吐字速度")
 _SPEED = re.compile(
     RATE + r"|throughput|吞吐|"
     r"多久|多长时间|how long|多少天|几天|\bdays?\b|\bhours?\b|小时|time to (?:train|first)|训练时间|"
@@ -97,6 +101,7 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
                   r"actually (?:usable|available|reports?|shows?)|"
                   r"显存总量.{0,6}显示|显示.{0,6}显存",
         "price": r"价格|价位|差价|价差|多少钱|price|cost|贵|cheap|便宜|售价|报价|花|(?<![省赚])钱|性价比|"
+                 r"啥价|什么价|价钱|"
                  r"per (?:dollar|yuan|buck)|value for money|bang for|每元|"
                  r"how much (?:is|are|for|would|more|extra|less)|more expensive|pricier|costlier|dearer|"
                  r"what'?s the total|total (?:cost|price)|in total\s*[?？]?$|run me|set me back|cost me|"
@@ -357,7 +362,8 @@ def asks_rent(question: str) -> bool:
 
 # A card's own figure asked outright beside a fit question ("how much is an a100 and is it worth it for a 13b").
 _ALSO_ASKED = {
-    "price": re.compile(r"多少钱|价格|价位|售价|how much (?:is|are|does) (?:an? |the )?[a-z0-9 ]{2,20}(?:cost)?\b|"
+    "price": re.compile(r"多少钱|价格|价位|售价|啥价|什么价|价钱|"
+                        r"how much (?:is|are|does) (?:an? |the )?[a-z0-9 ]{2,20}(?:cost)?\b|"
                         r"price of|what(?:'s| is| does) (?:an? |the )?[a-z0-9 ]{2,20} cost", re.IGNORECASE),
     "vram": re.compile(r"显存(?:多大|多少|是多少|有多大|有多少)|多大显存|how much (?:v?ram|memory) (?:does|do|is|has)|"
                        r"(?<![a-z])vram\s*[?？]", re.IGNORECASE),

@@ -291,7 +291,8 @@ _ASKED: tuple[tuple[str, str], ...] = (
              r"time to train|(?:hours|days|weeks|months|years) or (?:hours|days|weeks|months|years)|"
              r"(?:trained?|training|train\w*)\b[^?？]{0,80}[:：,，-]\s*(?:wall[\s-]?clock )?(?:time|duration|eta)"
              r"\s*[?？]*\s*$|"
-             r"\b(?:ballpark|rough|estimated?) (?:time|duration)|\beta\b|wall[\s-]?clock|墙钟时间"),
+             r"\b(?:ballpark|rough|estimated?) (?:time|duration)|\beta\b|wall[\s-]?clock|墙钟时间|"
+             r"\btrain(?:ing)?[\s-](?:time|duration|eta)\b|\btime (?:it takes )?to (?:pre-?)?train\b"),
     ("cost", r"电费|成本|per million|每百万|cost (?:to|of|per)|花多少|power bill|electricity|energy (?:bill|cost)|"
              r"power cost|耗电.{0,4}(?:钱|费)|cost .{0,20}in power\b|"
              # energy over a span is what the draw costs, in kWh and money: "一年耗电多少度", "kwh a year"

@@ -148,6 +148,10 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("h200: how many concurrent 16k chats for qwen2.5 32b?", {"seq_len": 16384, "asked": "concurrency"}),
     ("三万块 想 qlora 微调 qwen2.5 7b 买啥卡", {"budget_cny": 30000.0, "wants_selection": True}),
     ("4090 上 qwen2.5 7b 一秒能出几个 token", {"asked": "speed"}),
+    # a training time, a single stream's decode and a price said the short ways
+    ("mistral 7b continued pretraining on 500b tokens, 16 h100s - training duration?", {"asked": "time"}),
+    ("h100 单路解码 llama 3 8b fp8 多快", {"speed": True}),
+    ("one-user decode for qwen2.5 14b on an l40s", {"speed": True}),
     # requests and chats counted as they run at once, the context said per request; money said the short way
     ("llama 3 8b fp16 推理, 每个请求 8k 上下文, 20 个请求同时, 一张 a100 40g", {"concurrency": 20, "seq_len": 8192}),
     ("30 chats, 8k tokens per chat, llama3 8b on a 4090?", {"concurrency": 30, "seq_len": 8192}),
@@ -219,6 +223,8 @@ def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str
     ("mixtral 8x7b trained from zero on 32 h100s, 1t tokens - weeks or months?", "time"),
     ("qwen2.5 7b pretrain on 8 h200s, 300b tokens: time?", "time"),
     ("32 张 a800 预训练 13b 1t token 要几个月", "time"),
+    ("h200 一张啥价", "price"),
+    ("what's the training time for llama 3 8b on 2t tokens with 32 a100s", "time"),
 ])
 def test_what_is_asked(question: str, asked: str) -> None:
     assert read(question).asked == asked

@@ -362,6 +362,9 @@ class Composer(RecordSentences):
         # what was ranked: a fine-tune the question left open may have fallen back to LoRA or QLoRA
         out = [] if sel.ranked_by == "memory" else [
             Sentence(say("pick_for", lang, what=workload_phrase(sel.model, sel.workload, sel.precision, lang)), ["S"])]
+        if sel.fallback_from:  # "some 30b training" in 700k: the training asked fits nothing, said before the pick
+            out = [Sentence(say("pick_fallback", lang, asked=workload_phrase(sel.model, sel.fallback_from, None, lang),
+                                what=workload_phrase(sel.model, sel.workload, sel.precision, lang)), ["S"])]
         within = [("pick_fastest", fastest), ("pick_cheapest", cheapest)] if sel.budget_cny is not None else [
             ("pick_cheapest", cheapest), ("pick_fastest_open", fastest)]  # no budget: what is enough comes first
         picks = {"memory": [("pick_memory", fastest)], "cost_headroom": [("pick_cheapest", cheapest)]}.get(
@@ -373,7 +376,8 @@ class Composer(RecordSentences):
             if row.decode_tokens_per_s is not None:
                 speed = say("speed_tps", lang, tps=rate(row.decode_tokens_per_s))
             elif row.train_wall_hours is not None:
-                speed = say("speed_hours", lang, hours=f"{row.train_wall_hours:,.1f}")
+                speed = say("speed_hours" if sel.tokens_stated else "speed_hours_billion", lang,
+                            hours=f"{row.train_wall_hours:,.1f}")
             out.append(Sentence(say(key, lang, count=row.gpu_count, gpu=gpu_name(row.gpu), capex=whole(row.capex_cny),
                                   speed=speed, avail=gib(row.per_gpu_available_bytes or 0)), ["S"]))
         audience = self._audience_rule(f, top_k)  # ("solo dev": the guide's line for them, not its budget band)

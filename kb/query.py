@@ -40,6 +40,7 @@ class Query:
     how_many: bool = False
     wants_selection: bool = False
     latency: bool = False
+    scratch: bool = False  # training said as pre-training or from scratch: adapters are no fallback; not state
     speed: bool = False  # asks for a decode rate (tokens/s), which people quote at a short context
     concurrency: int | None = None
     count: int | None = None  # a GPU count said without a GPU ("with 8 cards"): a follow-up's new count

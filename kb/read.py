@@ -234,6 +234,7 @@ def _words(t: Text, q: Query) -> None:
                        r"minimum number|fewest|max(?:imum)? number of|最多(?:能)?买?几张|"
                        r"(?<![a-z])count and (?:change|the rest|what'?s left)|how many (?:can|could|would) (?:i|we)")
     q.latency = t.has(r"latency|延迟|首字|ttft|time to first|prefill|响应时间")
+    q.scratch = t.has(r"预训练|pre[\s-]*train|from scratch|从头训|从零训|from zero|from the ground up")
     q.speed = t.has(RATE) or t.has(r"throughput|吞吐")
     if t.has(r"选哪|哪种|哪款|哪个|哪张|哪一|which (?:gpu|card)|what (?:gpu|card)|买什么|选什么|推荐|"
              r"怎么配|如何配|配什么|买啥|选啥|啥卡|什么卡|能买|买得起|should i (?:buy|get)|怎么分|如何分配|怎么分配|"

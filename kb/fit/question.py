@@ -102,9 +102,12 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
     if not q.workloads:
         notes.append(note("no_workload"))
     if q.wants_selection and (q.budget_cny is not None or not q.gpus):
-        # "Fine-tune" without a method: full training first, then the adapters people mean when it fits nothing.
+        # "Fine-tune" without a method: full training first, then the adapters people mean when it fits nothing;
+        # training that fits nothing: the adapters as the nearest configuration that works, said as such (never
+        # for pre-training from scratch, which adapters cannot do).
+        adapters = workloads == ["full", "lora"] or (workloads == ["full"] and not q.scratch)
         tried: list[tuple[str, str | None]] = [(w, None) for w in (
-            [*workloads, "qlora"] if workloads == ["full", "lora"] else workloads[:1])]
+            ["full", "lora", "qlora"] if adapters else workloads[:1])]
         if tried == [("inference", None)] and q.precision is None:  # "6000 块跑 7b": people run it quantized
             tried += [("inference", "int8"), ("inference", "int4")]
         for n, (name, smaller) in enumerate(tried):
@@ -123,6 +126,8 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
             else:
                 notes.append(note("selection_fallback", workload=note(f"workload.{name}"),
                                   next=note(f"workload.{tried[n + 1][0]}")))
+        if sel.rows and sel.workload != tried[0][0] and workloads == ["full"]:
+            sel.fallback_from = "full"  # training was asked: the adapters ranked are a fallback, said first
         sel.assumptions = [*render_all(notes, language), *sel.assumptions]
         found.checks, found.selection = checks, sel
         return found

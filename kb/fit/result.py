@@ -148,5 +148,10 @@ class Selection(BaseModel):
     ranked_by: str = Field(default="speed", description="speed; cost_headroom where no row has a speed; memory "
                                                           "(total VRAM bought) when the question names no model")
     rows: list[SelectionRow]
+    train_tokens: float | None = Field(default=None, description="training: the tokens the rows' hours are for "
+                                                                "(the question's, else a billion to rank by)")
+    tokens_stated: bool = Field(default=False, description="whether the question gave `train_tokens`")
+    fallback_from: str | None = Field(default=None, description="the workload asked that fitted nothing within "
+                                                                 "the budget, where `workload` is the nearest that did")
     guidance: list[str] = Field(description="passage ids of the document's own selection guidance")
     assumptions: list[str]

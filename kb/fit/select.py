@@ -135,7 +135,8 @@ def select(engine: FitEngine, model: str, workload: str, *, budget_cny: float | 
     if not rows:
         assumptions.append(note("selection_nothing"))
     return Selection(workload=workload, model=model, budget_cny=budget_cny, max_gpus=max_gpus, precision=precision,
-                     rows=out_rows,
+                     rows=out_rows, train_tokens=train_tokens if workload != "inference" else None,
+                     tokens_stated=bool(tokens),
                      guidance=guidance, assumptions=render_all(assumptions, lang),
                      excluded=[render(e, lang) for e in excluded], ranked_by="speed" if has_speed else "cost_headroom"
                      ), checks

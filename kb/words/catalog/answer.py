@@ -106,6 +106,10 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "Ranked for {what}",
         "zh": "按{what}排序",
     },
+    "pick_fallback": {
+        "en": "Nothing within the budget fits {asked}; the nearest that works is {what}, ranked here",
+        "zh": "预算内没有能做{asked}的配置；最接近可行的是{what}，按它排序",
+    },
     "pick_fastest": {
         "en": "Fastest within the budget: {cards} ({capex} CNY{speed})",
         "zh": "预算内最快：{cards}（{capex} 元{speed}）",
@@ -128,6 +132,8 @@ ANSWER: dict[str, dict[str, str]] = {
     },
     "speed_tps": {"en": ", up to {tps} tokens/s", "zh": "，最多 {tps} tokens/s"},
     "speed_hours": {"en": ", {hours} hours for the stated tokens", "zh": "，按给定 token 数 {hours} 小时"},
+    "speed_hours_billion": {"en": ", {hours} hours a billion training tokens",
+                            "zh": "，每十亿训练 token {hours} 小时"},
     "n_cards": {"en": "{n} × {gpu}", "zh": "{n} 张 {gpu}"},
     "budget_rule_over": {
         "en": "The guide's rule for this budget band ({rule}) does not fit this budget: at the guide's prices "

@@ -62,3 +62,25 @@ def test_answers_say_the_layout(engine: Engine) -> None:
     assert "并行布局：8 台 × 每台 8 卡" in zh.answer and "InfiniBand" in zh.answer
     en = engine.answer("Serve Qwen2.5-32B to 4000 users on 64 H100s")
     assert "Layout: 8 node(s) × 8 GPUs: TP 8 inside a node over NVLink 4, 8 replica(s)" in en.answer
+
+
+@pytest.mark.parametrize("question", [
+    "预算 25 万 想训练 qwen2.5 32b 买什么卡",
+    "about 300k cny to train a 32b model in-house, what should we buy",
+])
+def test_training_that_fits_nothing_in_a_budget_ranks_the_adapters_and_says_so(question: str) -> None:
+    _, sel = fit_checks_for_question(question)
+    assert sel is not None and sel.rows and sel.fallback_from == "full" and sel.workload in ("lora", "qlora")
+    assert not sel.tokens_stated and sel.train_tokens == 1e9  # hours are a billion tokens' when none are given
+
+
+def test_pretraining_from_scratch_never_falls_back_to_adapters() -> None:
+    _, sel = fit_checks_for_question("预算 25 万 从头预训练一个 32b 买什么卡")
+    assert sel is not None and sel.workload == "full" and not sel.rows and sel.fallback_from is None
+
+
+@pytest.mark.slow
+def test_the_fallback_is_said_before_the_pick_and_hours_name_their_tokens(engine: Engine) -> None:
+    a = engine.answer("about 300k cny to train a 32b model in-house, what should we buy").answer
+    assert re.search(r"^Nothing within the budget fits full training .* the nearest that works is (Q?LoRA)", a), a
+    assert "hours a billion training tokens" in a and "stated tokens" not in a, a

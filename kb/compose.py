@@ -23,7 +23,7 @@ from kb.fit.presets import PRESETS
 from kb.fit.render import layout_text
 from kb.fit.result import FitResult
 from kb.focus import FRAMING, asks_framing, case_terms
-from kb.guide_rules import audience_rule, budget_rule
+from kb.guide_rules import audience_rule, budget_rule, setting_rule
 from kb.intent import KEY_FIGURES, also_asked_figures, asks_power_bill, asks_rent, asks_which, asks_why, derived_ask
 from kb.language import Language
 from kb.mechanism_sentences import mechanism_sentences
@@ -360,15 +360,15 @@ class Composer(RecordSentences):
         fastest = min(sel.rows, key=lambda r: r.rank_by_time)
         cheapest = min(sel.rows, key=lambda r: r.rank_by_cost)
         # what was ranked: a fine-tune the question left open may have fallen back to LoRA or QLoRA
-        out = [] if sel.ranked_by == "memory" else [
+        out = [] if sel.ranked_by in ("memory", "power") else [
             Sentence(say("pick_for", lang, what=workload_phrase(sel.model, sel.workload, sel.precision, lang)), ["S"])]
         if sel.fallback_from:  # "some 30b training" in 700k: the training asked fits nothing, said before the pick
             out = [Sentence(say("pick_fallback", lang, asked=workload_phrase(sel.model, sel.fallback_from, None, lang),
                                 what=workload_phrase(sel.model, sel.workload, sel.precision, lang)), ["S"])]
         within = [("pick_fastest", fastest), ("pick_cheapest", cheapest)] if sel.budget_cny is not None else [
             ("pick_cheapest", cheapest), ("pick_fastest_open", fastest)]  # no budget: what is enough comes first
-        picks = {"memory": [("pick_memory", fastest)], "cost_headroom": [("pick_cheapest", cheapest)]}.get(
-            sel.ranked_by, within)
+        picks = {"memory": [("pick_memory", fastest)], "power": [("pick_power", fastest)],
+                 "cost_headroom": [("pick_cheapest", cheapest)]}.get(sel.ranked_by, within)
         for key, row in picks:
             if row is cheapest and row is fastest and key != picks[0][0]:
                 continue
@@ -379,9 +379,20 @@ class Composer(RecordSentences):
                 speed = say("speed_hours" if sel.tokens_stated else "speed_hours_billion", lang,
                             hours=f"{row.train_wall_hours:,.1f}")
             out.append(Sentence(say(key, lang, count=row.gpu_count, gpu=gpu_name(row.gpu), capex=whole(row.capex_cny),
-                                  speed=speed, avail=gib(row.per_gpu_available_bytes or 0)), ["S"]))
-        audience = self._audience_rule(f, top_k)  # ("solo dev": the guide's line for them, not its budget band)
-        return out + (audience or self._budget_rule(f, sel.budget_cny, top_k))
+                                  speed=speed, avail=gib(row.per_gpu_available_bytes or 0),
+                                  watts=f"{row.power_w or 0:,.0f}"), ["S"]))
+        # the guide's own line beside the pick: for who asks ("solo dev"), else for the setting ("an edge box"),
+        # else for the budget band
+        rule = self._audience_rule(f, top_k) or self._setting_rule(f, top_k)
+        return out + (rule or self._budget_rule(f, sel.budget_cny, top_k))
+
+    def _setting_rule(self, f: Facts, top_k: int) -> list[Sentence]:
+        """'an edge box, tight power': the guide's §11.2 advice for that setting."""
+        found = setting_rule(self._groups.get("guide-11.2", []), f.question, f.language)
+        if found is None:
+            return []
+        chunk, rule = found
+        return [Sentence(say("setting_rule", f.language, rule=rule.rstrip("。.")), [self._cite(f, chunk, top_k)])]
 
     def _audience_rule(self, f: Facts, top_k: int) -> list[Sentence]:
         """'solo dev, entry-level': the guide's advice for individual developers at that level."""

@@ -55,3 +55,24 @@ def audience_rule(parts: list[Chunk], question: str, language: Language) -> tupl
             if level in zh:
                 return chunk, shown.lstrip("- ").strip()
     return None
+
+
+# The setting a pick is for, in the question → the heading of its §11.2 block ("边缘部署和特殊环境：").
+_SETTINGS = (("边缘部署", r"边缘|edge|kiosk|盒子|工控|嵌入式|embedded|产线|production line|诊所|clinic|门店|"
+                         r"low[\s-]power|低功耗|功耗越低"),)
+
+
+def setting_rule(parts: list[Chunk], question: str, language: Language) -> tuple[Chunk, str] | None:
+    """§11.2's recommended configuration for the setting the question names (an edge box, a kiosk)."""
+    heading = next((h for h, p in _SETTINGS if re.search(p, question, re.IGNORECASE)), None)
+    if heading is None:
+        return None
+    for chunk in parts:
+        lines = aligned(chunk, language)
+        start = next((i for i, (zh, _) in enumerate(lines) if zh.startswith(heading)), None)
+        if start is None:
+            continue
+        for zh, shown in lines[start + 1:]:
+            if "推荐配置" in zh:
+                return chunk, shown.lstrip("- ").strip()
+    return None

@@ -40,6 +40,7 @@ class Query:
     how_many: bool = False
     wants_selection: bool = False
     latency: bool = False
+    low_power: bool = False  # "功耗越低越好", "tight power budget": a pick ranked by the cards' power; not state
     scratch: bool = False  # training said as pre-training or from scratch: adapters are no fallback; not state
     speed: bool = False  # asks for a decode rate (tokens/s), which people quote at a short context
     concurrency: int | None = None

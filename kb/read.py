@@ -234,6 +234,9 @@ def _words(t: Text, q: Query) -> None:
                        r"minimum number|fewest|max(?:imum)? number of|最多(?:能)?买?几张|"
                        r"(?<![a-z])count and (?:change|the rest|what'?s left)|how many (?:can|could|would) (?:i|we)")
     q.latency = t.has(r"latency|延迟|首字|ttft|time to first|prefill|响应时间")
+    q.low_power = t.has(r"功耗越低越好|低功耗|功耗(?:要|尽量)?(?:低|小)|省电|功耗.{0,6}受限|"
+                        r"low[\s-]power|lowest power|power[\s-](?:efficient|budget|constrained|limited|sipping)|"
+                        r"tight power|least power|fewest watts")
     q.scratch = t.has(r"预训练|pre[\s-]*train|from scratch|从头训|从零训|from zero|from the ground up")
     q.speed = t.has(RATE) or t.has(r"throughput|吞吐")
     if t.has(r"选哪|哪种|哪款|哪个|哪张|哪一|which (?:gpu|card)|what (?:gpu|card)|买什么|选什么|推荐|"

@@ -47,7 +47,7 @@ class Text:
         return re.search(pattern, self.s) is not None
 
 
-_CURRENCY_CN = r"(?:元|块钱|块|rmb|cny|人民币)"
+_CURRENCY_CN = r"(?:元|块钱|块|rmb|cny|人民币|yuan|renminbi)"
 _CURRENCY_US = r"(?:usd|us\$|dollars?|美元|美金|刀)"
 _SCALE = r"(?:万亿|千亿|亿|万|千|w(?![a-z])|k|m\b|mn|million|thousand)"
 # An amount of money said in Chinese numerals ("二十万", "一百八十万", "三百五十万"): digits and 十/百/千 only.
@@ -101,8 +101,10 @@ def budget(t: Text, q: Query, usd_cny: float) -> None:
     for m in re.finditer(rf"¥\s*({NUM})\s*({_SCALE})?|(?<!per )({NUM})\s*({_SCALE})?\s*{_CURRENCY_CN}"
                          rf"|(?<!每)({_CN_AMOUNT})\s*({_SCALE})?\s*(?:元|rmb|cny|人民币|(?<=[万千])块)"
                          rf"|(?:预算|budget(?: of)?|花)\s*(?:是|为|有|大概|约|:)?\s*({_MONEY})\s*({_SCALE})?"
-                         rf"|({_MONEY})\s*({_SCALE})\s*(?:的)?(?:预算|budget)", t.s):
-        i = next(i for i in (1, 3, 5, 7, 9) if m.group(i))
+                         rf"|({_MONEY})\s*({_SCALE})\s*(?:的)?(?:预算|budget)"
+                         # "一台六千以内": a price ceiling in thousands or ten-thousands, said as "within"
+                         rf"|(?<!上下文)({_MONEY})\s*(千|万|w)\s*(?:元|块)?\s*(?:以内|以下|之内|封顶)", t.s):
+        i = next(i for i in (1, 3, 5, 7, 9, 11) if m.group(i))
         value = amount(m.group(i), m.group(i + 1))
         if m.group(0).endswith("块") and value < _LEAST_BUDGET:
             continue  # "2块4090" is two cards (块 counts them), not two yuan

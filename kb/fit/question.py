@@ -93,7 +93,7 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
 
         workload = (q.workloads or [""])[0]
         found.selection = budget_options(engine, q.budget_cny, max_gpus=q.max_gpus, workload=workload,
-                                         language=language)
+                                         low_power=q.low_power, language=language)
         return found
     if q.model is None or (q.unknown_gpus and not q.gpus):
         return found

@@ -130,6 +130,7 @@ class SelectionRow(BaseModel):
     per_gpu_required_bytes: int | None = Field(default=None, ge=0)
     per_gpu_available_bytes: int | None = Field(default=None, ge=0)
     replicas: int | None = Field(default=None, ge=1, description="inference: copies of the model served at once")
+    power_w: float | None = Field(default=None, ge=0, description="the cards' TDP in all (a pick by power)")
     headroom_bytes: int | None = Field(default=None, description="per GPU, at gpu_count")
     rank_by_time: int = Field(ge=1, description="by speed where a speed exists, else by cost then headroom")
     rank_by_cost: int = Field(ge=1)
@@ -145,7 +146,8 @@ class Selection(BaseModel):
     precision: str | None = Field(default=None, description="the weights' format ranked, when one was asked or "
                                                             "nothing fitted in 16-bit within the budget")
     excluded: list[str] = Field(default_factory=list, description="GPU kinds left out, each with why")
-    ranked_by: str = Field(default="speed", description="speed; cost_headroom where no row has a speed; memory "
+    ranked_by: str = Field(default="speed", description="speed; cost_headroom where no row has a speed; power "
+                                                          "(the cards' TDP, lowest first) when asked; memory "
                                                           "(total VRAM bought) when the question names no model")
     rows: list[SelectionRow]
     train_tokens: float | None = Field(default=None, description="training: the tokens the rows' hours are for "

@@ -143,8 +143,9 @@ def select(engine: FitEngine, model: str, workload: str, *, budget_cny: float | 
 
 
 def budget_options(engine: FitEngine, budget_cny: float, *, max_gpus: int | None = None, workload: str = "",
-                   language: Language = "en") -> Selection:
-    """What a budget buys when no model is named: each priced kind at the most cards within it, by total memory.
+                   low_power: bool = False, language: Language = "en") -> Selection:
+    """What a budget buys when no model is named: each priced kind at the most cards within it, by total memory
+    (by the cards' power, lowest first, where the question asks for low power: an edge box, a kiosk).
 
     kb will not guess a model, so there is no fit check; memory is what an LLM workload runs out of first,
     and the §11.3 rule for the budget band says what the guide would buy.
@@ -158,12 +159,15 @@ def budget_options(engine: FitEngine, budget_cny: float, *, max_gpus: int | None
         counts = [c for c in (DATACENTER_COUNTS if gpu.datacenter else GEFORCE_COUNTS)
                   if c * gpu.price_cny <= budget_cny and (max_gpus is None or c <= max_gpus)]
         if counts:
-            rows.append((gpu, counts[-1]))
+            rows.append((gpu, counts[0] if low_power else counts[-1]))  # (low power: one box, its fewest cards)
         else:
             excluded.append(note("excluded_over_budget", gpu=gpu.id, need=1, cost=gpu.price_cny))
     by_memory = sorted(rows, key=lambda r: (-r[0].vram_bytes * r[1], r[1] * (r[0].price_cny or 0)))
+    if low_power:
+        by_memory = sorted(rows, key=lambda r: (r[0].tdp_w * r[1], -r[0].vram_bytes * r[1]))
     by_cost = sorted(rows, key=lambda r: (r[1] * (r[0].price_cny or 0), -r[0].vram_bytes * r[1]))
     out = [SelectionRow(gpu=g.id, gpu_count=c, capex_cny=c * (g.price_cny or 0), per_gpu_available_bytes=g.vram_bytes,
+                        power_w=c * g.tdp_w,
                         rank_by_time=by_memory.index((g, c)) + 1, rank_by_cost=by_cost.index((g, c)) + 1)
            for g, c in by_memory]
     assumptions = [note("selection_no_model", cap=max(GEFORCE_COUNTS)), note("selection_capex"), *_team_prices(engine)]
@@ -171,4 +175,5 @@ def budget_options(engine: FitEngine, budget_cny: float, *, max_gpus: int | None
         assumptions.append(note("selection_nothing"))
     return Selection(workload=workload, model="", budget_cny=budget_cny, max_gpus=max_gpus, rows=out,
                      guidance=["guide-11.3", "guide-11.4"], assumptions=render_all(assumptions, language),
-                     excluded=[render(e, language) for e in excluded], ranked_by="memory")
+                     excluded=[render(e, language) for e in excluded],
+                     ranked_by="power" if low_power else "memory")

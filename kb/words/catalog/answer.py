@@ -122,6 +122,10 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "Cheapest that fits: {cards} ({capex} CNY{speed})",
         "zh": "能放下的最便宜配置：{cards}（{capex} 元{speed}）",
     },
+    "pick_power": {
+        "en": "Lowest power within the budget: {cards}, {watts} W, {avail} GiB each, {capex} CNY for the cards",
+        "zh": "预算内功耗最低：{cards}，{watts} W，每卡 {avail} GiB，显卡共 {capex} 元",
+    },
     "pick_memory": {
         "en": "Most memory the budget buys: {cards}, {avail} GiB each, {capex} CNY for the cards",
         "zh": "预算能买到的最大显存：{cards}，每卡 {avail} GiB，显卡共 {capex} 元",
@@ -344,6 +348,8 @@ ANSWER: dict[str, dict[str, str]] = {
     },
     "audience_rule": {"en": "The guide's advice for individual developers: {rule}",
                       "zh": "指南对个人开发者的建议：{rule}"},
+    "setting_rule": {"en": "The guide's advice for edge deployment and special environments: {rule}",
+                     "zh": "指南对边缘部署和特殊环境的建议：{rule}"},
     "capex_sides": {
         "en": "{a} ({pa} CNY) costs {ratio}× {b} ({pb} CNY), {diff} CNY more; {b} is {pct}% cheaper",
         "zh": "{a}（{pa} 元）是 {b}（{pb} 元）的 {ratio} 倍，贵 {diff} 元；后者便宜 {pct}%",

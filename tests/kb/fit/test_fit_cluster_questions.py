@@ -84,3 +84,21 @@ def test_the_fallback_is_said_before_the_pick_and_hours_name_their_tokens(engine
     a = engine.answer("about 300k cny to train a 32b model in-house, what should we buy").answer
     assert re.search(r"^Nothing within the budget fits full training .* the nearest that works is (Q?LoRA)", a), a
     assert "hours a billion training tokens" in a and "stated tokens" not in a, a
+
+
+@pytest.mark.parametrize(("question", "budget"), [
+    ("产线上的工控机 每台五千以内 功耗越低越好 配什么显卡", 5000.0),
+    ("a low-power card for a shop-floor kiosk, 4000 yuan max", 4000.0),
+])
+def test_a_low_power_pick_is_ranked_by_the_cards_power_within_the_budget(question: str, budget: float) -> None:
+    _, sel = fit_checks_for_question(question)
+    assert sel is not None and sel.budget_cny == budget and sel.ranked_by == "power" and sel.rows
+    first = min(sel.rows, key=lambda r: r.rank_by_time)
+    assert first.gpu == "rtx-4060" and first.gpu_count == 1 and first.power_w == 115
+
+
+@pytest.mark.slow
+def test_an_edge_pick_quotes_the_guides_edge_line_not_its_budget_band(engine: Engine) -> None:
+    a = engine.answer("产线上的工控机 每台五千以内 功耗越低越好 配什么显卡").answer
+    assert re.search(r"^预算内功耗最低：1 张 RTX 4060，115 W", a), a
+    assert "边缘部署和特殊环境" in a and "8卡RTX 4090" not in a, a

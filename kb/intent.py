@@ -312,7 +312,7 @@ _TOPIC = re.compile(r"发布|上市|问世|release|launch|二手|second[\s-]?han
                     r"区别|差别|差异|不一样|一样|不同|对比|比较|(?<![a-z])vs\.?(?![a-z])|versus|differ|compare|same as|"
                     r"better|worse|更好|更强|更快|更慢|"
                     r"好用|强|快|慢|贵|便宜|划算|cheap|expensive|faster|slower|stronger|替代|取代|alternative|replace|竞争|compet|"
-                    r"怎么样|如何|行不行|any good|good for|适合|suitable|够用|enough")
+                    r"怎么样|如何|行不行|any good|good for|适合|suitable|够用|enough|谁(?:高|大|低|小|强|快|多|少|好)")
 _SUITS = re.compile(r"good for|好用|适合|suitable|worth|值得|怎么样|如何|行不行|any good|enough for|够用",
                     re.IGNORECASE)
 _ASKS_WHY = re.compile(r"为什么|为何|为啥|怎么会|原因|\bwhy\b|reason|how come", re.IGNORECASE)
@@ -338,6 +338,23 @@ _WHY_TOPICS = {
     "bandwidth": r"decode|解码|生成速度|推理速度|token.{0,4}(?:速度|per)|memory[\s-]bound|访存|"
                  r"(?:出|吐)\s*(?:token|字)|tokens?.{0,8}(?:快|慢)|generat\w* (?:tokens?|text)",
 }
+
+
+# A card judged for a workload: "bad for training", "不适合训练", "做推理不太行".
+_JUDGED = re.compile(r"\b(?:bad|good|weak|strong|slow|fast|poor|great|unsuited|terrible)\b|not (?:suited|suitable)|"
+                     r"不行|不适合|适合|慢|快|弱|强|不好", re.IGNORECASE)
+_TRAINING = re.compile(r"训练|训|train|fine[\s-]?tun|微调|pre-?train", re.IGNORECASE)
+_SERVING = re.compile(r"推理|部署|inference|serv(?:e|ing)|decode|解码|生成|chat|聊天|上线", re.IGNORECASE)
+
+
+def _workload_figures(q: str) -> list[str]:
+    """The figures a workload turns on, for a why about one card and a workload: training runs on dense 16-bit
+    compute, memory and the link between cards; serving on memory bandwidth and memory."""
+    if _TRAINING.search(q):
+        return ["role", "compute", "vram", "nvlink"]
+    if _SERVING.search(q):
+        return ["role", "bandwidth", "vram"]
+    return []
 
 
 def why_topics(question: str) -> list[str]:
@@ -392,7 +409,8 @@ def asks_which(question: str) -> bool:
 # A figure asked per unit of power or money: (unit key, the record figure divided by, that figure's scale).
 _PER_UNIT = tuple((key, attr, scale, re.compile(p, re.IGNORECASE)) for key, attr, scale, p in (
     ("kw", "power", 1000.0, r"每千瓦|每 ?kw|per kw|/ ?kw(?![a-z])|per kilowatt"),
-    ("w", "power", 1.0, r"每瓦|per watt|/ ?w(?![a-z])|perf(?:ormance)? per watt|flops ?/ ?w|能效比"),
+    ("w", "power", 1.0, r"每瓦|per[\s-]watt|/ ?w(?![a-z])|perf(?:ormance)? per watt|flops ?/ ?w|能效|"
+                        r"(?:power|energy)[\s-]efficien"),
     ("10k", "price", 1e4, r"每万元|每万块|每一万|per 10 ?k|per 10,?000|/ ?10 ?k(?![a-z])|"
                           r"per[\s-](?:dollar|buck|\$)|每块钱的?算力|单位价格的?算力"),  # (in CNY, per 10,000)
     ("1k", "price", 1e3, r"每千元|每千块|每一千|per 1 ?k(?![a-z])|per 1,?000(?![0-9])"),
@@ -417,6 +435,17 @@ def asks_sparse(question: str) -> bool:
 def asks_price_per_gb(question: str) -> bool:
     """'每 GB 显存多少钱', 'price per gb of vram': a card's price over its memory."""
     return bool(_PRICE_PER_GB.search(normalise(question)))
+
+
+# "每tflops合多少钱", "cny per dense bf16 tflops", "price per tflops": a card's price over its dense compute.
+_PRICE_PER_TFLOPS = re.compile(r"每\s*(?:个\s*)?t?flops.{0,8}(?:多少钱|价格|几块|成本|合多少|元)|"
+                               r"(?:cost|price|cny|yuan|rmb|元|钱|\$|dollars?)\s*(?:per|/|每)\s*(?:dense\s*)?"
+                               r"(?:bf16\s*|fp16\s*)?(?:dense\s*)?t?flops|一\s*t?flops\s*(?:多少钱|几块)",
+                               re.IGNORECASE)
+
+
+def asks_price_per_tflops(question: str) -> bool:
+    return bool(_PRICE_PER_TFLOPS.search(normalise(question)))
 
 
 def per_unit(question: str) -> tuple[str, str, float] | None:
@@ -444,6 +473,8 @@ def derived_ask(question: str) -> str | None:
         return "grad_sync"
     if asks_price_per_gb(q):
         return "per_gb"
+    if asks_price_per_tflops(q):
+        return "per_tflops"
     unit = per_unit(q)
     return f"per_{unit[0]}" if unit else None
 
@@ -468,6 +499,9 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
         attrs.append("price")
     if off_domain(q):  # "4090 打游戏怎么样": a card named in another field's question is still that field's
         return Intent("not_covered")
+    if names_gpu and not has_checks and not has_selection and derived_ask(q) in ("per_w", "per_kw") \
+            and not [a for a in attrs if a != "power"]:  # "4090 和 a100 能效谁高": compute a watt
+        return Intent("spec", attributes=["compute", "power"])
     if asked == "cost" and names_gpu and not has_checks and not names_model and _POWER_BILL.search(q) \
             and not _CASE.search(q):  # "a100 一个月电费多少"
         return Intent("spec", attributes=["power", *[a for a in attrs if a not in ("power", "price")]])
@@ -512,10 +546,13 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
     if _CASE.search(q) and (not names_gpu or "price" in attrs or _NAMED_CASE.search(q)):
         return Intent("case", attributes=attrs)
     if names_gpu and not names_model and not names_unknown and not attrs and not _ASKS_WHY.search(q) \
-            and not _CASE.search(q) and not domain.topical(q):
+            and not _CASE.search(q) and not derived_ask(q) and not domain.topical(q):
         return Intent("not_covered")  # "4090 温度 85 度正常吗", "best monitor for a 4090": the card, nothing else
     if _WHY.search(q):
         topics = [a for a in why_topics(q) if a not in attrs] if names_gpu else []
+        if names_gpu and not topics and not attrs and not names_model and _ASKS_WHY.search(q) \
+                and _JUDGED.search(q) and not _CASE.search(q) and not re.search(r"几|哪|which|what", q):
+            topics = _workload_figures(q)  # "why is the h20 bad for training": what the card is, and its figures
         return Intent("why", attributes=attrs + topics)
     if names_gpu and attrs:
         return Intent("spec", attributes=attrs)

@@ -17,7 +17,7 @@ from kb.language import Language
 # What a question asks for (contracts: "what is asked"); None when nothing specific.
 ASKED = ("figure", "price", "comparison", "verdict", "count", "concurrency", "kv", "memory", "speed", "time",
          "cost", "pick", "reason", "case", "rent_or_buy", "context")
-DERIVED = ("per_gb", "per_kw", "per_w", "per_10k", "per_1k", "per_cny", "grad_sync")
+DERIVED = ("per_gb", "per_tflops", "per_kw", "per_w", "per_10k", "per_1k", "per_cny", "grad_sync")
 
 
 @dataclass
@@ -48,9 +48,10 @@ class Query:
     attributes: list[str] = field(default_factory=list)  # spec attributes asked for ("bandwidth", "power" …)
     asked: str | None = None  # one of ASKED
     asks: str | None = None  # what the words ask of a model even when none is named (a follow-up's ask); not state
-    # A quantity derived from the subject's figures that no slot holds ("per_gb": price per GB of memory, "per_kw",
-    # "per_w", "per_10k", "per_1k", "per_cny": a figure per unit, "grad_sync": a gradient all-reduce's time), kept
-    # so that a follow-up asking it ("那每 GB 显存多少钱") asks it of the conversation's cards.
+    # A quantity derived from the subject's figures that no slot holds ("per_gb": price per GB of memory,
+    # "per_tflops": price per dense TFLOPS, "per_kw", "per_w", "per_10k", "per_1k", "per_cny": a figure per unit,
+    # "grad_sync": a gradient all-reduce's time), kept so that a follow-up asking it ("那每 GB 显存多少钱") asks it of
+    # the conversation's cards.
     derived: str | None = None
     period: str = "month"  # the span a running cost is asked for: "day", "month" or "year"; not state
     energy_cny_per_kwh: float | None = None  # the electricity price a question gives ("at 1 cny/kwh"); not state

@@ -14,8 +14,18 @@ from collections.abc import Callable, Mapping
 from indexer.chunks import Chunk
 from kb.answer_parts import Facts, Sentence, TeamPrices
 from kb.facts import spec_facts
-from kb.intent import KEY_FIGURES, asks_power_bill, asks_price_per_gb, asks_rent, asks_sparse, per_unit, why_topics
+from kb.intent import (
+    KEY_FIGURES,
+    asks_power_bill,
+    asks_price_per_gb,
+    asks_price_per_tflops,
+    asks_rent,
+    asks_sparse,
+    per_unit,
+    why_topics,
+)
 from kb.language import Language
+from kb.numbers import GIB
 from kb.verify import text_figures
 from kb.words.answer import gpu_name, whole
 from kb.words.catalog import cards, say
@@ -138,7 +148,9 @@ class RecordSentences:
     def _per_unit(self, f: Facts, top_k: int) -> list[Sentence]:
         """'a100 每千瓦能出多少 tflops': a card's figure over its TDP or its price, in the unit asked."""
         if asks_price_per_gb(f.question):
-            return self._price_per_gb(f, top_k)
+            return self._price_per(f, top_k, "vram")
+        if asks_price_per_tflops(f.question):
+            return self._price_per(f, top_k, "compute")
         asked = per_unit(f.question)
         if asked is None:
             return []
@@ -362,21 +374,22 @@ class RecordSentences:
                              total=whole(total), left=whole(abs(left))), markers,
                          derived=(f.budget_cny, total, abs(left)))]
 
-    def _price_per_gb(self, f: Facts, top_k: int) -> list[Sentence]:
-        """'每 GB 显存多少钱': a card's price over its memory, as its record gives both."""
+    def _price_per(self, f: Facts, top_k: int, attr: str) -> list[Sentence]:
+        """'每 GB 显存多少钱', 'cny per dense tflops': a card's price over its memory or its dense 16-bit compute
+        (the training denominator), as its record gives both."""
         out = []
         for gpu in _one_record_each(f.gpus):
-            price, vram = self._figure(gpu, "price"), self._figure(gpu, "vram")
+            price, figure = self._figure(gpu, "price"), self._figure(gpu, attr)
             parts = self._groups.get(f"spec-{gpu}", [])
             if price is None and parts:
                 out.append(Sentence(say("no_price", f.language, gpu=gpu_name(gpu)), [self._cite(f, parts[0], top_k)]))
-            if price is None or vram is None:
+            if price is None or figure is None:
                 continue
-            ratio = round(price[0] / vram[0], 1)
-            marks = list(dict.fromkeys(self._cite(f, self._part_with(gpu, v), top_k) for v in (price[0], vram[0])))
-            out.append(Sentence(say("price_per_gb", f.language, gpu=gpu_name(gpu), price=whole(price[0]),
-                                    vram=f"{vram[0]:g}", unit=vram[1], ratio=_amount(ratio)),
-                                marks, exempt=(gpu_name(gpu),), derived=(ratio,)))
+            ratio = round(price[0] / figure[0], 1)
+            marks = list(dict.fromkeys(self._cite(f, self._part_with(gpu, v), top_k) for v in (price[0], figure[0])))
+            out.append(Sentence(say(f"price_per.{attr}", f.language, gpu=gpu_name(gpu), price=whole(price[0]),
+                                    figure=f"{figure[0]:g}", unit=figure[1], ratio=_amount(ratio)),
+                                marks, exempt=(gpu_name(gpu), "BF16"), derived=(ratio,)))
         return out
 
     def _chunk_figures(self, chunk_id: str) -> set[float]:
@@ -437,6 +450,27 @@ class RecordSentences:
         topics = [t for t in why_topics(f.question) if t != "vram"]  # ("大模型" says nothing about which figure)
         return self._ratio(f, top_k, [*topics, *[a for a in decide if a not in topics]])
 
+    def _memory_across_units(self, f: Facts, top_k: int, gpus: list[str],
+                             figures: tuple[tuple[float, str], tuple[float, str]],
+                             label: dict[str, str]) -> list[Sentence]:
+        """Two cards' memory when one record gives decimal GB (a vendor datasheet) and the other GiB: both in
+        GiB, the decimal one converted (48 GB = 44.7 GiB), so the ratio compares like with like."""
+        if {u for _, u in figures} != {"GB", "GiB"}:
+            return []
+        gib_of = {g: v * 1e9 / GIB if u == "GB" else v for g, (v, u) in zip(gpus, figures, strict=True)}
+        shown = {g: (f"{v:g} GB = {gib_of[g]:.1f} GiB" if u == "GB" else f"{v:g} GiB")
+                 for g, (v, u) in zip(gpus, figures, strict=True)}
+        hi, lo = sorted(gpus, key=lambda g: -gib_of[g])
+        if round(gib_of[hi], 1) == round(gib_of[lo], 1):
+            return []
+        ratio, diff = gib_of[hi] / gib_of[lo], gib_of[hi] - gib_of[lo]
+        markers = [self._cite(f, self._part_with(g, v), top_k) for g, (v, _) in zip(gpus, figures, strict=True)
+                   if self._groups.get(f"spec-{g}")]
+        text = say("ratio_units", f.language, a=label[hi], b=label[lo], metric=say("metric.vram", f.language),
+                   ratio=f"{ratio:.2f}", va=shown[hi], vb=shown[lo], diff=f"{diff:.1f}")
+        return [Sentence(text, markers, exempt=(label[hi], label[lo]),
+                         derived=(round(ratio, 2), round(diff, 1), *(round(v, 1) for v in gib_of.values())))]
+
     def _ratio(self, f: Facts, top_k: int, attributes: list[str] | None = None) -> list[Sentence]:
         """Two cards' figure for each asked attribute as a ratio, first: "how much more bandwidth" (and price)."""
         gpus = [g for g in f.gpus if g != "a100-40gb" or len(f.gpus) == 2][:2]
@@ -457,8 +491,11 @@ class RecordSentences:
         label = {g: cards(n[g], gpu_name(g), f.language) if n[g] > 1 else gpu_name(g) for g in gpus}
         for attr in asked:
             one_a, one_b = self._figure(gpus[0], attr), self._figure(gpus[1], attr)
-            if one_a is None or one_b is None or not one_a[0] or not one_b[0] or one_a[1] != one_b[1]:
-                continue  # "32 GB" against "24 GiB": each is said as its record writes it, no ratio across units
+            if one_a is None or one_b is None or not one_a[0] or not one_b[0]:
+                continue
+            if one_a[1] != one_b[1]:  # "48 GB" against "24 GiB": set side by side in GiB, each as its record says
+                said += self._memory_across_units(f, top_k, gpus, (one_a, one_b), label) if attr == "vram" else []
+                continue
             k = sets and attr in SUMMED
             a = (one_a[0] * n[gpus[0]], one_a[1]) if k else one_a
             b = (one_b[0] * n[gpus[1]], one_b[1]) if k else one_b

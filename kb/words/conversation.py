@@ -84,6 +84,8 @@ def resolved_question(q: Query, language: Language) -> str:
                 f"How long does a gradient all-reduce take for {work} of {q.model} on {cards}{more}?")
     if not q.model and q.gpus and q.derived == "per_gb":
         return f"{cards} 每 GB 显存多少钱？" if zh else f"What is the price per GB of memory of the {cards}?"
+    if not q.model and q.gpus and q.derived == "per_tflops":
+        return f"{cards} 每 TFLOPS 算力多少钱？" if zh else f"What is the price per dense TFLOPS of the {cards}?"
     if not q.model and q.attributes and q.gpus:
         what = ("、" if zh else " and ").join(say(f"attribute.{a}", language) for a in q.attributes)
         named = cards.removeprefix("one ")

@@ -436,3 +436,22 @@ def test_a_pcie_generation_named_and_a_figure_per_money_at_its_precision(ask: An
 ])
 def test_why_a_model_does_not_fit_leads_with_what_its_memory_holds(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # two cards' memory when one record is in decimal GB: both in GiB, the ratio like with like
+    ("mi300x 和 a100 80g 显存差几倍", r"MI300X 的显存是 A100 80GB 的 2\.24 倍（192 GB = 178\.8 GiB 对 80 GiB"),
+    ("rtx 6000 ada vs rtx 4090 memory",
+     r"The RTX 6000 Ada's memory is 1\.86× the RTX 4090's \(48 GB = 44\.7 GiB vs 24"),
+    # a card judged for a workload: what the card is, then the figures that workload turns on
+    ("why is the l40s poor at training", r"^L40S: .*dense compute.*362 TFLOPS.*interconnect"),
+    ("why is the l40s poor at multi-gpu training", r"^L40S GPU-to-GPU interconnect .*: 0 GB/s .* no NVLink"),
+    ("为什么 h20 做训练不行", r"^H20：.*张量算力大幅削减.*148 TFLOPS"),
+    # a price over dense compute, and compute over watts when efficiency is asked
+    ("h100 no price, but 4080: rmb per dense tflops?", r"RTX 4080's price per dense BF16 TFLOPS: 9,499 CNY ÷ 97\.5 "
+                                                       r"TFLOPS = 97\.4 CNY"),
+    ("l4 和 4060 哪个能效高", r"每瓦的稠密 BF16 算力：121 TFLOPS ÷ 72 W = 1\.68"),
+])
+def test_memory_across_units_a_judged_card_and_prices_or_watts_per_tflops(ask: Any, question: str,
+                                                                        pattern: str) -> None:
+    assert re.search(pattern, ask(question)), ask(question)

@@ -329,8 +329,10 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "The {gpu}'s {metric} per {per}: {value} {unit} ÷ {divisor} = {ratio} {unit} per {per}{basis}",
         "zh": "{gpu} 每{per}的{metric}：{value} {unit} ÷ {divisor} = {ratio} {unit}{basis}",
     },
-    "price_per_gb": {"en": "The {gpu}'s price per {unit} of memory: {price} CNY ÷ {vram} {unit} = {ratio} CNY",
-                     "zh": "{gpu} 每 {unit} 显存的价格：{price} 元 ÷ {vram} {unit} = {ratio} 元"},
+    "price_per.vram": {"en": "The {gpu}'s price per {unit} of memory: {price} CNY ÷ {figure} {unit} = {ratio} CNY",
+                       "zh": "{gpu} 每 {unit} 显存的价格：{price} 元 ÷ {figure} {unit} = {ratio} 元"},
+    "price_per.compute": {"en": "The {gpu}'s price per dense BF16 TFLOPS: {price} CNY ÷ {figure} {unit} = {ratio} CNY",
+                          "zh": "{gpu} 每 TFLOPS 稠密 BF16 算力的价格：{price} 元 ÷ {figure} {unit} = {ratio} 元"},
     "per.kw": {"en": "kW", "zh": "千瓦"}, "per.w": {"en": "watt", "zh": "瓦"},
     "per.10k": {"en": "10,000 CNY", "zh": "万元"}, "per.1k": {"en": "1,000 CNY", "zh": "千元"},
     "per.cny": {"en": "CNY", "zh": "元"},
@@ -363,6 +365,10 @@ ANSWER: dict[str, dict[str, str]] = {
     "ratio": {
         "en": "The {a}'s {metric} is {ratio}× the {b}'s ({va} {unit} vs {vb} {unit}, {diff} {unit} more{pct})",
         "zh": "{a} 的{metric}是 {b} 的 {ratio} 倍（{va} {unit} 对 {vb} {unit}，多 {diff} {unit}{pct}）",
+    },
+    "ratio_units": {
+        "en": "The {a}'s {metric} is {ratio}× the {b}'s ({va} vs {vb}, {diff} GiB more)",
+        "zh": "{a} 的{metric}是 {b} 的 {ratio} 倍（{va} 对 {vb}，多 {diff} GiB）",
     },
     "ratio_pct": {"en": ", {more}% more; the {b} has {less}% less", "zh": "，高 {more}%；{b} 低 {less}%"},
     "metric.bandwidth": {"en": "memory bandwidth", "zh": "显存带宽"}, "metric.vram": {"en": "memory", "zh": "显存"},

@@ -32,7 +32,9 @@ _NOT_A_NAME = {"a", "an", "the", "run", "running", "runs", "for", "of", "with", 
                "any", "two", "three", "several", "small", "large", "big", "new", "open", "source", "open-source",
                "quantize", "quantized", "quantizing", "quantise", "quantised", "distill", "distilled", "compress",
                "shrink", "squeeze", "put", "get", "ppl", "people", "we", "they", "you", "i", "whole", "entire",
-               "same", "another", "one", "every", "each", "base", "pretrained"}
+               "same", "another", "one", "every", "each", "base", "pretrained", "make", "makes", "let", "lets",
+               "does", "do", "did", "will", "would", "should", "could", "need", "needs", "want", "wants", "why",
+               "how", "when"}
 
 
 _QUANTITY_BEFORE = re.compile(r"(?:并发|用户|上下文|预算|token|tokens|users?|concurrency|context|budget|[¥$])"
@@ -97,6 +99,8 @@ def _size(t: Text, q: Query) -> None:
             tokens.pop(0)
         if not tokens or tokens[-1] in _NOT_A_NAME:
             continue
+        if tokens[-1] in _families():  # "why does int4 make llama 70b fit": a family said with a size is a size,
+            tokens = tokens[-1:]  # whatever word came before it
         start = m.start() - len(before) + word.start(1) + word.group(1).index(tokens[0])
         named = t.span(start, m.end())
         q.notes.append(note("size_from_name", text=named, size=f"{value / 1e9:g}"))

@@ -250,6 +250,8 @@ def test_a_model_kb_lacks_that_states_its_size_is_named_and_checked_at_that_size
     en = engine.answer("can two 4090s run Falcon 180B in int4?")
     assert en.unknown == ["Falcon 180B"] and en.answer.startswith("kb has no shape for Falcon 180B"), en.answer
     assert read("a llama 70b at int4").unknown == []  # a family kb has presets of, and a size: the size
+    assert read("does 4-bit let qwen 32b squeeze onto one 4090").unknown == []  # whatever word comes before it
+    assert read("would deepseek coder 33b fit on an a100").unknown == ["deepseek coder 33b"]
 
 
 def test_models_compared_round_trip_through_state() -> None:

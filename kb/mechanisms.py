@@ -29,7 +29,10 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
                  r"(?:放|装|塞|fit|显存|memory|vram|(?<![a-z])card|卡(?!间)|smaller|缩小|压)"),  # (not "int8 算力")
     ("context_users", r"(?:上下文|context|ctx|长度|prompts?|提示词?|seq(?:uence)?[\s_-]?len\w*)[^?？]{0,40}"
                       r"(?:用户|并发|人|路|users?|sessions?|concurren|显存|吃|memory|vram|kv)|"
-                      r"(?:用户|并发|人|路|users?|sessions?|concurren)[^?？]{0,40}(?:上下文|context|ctx|prompts?|长度)"),
+                      r"(?:用户|并发|人|路|users?|sessions?|concurren)[^?？]{0,40}(?:上下文|context|ctx|prompts?|长度)|"
+                      # "为啥说 kv cache 会限制并发": the cache, said by its name, against the users
+                      r"kv[\s-]?(?:cache|缓存)?[^?？]{0,20}(?:并发|用户|人数|路数|users?|concurren|batch)|"
+                      r"(?:并发|用户|人数|users?|concurren)[^?？]{0,20}kv"),
     ("dp_sync", GRAD_EXCHANGE + r"|data[\s-]?parallel|数据并行"),
     ("mla", r"(?<![a-z])mla(?![a-z])|latent attention|潜在注意力|deepseek[^?？]{0,50}kv|kv[^?？]{0,50}deepseek"),
     ("window", r"滑动窗口|sliding[\s-]?window|(?<![a-z])swa(?![a-z])|"

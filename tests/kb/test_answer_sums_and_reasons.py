@@ -66,6 +66,8 @@ def test_a_figure_per_kw_or_per_money_divides_the_record(ask: Any, question: str
     ("为什么多卡张量并行走 pcie 很慢", ["tp_link"]),
     ("why is decode speed set by memory bandwidth", ["decode_bandwidth"]),
     ("为啥长上下文推理更吃显存", ["context_users"]),
+    ("why does the kv cache cap how many users one card serves", ["context_users"]),
+    ("为什么说 kv 缓存决定了能开多少并发", ["context_users"]),
     ("为什么 lora 比全量微调省显存这么多", ["lora"]),
     ("why is mixed precision adam 16 bytes per param", ["adam_bytes"]),
     ("为啥单路生成的速度取决于带宽", ["decode_bandwidth"]),

@@ -20,12 +20,13 @@ ROWS: dict[str, str] = {
     "vram": r"显存容量", "memory_type": r"显存容量", "bandwidth": r"显存带宽",
     "compute": r"稠密算力|文档所写FP16", "fp32": r"FP32 算力", "tf32": r"TF32", "int8": r"INT8",
     "power": r"功耗", "nvlink": r"NVLink|卡间互连", "pcie": r"PCIe", "price": r"价格", "fp8": r"FP8 稠密",
-    "tensor_cores": r"Tensor Core",
+    "tensor_cores": r"Tensor Core", "mig": r"MIG",
 }
 NOTES: dict[str, str] = {
     "vram": r"显存容量|容量", "bandwidth": r"带宽", "compute": r"FP16|TFLOPS|算力", "fp32": r"FP32",
     "int8": r"INT8", "power": r"功耗|W\b", "nvlink": r"NVLink|NVSwitch", "pcie": r"PCIe", "price": r"价格|售价",
     "tf32": r"TF32", "memory_type": r"HBM|GDDR", "fp8": r"FP8", "tensor_cores": r"Tensor Core", "ecc": r"ECC",
+    "mig": r"MIG|多实例",
 }
 # Asked with sparsity ("2:4 sparsity on", "稀疏算力"): the sparse row of the same figure, where the sheet has one.
 SPARSE_ROWS: dict[str, str] = {"compute": r"(?:BF16|FP16).{0,8}稀疏", "int8": r"INT8 稀疏", "fp8": r"FP8 稀疏",

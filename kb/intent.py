@@ -109,6 +109,9 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
                  r"光显卡|只算显卡|光卡|只算卡|(?<![a-z])quote(?![a-z])|gpus? only|报个价|(?<![a-z])money(?![a-z])",
         "memory_type": r"hbm|gddr|显存类型|memory type",
         "tensor_cores": r"tensor ?cores?|张量核心",
+        # Multi-Instance GPU: how many isolated slices a card splits into
+        "mig": r"(?<![a-z])migs?(?![a-z])|多实例|multi[\s-]?instance|切(?:成|分)?几个实例|几个实例|"
+               r"gpu partition|partition (?:the|a|one|each) (?:gpu|card)",
     }.items()
 }
 

@@ -457,3 +457,13 @@ def test_why_a_model_does_not_fit_leads_with_what_its_memory_holds(ask: Any, que
 def test_memory_across_units_a_judged_card_and_prices_or_watts_per_tflops(ask: Any, question: str,
                                                                         pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # how many isolated MIG slices a card splits into, from its record; a card that has none says so
+    ("h800 能分成几个 mig", r"^H800 MIG 实例：最多 7 个"),
+    ("does the l4 do multi-instance gpu", r"^L4 MIG instances: not supported"),
+    ("b200 mig instances?", r"^B200 MIG instances: up to 7"),
+])
+def test_mig_instances_are_the_records_row(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question)), ask(question)

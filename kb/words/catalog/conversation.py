@@ -11,6 +11,7 @@ _ATTRIBUTES: dict[str, dict[str, str]] = {
     "memory_type": {"en": "memory type", "zh": "显存类型"}, "fp8": {"en": "FP8 TFLOPS", "zh": "FP8 算力"},
     "fp4": {"en": "FP4 TFLOPS", "zh": "FP4 算力"}, "role": {"en": "what it is for", "zh": "定位"},
     "tensor_cores": {"en": "Tensor Cores", "zh": "Tensor Core"}, "ecc": {"en": "ECC", "zh": "ECC"},
+    "mig": {"en": "MIG instances", "zh": "MIG 实例数"},
     "driver": {"en": "driver-reported memory", "zh": "驱动报告的显存"},
 }
 _SLOT_NAMES: dict[str, dict[str, str]] = {

@@ -95,14 +95,18 @@ def _sibling(gpu: str, size: str, ids: tuple[str, ...]) -> str | None:
     return next((i for i in ids if re.fullmatch(rf"{re.escape(base)}-{size}gb", i)), None)
 
 
-def _family_size(prior: str, size: str) -> str:
+def _family_size(prior: str, size: str, text: str = "") -> str:
     """'不对，是 14b 的' after Qwen2.5-32B is Qwen2.5-14B: a bare size keeps the earlier model's family where that
-    family has a preset of the size (else the size alone is checked, as said)."""
+    family has a preset of the size (else the size alone is checked, as said); '是 30b a3b 那个' after
+    Qwen3-235B-A22B is the family's MoE of that total and active size."""
     if not re.fullmatch(r"\d+(?:\.\d+)?b", size):
         return size
     from kb.fit.presets import PRESETS
 
-    sibling = re.sub(r"(?<=-)\d+(?:\.\d+)?b$", size, prior)
+    family = re.sub(r"-\d+(?:\.\d+)?b(?:-a\d+(?:\.\d+)?b)?$", "", prior)
+    if moe := re.search(rf"(?<![\d.]){re.escape(size[:-1])}\s*b[\s-]*a\s*(\d+(?:\.\d+)?)\s*b", text, re.IGNORECASE):
+        return next((p for p in (f"{family}-{size}-a{moe.group(1)}b",) if p in PRESETS), size)
+    sibling = f"{family}-{size}"
     return sibling if sibling in PRESETS else size  # ("oops, 70b int8": the same model, said by its size)
 
 
@@ -163,7 +167,9 @@ def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None
             base = prior.seq_len or DEFAULT_SEQ.get(workload, 4096)
             merged.seq_len = max(1, int(base * scale))
             changed.add("seq_len")
-        if re.search(rf"{_USERS}.{{0,6}}{word}|{word}.{{0,12}}{_USERS}", s) and prior.concurrency:
+        # (not "每个人的上下文都减半": a context word between the people and the change is the context's)
+        if re.search(rf"{_USERS}(?:(?!{_CONTEXT}).){{0,6}}{word}|{word}(?:(?!{_CONTEXT}).){{0,12}}{_USERS}", s) \
+                and prior.concurrency:
             merged.concurrency = max(1, int(prior.concurrency * scale))
             changed.add("concurrency")
         if re.search(rf"{_CARDS}.{{0,6}}{word}|{word}.{{0,20}}{_CARDS}|卡数.{{0,4}}{word}", s) and merged.gpus:
@@ -285,12 +291,16 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
     said: set[str] = set()
     new_values = slot_values(new)
     if new.model:
-        merged.model = _family_size(prior.model, new.model) if prior.model else new.model
+        merged.model = _family_size(prior.model, new.model, text) if prior.model else new.model
         merged.also = list(new.also)
     if new.gpus:
         counts = {c for _, c in prior.gpus if c is not None}
         carry = counts.pop() if len(counts) == 1 and len(new.gpus) == 1 else None
         merged.gpus = [(g, c if c is not None else carry) for g, c in new.gpus]
+        # "on the same a100" after an A100 40GB: a bare family name keeps the record the conversation had
+        defaulted = {n.values.get("gpu") for n in new.notes if n.key == "default_of"}
+        kept = {card_family(g): g for g, _ in prior.gpus}
+        merged.gpus = [(kept.get(card_family(g), g) if g in defaulted else g, c) for g, c in merged.gpus]
     elif new.count is not None and not relative:
         merged.gpus = [(g, new.count) for g, _ in prior.gpus]
     elif prior.gpus and (size := _SIZE_ONLY.search(text)):  # "no, I meant the 40GB one": the sibling record

@@ -151,8 +151,11 @@ def context(t: Text, q: Query) -> None:
     before = rf"(?:{word}|(?<![a-z])seq(?![a-z]))"  # "seq 2048" (a bare "seq" only before its number: "8 seqs")
     about = r"(?:大概|大约|约|差不多|around|about|roughly|~)?\s*"
     zh = r"[一二两三四五六七八九十百千万]+(?=\s*(?:左右|个?\s*token|字|$|\W))"  # "上下文大概八千左右"
-    for m in t.take(rf"({NUM})\s*(k)?[\s-]*(?:tokens?[\s-]*)?(?:的)?\s*{word}"
-                    rf"|{before}\s*(?:of|为|是|=|:|is|was|(?:拉|提|加|开|改|扩|增加|提高|调)到|设[为成]|到|"
+    # (a number before the word is a context when it has a k or three digits: "并发 12 上下文 8k" is 12 users)
+    before_word = r"(?<![A-Za-z\d.])(?:\d{3,}(?:,\d{3})*|\d+(?:\.\d+)?(?=\s*k))"
+    for m in t.take(rf"({before_word})\s*(k)?[\s-]*(?:tokens?[\s-]*)?(?:的)?\s*{word}"
+                    rf"|{before}\s*(?:of|为|是|=|:|is|was|(?:拉|提|加|开|改|扩|增加|提高|调|降|缩|减|砍)到|设[为成]|改[为成]|"
+                    rf"换成|变成|各|都是|到|"
                     rf"(?:up|bumped|raised|goes|went|grows|grew|is|gets|increased|set) to|to)?\s*{about}({NUM}|{zh})"
                     rf"\s*(k)?"):
         num, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
@@ -225,7 +228,8 @@ def batch(t: Text, q: Query) -> None:
                     rf"(?!\s*(?:/|per\b|a (?:day|second|minute|hour)|每))"):
         q.concurrency = int(count_value(m.group(1) or m.group(2) or m.group(3)) or 0) or None
     to = r"(?:降|减|加|增加|提高|提升|恢复|改|变|调)?(?:到|为|成)"  # "并发降到 24", "并发恢复到 24 个"
-    for m in t.take(rf"(?:并发(?:数|量)?|concurrency(?: of)?)\s*(?:为|是|=|:|{to})?\s*({NUM})\s*(?:万|k)?"
+    for m in t.take(rf"(?:并发(?:数|量)?|concurrency(?: of)?|(?:用户|人)数?\s*(?={to}))\s*(?:为|是|=|:|{to})?\s*"
+                    rf"({NUM})\s*(?:万|k)?"
                     rf"|({NUM})\s*(?:万|k)?\s*(?:路|个|名)?\s*(?:并发|concurrent)\s*(?:的)?\s*(?:users?|用户|请求|requests?)?"
                     rf"|({NUM})\s*(?:个|名|位)?\s*(?:同时在线的?\s*)?(?:users|用户|seqs?|sequences|people|ppl|persons)"
                     rf"|({NUM})\s*路(?!由|径|线|上)"

@@ -125,6 +125,15 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     # the cards named in the plural and doubled, users that "grew by a factor of two"
     (["three l40s serving qwen2.5 32b int8", "what if the l40s were doubled?"], "gpus", [("l40s", 6)]),
     (["a100 80g 跑 llama3 8b 给 20 个人用", "过了半年 用户增长了一倍"], "concurrency", 40),
+    # a context changed or given per person, users set back, each person's context halved (not the people)
+    (["h100 跑 qwen2.5 14b 10 个人 每人 4k", "上下文换成 32k"], "seq_len", 32768),
+    (["l40s 跑 llama3 8b", "之后有 30 个人同时用 上下文各8k"], "seq_len", 8192),
+    (["h200 跑 qwen2.5 32b 并发 10 上下文 16k", "用户数降到 6"], "concurrency", 6),
+    (["h200 跑 qwen2.5 32b 并发 10 上下文 16k", "用户数降到 6"], "seq_len", 16384),
+    (["b200 跑 llama3 70b 给 16 个人 每人 32k", "每个人的上下文砍一半"], "concurrency", 16),
+    # "the same a100" keeps the conversation's A100 record; "30b a3b" after an MoE of the family is its sibling
+    (["a100 40g 跑 mistral 7b int8", "and lora it on the same a100?"], "gpus", [("a100-40gb", None)]),
+    (["h200 跑 qwen3 235b a22b fp8", "不对 是 30b a3b"], "model", "qwen3-30b-a3b"),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value

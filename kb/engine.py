@@ -22,6 +22,7 @@ from kb.cache import LruCache
 from kb.compose import Composer
 from kb.errors import BadInput, KbError
 from kb.fit.engine import FitEngine
+from kb.fit.presets import resolve_model
 from kb.focus import case_terms, focus_of
 from kb.followup import Turn, asks_same_money, is_reset, merge, slot_values
 from kb.index import LoadedIndex, open_index
@@ -300,7 +301,8 @@ class Engine:
         facts = Facts(question=text, language=language, intent=intent, passages=passages, checks=checks,
                       selection=selection, unknown=unknown, gpus=gpus, terms=terms, mfu=s.mfu,
                       budget_cny=found.budget_cny, asked=query.asked, unknown_gpus=list(query.unknown_gpus),
-                      model_named=query.model is not None, counts={g: c for g, c in query.gpus if c},
+                      model_named=query.model is not None, model=self._model_params(query.model),
+                      counts={g: c for g, c in query.gpus if c},
                       how_many=query.how_many, period=query.period,
                       energy_cny_per_kwh=query.energy_cny_per_kwh or s.energy_price_cny_per_kwh,
                       energy_asked=query.energy_cny_per_kwh is not None)
@@ -309,6 +311,16 @@ class Engine:
                       answer=composed.answer, coverage=composed.coverage,  # type: ignore[arg-type]
                       unknown=unknown, passages=composed.passages, fit_checks=checks, selection=selection,
                       state={"intent": intent.kind})
+
+    @staticmethod
+    def _model_params(model: str | None) -> tuple[str, int] | None:
+        """A model the question names, with its parameter count (a preset's, or a size's)."""
+        if model is None:
+            return None
+        try:
+            return model, resolve_model(model).params
+        except KbError:
+            return None
 
     def passage(self, passage_id: str, language: Language = "zh") -> Passage | None:
         """One passage by id (rank 1, score 0: it was asked for, not retrieved)."""

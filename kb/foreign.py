@@ -29,7 +29,7 @@ _CHAT_ZH = _words(
     "我 你 他 她 它 们 这 那 个 些 上 下 里 给 让 用 把 被 做 搞 弄 写 说 看 出 放 塞 装 撑 扛 住 稳 占 吃 买 选 配 搭 "
     "钱 块 贵 便宜 快 慢 好 高 低 大 小 多 少 剩 省 花 谁 时候 什么时候 总结 老板 问 张 台 卡 人 各 分别 一样 样 对 "
     "错 比 家 手 头 现在 今年 明年 去年 听说 知道 觉得 感觉 一般 其实 反而 而 按 从 到 后 前 成 加 减 共 一共 总共 每 "
-    "一 两 二 三 四 五 六 七 八 九 十 百 千 万 亿")
+    "一 两 二 三 四 五 六 七 八 九 十 百 千 万 亿 次 久 多久 秒 分钟 小时 天 周 月 年 时间 些许 点")
 _CHAT_EN = _words(
     "ctx seqs seq tok toks ppl vram mem gpu gpus card cards ok okay hey hi quick pls please thanks thx enuf gonna "
     "wanna doable fits fit each per max min minimum maximum isn't doesn't don't can't won't aren't wasn't what's "

@@ -528,7 +528,7 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
         return Intent("not_covered")
     if not (has_checks or has_selection or attrs or asked or names_model or names_unknown) \
             and not _CASE.search(re.sub(r"(?<![a-z])cases?(?![a-z])", " ", q)) and not _ASKS_WHY.search(q) \
-            and domain.foreign(q):
+            and not derived_ask(q) and domain.foreign(q):
         return Intent("not_covered")  # "买了张4070ti 快递盒压坏了 怎么找快递理赔": a card, and words the guide never
         # uses (a mechanism asked in such words is still a why: the engine reads mechanisms after this)
     if _DONE.search(q) and not _OURS.search(q):  # "how many GPUs did Meta use": what someone did is a case

@@ -452,24 +452,29 @@ class RecordSentences:
 
     def _memory_across_units(self, f: Facts, top_k: int, gpus: list[str],
                              figures: tuple[tuple[float, str], tuple[float, str]],
-                             label: dict[str, str]) -> list[Sentence]:
-        """Two cards' memory when one record gives decimal GB (a vendor datasheet) and the other GiB: both in
-        GiB, the decimal one converted (48 GB = 44.7 GiB), so the ratio compares like with like."""
+                             label: dict[str, str]) -> tuple[list[Sentence], bool]:
+        """Two cards' memory when one record gives decimal GB (a vendor datasheet) and the other GiB: both in GiB,
+        the decimal one converted (48 GB = 44.7 GiB), so the ratio compares like with like; where the driver reports
+        the same total for both ("80 GB" and "80 GiB" of the same HBM3), they are the same. Also whether they are."""
         if {u for _, u in figures} != {"GB", "GiB"}:
-            return []
+            return [], False
+        sheet = {g: f"{v:g} {u}" for g, (v, u) in zip(gpus, figures, strict=True)}
+        markers = list(dict.fromkeys(self._cite(f, self._part_with(g, v), top_k)
+                                     for g, (v, _) in zip(gpus, figures, strict=True) if self._groups.get(f"spec-{g}")))
+        drivers = [self._figure(g, "driver") for g in gpus]
+        if all(drivers) and len({d[0] for d in drivers if d}) == 1:
+            text = say("ratio_units_same", f.language, a=label[gpus[0]], b=label[gpus[1]], sa=sheet[gpus[0]],
+                       sb=sheet[gpus[1]])
+            return [Sentence(text, markers, exempt=(label[gpus[0]], label[gpus[1]]))], True
         gib_of = {g: v * 1e9 / GIB if u == "GB" else v for g, (v, u) in zip(gpus, figures, strict=True)}
-        shown = {g: (f"{v:g} GB = {gib_of[g]:.1f} GiB" if u == "GB" else f"{v:g} GiB")
-                 for g, (v, u) in zip(gpus, figures, strict=True)}
+        shown = {g: f"{sheet[g]} = {gib_of[g]:.1f} GiB" if u == "GB" else sheet[g]
+                 for g, (_, u) in zip(gpus, figures, strict=True)}
         hi, lo = sorted(gpus, key=lambda g: -gib_of[g])
-        if round(gib_of[hi], 1) == round(gib_of[lo], 1):
-            return []
         ratio, diff = gib_of[hi] / gib_of[lo], gib_of[hi] - gib_of[lo]
-        markers = [self._cite(f, self._part_with(g, v), top_k) for g, (v, _) in zip(gpus, figures, strict=True)
-                   if self._groups.get(f"spec-{g}")]
-        text = say("ratio_units", f.language, a=label[hi], b=label[lo], metric=say("metric.vram", f.language),
-                   ratio=f"{ratio:.2f}", va=shown[hi], vb=shown[lo], diff=f"{diff:.1f}")
+        text = say("ratio_units", f.language, a=label[hi], b=label[lo], ratio=f"{ratio:.2f}", va=shown[hi],
+                   vb=shown[lo], diff=f"{diff:.1f}")
         return [Sentence(text, markers, exempt=(label[hi], label[lo]),
-                         derived=(round(ratio, 2), round(diff, 1), *(round(v, 1) for v in gib_of.values())))]
+                         derived=(round(ratio, 2), round(diff, 1), *(round(v, 1) for v in gib_of.values())))], False
 
     def _ratio(self, f: Facts, top_k: int, attributes: list[str] | None = None) -> list[Sentence]:
         """Two cards' figure for each asked attribute as a ratio, first: "how much more bandwidth" (and price)."""
@@ -493,8 +498,10 @@ class RecordSentences:
             one_a, one_b = self._figure(gpus[0], attr), self._figure(gpus[1], attr)
             if one_a is None or one_b is None or not one_a[0] or not one_b[0]:
                 continue
-            if one_a[1] != one_b[1]:  # "48 GB" against "24 GiB": set side by side in GiB, each as its record says
-                said += self._memory_across_units(f, top_k, gpus, (one_a, one_b), label) if attr == "vram" else []
+            if one_a[1] != one_b[1]:  # "48 GB" against "24 GiB": compared as the driver reports each
+                found, equal = self._memory_across_units(f, top_k, gpus, (one_a, one_b), label) if attr == "vram" \
+                    else ([], False)
+                (same if equal else said).extend(found)
                 continue
             k = sets and attr in SUMMED
             a = (one_a[0] * n[gpus[0]], one_a[1]) if k else one_a

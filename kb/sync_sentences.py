@@ -20,9 +20,8 @@ TABLE_PARAMS = 6_738_415_616  # table 5.3's model (Llama 2 7B), when the questio
 def grad_sync(f: Facts, gpu: str, link: tuple[str, float], cite: list[str]) -> Sentence:
     """The all-reduce of the question's gradients over `gpu`'s `link` (kind, two-way GB/s), cited to `cite`."""
     count = f.counts.get(gpu) or RING_GPUS
-    check = next((c for c in f.checks if c.model_params), None)
-    params, model = (check.model_params, check.model) if check else (TABLE_PARAMS, "Llama 2 7B")
-    if check is not None and check.model == "7b":  # a bare "7b" is the table's own 7B, as the guide's example
+    params, model = (f.model[1], f.model[0]) if f.model else (TABLE_PARAMS, "Llama 2 7B")
+    if f.model and f.model[0] == "7b":  # a bare "7b" is the table's own 7B, as the guide's example
         params, model = TABLE_PARAMS, "7B (Llama 2 7B)"
     kind, two_way = link
     grads, moved, seconds = gradient_allreduce(params, count, two_way / 2)

@@ -95,8 +95,8 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
         found.selection = budget_options(engine, q.budget_cny, max_gpus=q.max_gpus, workload=workload,
                                          low_power=q.low_power, language=language)
         return found
-    if q.model is None or (q.unknown_gpus and not q.gpus):
-        return found
+    if q.model is None or (q.unknown_gpus and not q.gpus) or q.derived == "grad_sync":
+        return found  # (a gradient all-reduce's time: the composer's arithmetic over the cards' links, no fit)
     notes = list(q.notes)
     workloads = q.workloads or ["inference"]
     if not q.workloads:

@@ -441,10 +441,11 @@ def test_why_a_model_does_not_fit_leads_with_what_its_memory_holds(ask: Any, que
 
 
 @pytest.mark.parametrize(("question", "pattern"), [
-    # two cards' memory when one record is in decimal GB: both in GiB, the ratio like with like
+    # two cards' memory when one record is in decimal GB: as the driver reports each, the ratio like with like
     ("mi300x 和 a100 80g 显存差几倍", r"MI300X 的显存是 A100 80GB 的 2\.24 倍（192 GB = 178\.8 GiB 对 80 GiB"),
     ("rtx 6000 ada vs rtx 4090 memory",
      r"The RTX 6000 Ada's memory is 1\.86× the RTX 4090's \(48 GB = 44\.7 GiB vs 24"),
+    ("is the h800's memory the same as the h100's", r"H100 SXM have the same memory: .* 80 GB and 80 GiB"),
     # a card judged for a workload: what the card is, then the figures that workload turns on
     ("why is the l40s poor at training", r"^L40S: .*dense compute.*362 TFLOPS.*interconnect"),
     ("why is the l40s poor at multi-gpu training", r"^L40S GPU-to-GPU interconnect .*: 0 GB/s .* no NVLink"),

@@ -55,6 +55,8 @@ def cited_figures(answer: Answer, markers: list[str], sentence: str = "") -> set
         price, hours = Settings().energy_price_cny_per_kwh, PERIOD_HOURS.values()
         kwh = {w * n * h / 1000 for w in cited for n in counts | {1} for h in hours}
         cited |= kwh | {k * price for k in kwh} | {float(h) for h in hours} | {price}
+    if re.search(r"\d GB = [\d.]+ GiB", sentence):  # "48 GB = 44.7 GiB": a datasheet's decimal GB in GiB
+        cited |= {round(a * 1e9 / 2**30, 1) for a in cited}
     if "kW" in sentence:  # "3,600 W (3.6 kW)": watts said in kW too
         cited |= {a / 1000 for a in cited}
     if "÷" in sentence:  # "312 TFLOPS ÷ 0.4 kW = 780": a figure over a TDP in kW or a price in 10,000s of CNY

@@ -72,6 +72,14 @@ def test_a_gradient_all_reduce_is_timed_on_the_cards_own_link(ask: Any, question
 
 
 @pytest.mark.slow
+def test_a_named_models_gradients_are_its_own_and_no_fit_check_comes_with_them(ask: Any) -> None:
+    # Qwen2.5-14B: 14.77e9 params × 2 B = 29.54 GB; 8 × A100 (600 GB/s NVLink, 300 each way): 2 × 7/8 → 51.7 GB
+    a = ask("8 张 a100 上 qwen2.5 14b 的梯度同步一次要多久")
+    assert re.search(r"qwen2\.5-14b 的梯度：bf16 梯度共 29\.5\d GB.*300 GB/s", a.answer), a.answer
+    assert a.fit_checks == []
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(("history", "question", "pattern"), [
     (["我们有 4 张 h100 的机器"], "同步一次梯度多久", r"4 张 H100 SXM 同步一次.*450 GB/s"),
     (["how much is an rtx 4080"], "and per gb of vram?", r"RTX 4080's price per GiB of memory: 9,499 CNY ÷ 16 GiB"),

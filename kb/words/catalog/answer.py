@@ -367,8 +367,13 @@ ANSWER: dict[str, dict[str, str]] = {
         "zh": "{a} 的{metric}是 {b} 的 {ratio} 倍（{va} {unit} 对 {vb} {unit}，多 {diff} {unit}{pct}）",
     },
     "ratio_units": {
-        "en": "The {a}'s {metric} is {ratio}× the {b}'s ({va} vs {vb}, {diff} GiB more)",
-        "zh": "{a} 的{metric}是 {b} 的 {ratio} 倍（{va} 对 {vb}，多 {diff} GiB）",
+        "en": "The {a}'s memory is {ratio}× the {b}'s ({va} vs {vb}, {diff} GiB more)",
+        "zh": "{a} 的显存是 {b} 的 {ratio} 倍（{va} 对 {vb}，多 {diff} GiB）",
+    },
+    "ratio_units_same": {
+        "en": "The {a} and the {b} have the same memory: their records write it as {sa} and {sb}, and the driver "
+              "reports the same total for both",
+        "zh": "{a} 和 {b} 的显存相同：记录里分别写作 {sa} 和 {sb}，驱动报告的总容量一样",
     },
     "ratio_pct": {"en": ", {more}% more; the {b} has {less}% less", "zh": "，高 {more}%；{b} 低 {less}%"},
     "metric.bandwidth": {"en": "memory bandwidth", "zh": "显存带宽"}, "metric.vram": {"en": "memory", "zh": "显存"},

@@ -23,7 +23,7 @@ from kb.compose import Composer
 from kb.errors import BadInput, KbError
 from kb.fit.engine import FitEngine
 from kb.fit.presets import resolve_model
-from kb.focus import case_terms, focus_of
+from kb.focus import asked_sections, case_terms, focus_of
 from kb.followup import Turn, asks_same_money, is_reset, merge, slot_values
 from kb.index import LoadedIndex, open_index
 from kb.intent import Domain, Intent, about_a_case, classify, names_a_case, off_domain
@@ -179,6 +179,7 @@ class Engine:
             named |= self._cases_named(question)
         if any(re.search(OTHER_MAKERS, name.lower()) for name in query.unknown_gpus):  # "昇腾 310p 做推理怎么样"
             named |= {"guide-10.2"}
+        named |= asked_sections(query)  # "qwen2.5 14b 16k ctx, kv per request?": the guide's section on KV caches
         hits = searcher.search(vector, question, language, top_k, named, focus)
         if self.observe_retrieval is not None:
             self.observe_retrieval(time.perf_counter() - started)

@@ -135,3 +135,21 @@ def focus_terms(query: Query) -> list[str]:
     if query.asked in _BY_WORKLOAD and workload:
         terms.extend(_WORKLOAD.get(workload, ()))
     return list(dict.fromkeys(terms))
+
+
+def asked_sections(q: Query) -> frozenset[str]:
+    """The guide's own section on what a question asks, for search to put beside the named cards' sheets: KV caches
+    and concurrency (§7.3), decode speed (§7.1), what fits for inference (§7.2), training performance and time
+    (§6.1, §6.2), budgets (§11.3). Only for a model sized or a budget spent: a card's figure is its sheet's."""
+    workload = (q.workloads or ["inference"])[0]
+    if q.asked in ("kv", "concurrency", "context"):
+        return frozenset({"guide-7.3"})
+    if q.model is None:
+        return frozenset({"guide-11.3"}) if q.budget_cny is not None and q.wants_selection else frozenset()
+    if q.budget_cny is not None and q.wants_selection:
+        return frozenset({"guide-11.3"})
+    if workload == "inference":
+        return frozenset({"guide-7.1"}) if q.speed or q.asked == "speed" else frozenset({"guide-7.2"})
+    if q.asked == "time":
+        return frozenset({"guide-6.2", "guide-6.1"})
+    return frozenset({"guide-6.1"})

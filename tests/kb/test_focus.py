@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from kb.focus import asks_framing, focus_of
+import pytest
+
+from kb.focus import asked_sections, asks_framing, focus_of
 from kb.names import registry_for
 from kb.read import read_query
 from tests.conftest import CORPUS
@@ -51,3 +53,16 @@ def test_a_card_kb_lacks_leans_lexically_on_what_the_guide_says_of_its_maker() -
 def test_a_case_named_in_other_words_leans_on_the_cases_words() -> None:
     assert "初创公司" in _focus("创业公司案例 用的什么卡").words
     assert _focus("创业公司案例 用的什么卡").terms == ()  # the dense side embeds no new term set
+
+
+@pytest.mark.parametrize(("question", "sections"), [
+    ("qwen2.5 14b 24 users at 8k on an h100, kv total?", {"guide-7.3"}),
+    ("l40s 跑 llama 3 8b 单路一秒多少 token", {"guide-7.1"}),
+    ("两张 4090 放得下 qwen2.5 32b int4 吗", {"guide-7.2"}),
+    ("32 张 h100 训练 13b 1T token 要多久", {"guide-6.2", "guide-6.1"}),
+    ("qlora qwen2.5 32b on one a800?", {"guide-6.1"}),
+    ("预算 80 万 跑 70b 推理 买什么", {"guide-11.3"}),
+    ("h100 显存带宽多少", set()),  # a card's figure: its sheet, nothing beside it
+])
+def test_the_guides_section_on_what_is_asked(question: str, sections: set[str]) -> None:
+    assert asked_sections(read_query(question, REGISTRY)) == sections

@@ -110,7 +110,9 @@ def _family_size(prior: str, size: str, text: str = "") -> str:
     return sibling if sibling in PRESETS else size  # ("oops, 70b int8": the same model, said by its size)
 
 
-_CARD_FIGURES = {"price", "power", "vram", "bandwidth", "nvlink", "pcie"}  # what a card is asked, not a precision
+# what a card is asked, not a precision
+_CARD_FIGURES = {"price", "power", "vram", "bandwidth", "nvlink", "pcie", "mig", "tensor_cores", "memory_type",
+                 "driver", "ecc"}
 SLOTS = ("model", "gpu", "gpu_count", "workload", "precision", "seq_len", "concurrency", "batch", "budget_cny",
          "tokens", "zero", "attributes")
 
@@ -276,8 +278,10 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
         and new.model is None and not new.unknown and bool(prior.gpus) and prior.model is not None \
         and not new.asks and not about_a_case(text)
     carries = carries or of_the_cards
-    if reset or not prior.slots or own_subject or not (opener or relative or ((_short(text) or slots_only)
-                                                                              and carries)):
+    # "kv cache 每个 token 多大" after a model on a card: a quantity of the earlier subject, however long the turn
+    subjectless = asks_of_it and new.model is None and not new.gpus and not new.unknown
+    if reset or not prior.slots or own_subject or not (opener or relative or subjectless
+                                                       or ((_short(text) or slots_only) and carries)):
         return Turn(new)
     if of_the_cards:
         merged = replace(new, gpus=list(prior.gpus))

@@ -134,6 +134,10 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     # "the same a100" keeps the conversation's A100 record; "30b a3b" after an MoE of the family is its sibling
     (["a100 40g 跑 mistral 7b int8", "and lora it on the same a100?"], "gpus", [("a100-40gb", None)]),
     (["h200 跑 qwen3 235b a22b fp8", "不对 是 30b a3b"], "model", "qwen3-30b-a3b"),
+    # a quantity asked of the earlier subject with none of its own, however long the turn; a figure of its card
+    (["a800 跑 mistral 7b bf16", "那这个模型 kv 缓存每个 token 占多少字节"], "asked", "kv"),
+    (["a800 跑 mistral 7b bf16", "那这个模型 kv 缓存每个 token 占多少字节"], "model", "mistral-7b"),
+    (["h100 跑 qwen2.5 14b", "这卡的 mig 最多切几个"], "attributes", ["mig"]),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value

@@ -168,7 +168,8 @@ def _bare_count(t: Text, q: Query) -> None:
     for m in t.take(rf"(?<![\d.])(?!{per_card})(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:张|块|片)?\s*"
                     rf"(?:显卡|卡|gpus?\b|cards?\b)"
                     rf"|(?<![\d.])(\d+|{CN_NUMERAL})\s*(?:张|块)(?!\s*[a-z0-9])"
-                    rf"|(?<![\d.])(\d+|{EN_NUMBER_WORD})\s+of (?:them|those|these)"
+                    rf"|(?<![\d.])(\d+|{EN_NUMBER_WORD})\s+of (?:them|those|these|each)"
+                    rf"|(?:各|每种|每样)\s*(\d+|{CN_NUMERAL})\s*(?:张|块)"  # "64 of each", "各 8 张": every card named
                     rf"|\b(?:just|only)\s+(?:have\s+|with\s+|use\s+)?(one|a single|1)\b"
                     rf"|(?!{per_card})(单)卡"
                     rf"|\b(?:just|only)\s+(?:have\s+|had\s+|got\s+|with\s+|use\s+|using\s+)?(\d+|{EN_NUMBER_WORD})"
@@ -229,6 +230,8 @@ def _words(t: Text, q: Query) -> None:
             break
     if m := re.search(r"zero[\s-]*(?:stage)?[\s-]*([0-3])(?!\d)", t.s):
         q.zero = int(m.group(1))
+        if not q.workloads or q.workloads == ["full", "lora"]:  # "用 deepspeed zero3 呢": ZeRO shards training
+            q.workloads = ["full"]
     for name, word in (("tp", r"tp|tensor[\s-]*parallel(?:ism)?|张量并行"),
                        ("pp", r"pp|pipeline[\s-]*parallel(?:ism)?|流水线并行")):
         if m := re.search(rf"(?<![a-z])(?:{word})\s*(?:size|=|:|为|是)?\s*(\d{{1,3}})(?!\d)", t.s):
@@ -357,6 +360,27 @@ def _asked(text: str, q: Query) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1)
+def _distill_bases() -> dict[str, str]:
+    """DeepSeek-R1's distilled models by size → the base whose shape they keep (the presets' own aliases)."""
+    from kb.fit.presets import PRESET_ALIASES
+
+    return {m.group(1): preset for preset, aliases in PRESET_ALIASES.items() for a in aliases
+            if (m := re.fullmatch(r"deepseek r1 distill [a-z]+ (\d+(?:\.\d+)?)b", a))}
+
+
+def _distilled(t: Text, q: Query) -> None:
+    """'deepseek r1 蒸馏的 32b', 'r1 distill 14b': a distilled model by its size, checked as its base's shape."""
+    if q.model != "deepseek-r1" and not (q.model is None and re.search(r"(?<![a-z0-9])r1(?![0-9])", t.s)):
+        return
+    if m := re.search(r"(?:蒸馏|distill\w*)\D{0,16}?(\d+(?:\.\d+)?)\s*b(?![a-z])", t.s):
+        base = _distill_bases().get(m.group(1))
+        if base is not None:
+            q.model = base
+            q.notes.append(note("distilled", size=m.group(1), base=base))
+            t.blank(m.start(), m.end())
+
+
 def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language: Language = "en") -> Query:
     """The one pass from a question to its Query; order matters (names first, then money and tokens before
     sizes, so "A100 80G" is not 80 cards and "2万亿token" is not a model size).
@@ -367,6 +391,7 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     t = Text(question)
     amounts.denied(t)
     found = _names(t, q, registry)
+    _distilled(t, q)
     amounts.energy_price(t, q)
     amounts.budget(t, q, usd_cny)
     amounts.tokens(t, q)

@@ -138,6 +138,11 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["a800 跑 mistral 7b bf16", "那这个模型 kv 缓存每个 token 占多少字节"], "asked", "kv"),
     (["a800 跑 mistral 7b bf16", "那这个模型 kv 缓存每个 token 占多少字节"], "model", "mistral-7b"),
     (["h100 跑 qwen2.5 14b", "这卡的 mig 最多切几个"], "attributes", ["mig"]),
+    # ZeRO said after a fine-tune is training (and "deepspeed" asks no speed); "N of each" counts every card
+    (["两张 a800 微调 llama3 8b", "换成 deepspeed zero-2 呢"], "workloads", ["full"]),
+    (["两张 a800 微调 llama3 8b", "换成 deepspeed zero-2 呢"], "speed", False),
+    (["h100 or b200 for llama 3 70b training", "say 16 of each, 1t tokens - how long"], "gpus",
+     [("h100-sxm", 16), ("b200", 16)]),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value

@@ -152,6 +152,10 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("mistral 7b continued pretraining on 500b tokens, 16 h100s - training duration?", {"asked": "time"}),
     ("h100 单路解码 llama 3 8b fp8 多快", {"speed": True}),
     ("one-user decode for qwen2.5 14b on an l40s", {"speed": True}),
+    # DeepSeek-R1's distilled models by size are their bases' shapes (the presets' aliases name them)
+    ("deepseek r1 蒸馏的 14b 在 4080 上能跑吗", {"model": "qwen2.5-14b"}),
+    ("r1 distill 70b at int4 on two 4090s?", {"model": "llama-3.3-70b"}),
+    ("deepseek r1 on 8 h200s", {"model": "deepseek-r1"}),
     # requests and chats counted as they run at once, the context said per request; money said the short way
     ("llama 3 8b fp16 推理, 每个请求 8k 上下文, 20 个请求同时, 一张 a100 40g", {"concurrency": 20, "seq_len": 8192}),
     ("30 chats, 8k tokens per chat, llama3 8b on a 4090?", {"concurrency": 30, "seq_len": 8192}),

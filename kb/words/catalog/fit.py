@@ -666,6 +666,11 @@ FIT: dict[str, dict[str, str]] = {
         "en": "kb has no shape for {names}: no check run",
         "zh": "kb 没有 {names} 的结构数据：不做检查",
     },
+    "distilled": {
+        "en": "DeepSeek-R1's distilled {size}B keeps its base model's shape (the DeepSeek-R1 model card): checked as "
+              "{base}",
+        "zh": "DeepSeek-R1 蒸馏的 {size}B 沿用其基座模型的结构（DeepSeek-R1 模型卡）：按 {base} 检查",
+    },
     "size_from_name": {
         "en": "'{text}' is not a preset kb knows: checked at the size its name states, {size}B, with an "
               "estimated shape",

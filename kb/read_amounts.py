@@ -199,6 +199,10 @@ _PEOPLE_EN = (r"(?:employees|devs|developers|engineers|programmers|coders|resear
 
 
 def batch(t: Text, q: Query) -> None:
+    # "最多多少并发 4k": the concurrency is asked, so the 4k after it is each sequence's context, not 4,000 users
+    for m in t.take(rf"(?:多少|几|最多|最大|max(?:imum)?)\s*(?:个|路)?\s*(?:并发|concurren\w*)\s*(?:@|at|的)?\s*"
+                    rf"({NUM})\s*k(?![a-z])"):
+        q.seq_len = q.seq_len or int(float(m.group(1).replace(",", "")) * 1024)
     # "16 个 8k 并发", "32 concurrent 4k requests", "并发 4 个 8k": a count of sequences, each of a context length.
     for m in t.take(rf"(?:并发|concurrency)\s*(?:为|是|=|:)?\s*({NUM})\s*(?:个|路|条)\s*(?:的)?\s*({NUM})\s*k"
                     rf"(?![a-z])"):

@@ -156,6 +156,9 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("deepseek r1 蒸馏的 14b 在 4080 上能跑吗", {"model": "qwen2.5-14b"}),
     ("r1 distill 70b at int4 on two 4090s?", {"model": "llama-3.3-70b"}),
     ("deepseek r1 on 8 h200s", {"model": "deepseek-r1"}),
+    # the concurrency asked, then a context: "最多多少并发 8k" is sequences of 8k, not 8,000 of them
+    ("h100 跑 qwen2.5 14b 最多几路并发 8k", {"seq_len": 8192, "concurrency": None, "asked": "concurrency"}),
+    ("maximum concurrency at 16k for qwen2.5 7b on an a100?", {"seq_len": 16384, "concurrency": None}),
     # requests and chats counted as they run at once, the context said per request; money said the short way
     ("llama 3 8b fp16 推理, 每个请求 8k 上下文, 20 个请求同时, 一张 a100 40g", {"concurrency": 20, "seq_len": 8192}),
     ("30 chats, 8k tokens per chat, llama3 8b on a 4090?", {"concurrency": 30, "seq_len": 8192}),

@@ -23,6 +23,13 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
               r"[^?？]{0,6}(?:gpu|card|卡)"),
     ("adam_bytes", r"16 ?(?:bytes|字节|b)(?![a-z])[^?？]{0,30}(?:param|参数)|mixed[\s-]?precision adam|混合精度\s*adam|"
                    r"(?:adam|优化器)[^?？]{0,20}(?:多少字节|几个字节|bytes per|每个参数)"),
+    # "why does training need so much more memory than inference": what training keeps beside the weights
+    ("train_memory", r"(?:训练|微调|training|train|fine[\s-]?tun\w*|finetun\w*)[^?？]{0,40}(?:显存|memory|vram|mem)"
+                     r"[^?？]{0,40}(?:推理|inference)|"
+                     r"(?:推理|inference)[^?？]{0,40}(?:训练|微调|training|fine[\s-]?tun\w*)[^?？]{0,40}"
+                     r"(?:显存|memory|vram|mem)|"
+                     r"(?:训练|training)[^?？]{0,20}(?:比|than)[^?？]{0,10}(?:推理|inference)[^?？]{0,20}"
+                     r"(?:显存|memory|vram|多|more)"),
     ("lora", r"(?<![a-z])lora(?![a-z])[^?？]{0,30}(?:省|少|less|save|smaller|cheaper|显存|memory|vram)|"
              r"(?:省|少|less|save)[^?？]{0,20}(?<![a-z])lora(?![a-z])"),
     ("quantize", r"量化|quantiz|quantis|(?<![a-z])(?:gptq|awq)(?![a-z])|(?:int4|4[\s-]?bit|int8|8[\s-]?bit)[^?？]{0,30}"
@@ -83,7 +90,9 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
                          r"token\S{0,3}\s*(?:速度|speed|per|/s|每秒)|tok/s|"
                          r"tokens? (?:a|per) sec|generation speed|推理速度)[^?？]{0,40}"
                          r"(?:带宽|bandwidth|memory[\s-]bound|访存|hbm|快|fast|slow|慢)|"
-                         r"(?:带宽|bandwidth|hbm)[^?？]{0,40}(?:decode|解码|生成|token|推理速度|inference speed)|"
+                         r"(?:带宽|bandwidth|hbm)[^?？]{0,40}(?:decode|解码|生成|token|推理|inference)|"
+                         r"(?:推理|inference)[^?？]{0,30}(?:看重|看|取决于|depends? on|bound by|limited by|"
+                         r"matters?|more important)[^?？]{0,20}(?:带宽|bandwidth)|"
                          r"(?:快|fast|slow|慢)[^?？]{0,40}(?:decode|decoding|解码|generation|生成)"),
 ))
 # "a 16gb card", "16g 的卡", "24GB GPU": a card's capacity said without a card kb knows.
@@ -96,6 +105,8 @@ def mechanisms(question: str) -> list[str]:
     if not (asks_why(q) or _HOW.search(q)):
         return []
     found = [name for name, p in _TOPICS if p.search(q)]
+    if "train_memory" in found:  # the states training keeps, said once: not Adam's bytes again after them
+        found = [t for t in found if t != "adam_bytes"]
     if "qlora" in found:  # "fine-tune a 65b on one 48gb gpu" is QLoRA's own claim; its 4 bits are part of it
         found = [t for t in found if t not in ("quantize", "lora")]
     if "window" in found:  # a cache the window caps is the answer, not the cache that grows with the context

@@ -17,6 +17,14 @@ MECHANISMS: dict[str, dict[str, str]] = {
               "每张卡只存自己那一份模型状态，计算到某一层时再临时收集其余权重——每卡显存更少，通信更多"
               "（ZeRO-2 只切分梯度和优化器状态）",
     },
+    "mech.train_memory": {
+        "en": "How it works: inference holds the weights (2 bytes a parameter in 16-bit) and the KV cache; training "
+              "also keeps the gradients and the optimizer's states — mixed-precision Adam's are 2 + 2 + 12 = 16 bytes "
+              "a parameter, eight times the 16-bit weights — and the activations every layer saves for the backward "
+              "pass",
+        "zh": "原理：推理只需放下权重（16 位每参数 2 字节）和 KV 缓存；训练还要保存梯度和优化器状态——混合精度 Adam "
+              "是 2 + 2 + 12 = 每参数 16 字节，是 16 位权重的 8 倍——以及每层为反向传播保存的激活值",
+    },
     "mech.adam_bytes": {
         "en": "How it works: mixed-precision Adam keeps, for every parameter, 16-bit weights (2 bytes) and gradients "
               "(2 bytes), plus an fp32 master copy of the weights, Adam's momentum and its variance (4 bytes each): "

@@ -511,8 +511,13 @@ class Composer(RecordSentences):
             g.split("-")[1] in sections or any(t in self._groups[g][0].heading for t in terms))]
         said = set(re.findall(r"(?<![\d.])(\d{1,2}\.\d)(?![\d.%])", f.question))  # "6.4 金融科技那个": its section
         nearby += [g for g in self._groups if g.startswith("case-") and g.split("-")[1] in said]
+        # "what did the fintech company use for inference": of two fintech cases, the one whose text has an
+        # inference part (a workload the question names, found in the case's own words)
+        work = [w for w, p in (("推理", r"推理|inference|serv(?:e|ing)"), ("训练", r"训练|train"))
+                if re.search(p, f.question, re.IGNORECASE)]
         score = {g: len(asked & _title_tokens(self._groups[g][0].heading))
                  + 2 * sum(t in self._groups[g][0].heading for t in terms) + 3 * (g.split("-")[1] in said)
+                 + sum(w in c.text for w in work for c in self._groups[g][:1])
                  for g in dict.fromkeys(found + nearby)}
         best = max(score, key=lambda g: (score[g], g in found, -found.index(g) if g in found else 0), default=None)
         if best is not None and (best in found or score[best] > 0):

@@ -200,6 +200,8 @@ def test_a_why_about_a_rate_says_the_mechanism_then_the_cards_figures(ask: Any, 
     # a card the case does not use: said so, then what it does count, summed as asked
     ("how many h100s are in the manufacturing case, and their combined memory?",
      r"^This case uses no H100 SXM: the cards it counts are 2 × RTX 4090.*2 × 24 GiB = 48 GiB"),
+    # of the guide's two fintech cases, the one with an inference part when inference is asked
+    ("金融科技那家做推理用的是什么卡", r"^硬件：.*推理环境.*12卡RTX 4090"),
 ])
 def test_a_case_answers_the_part_asked_and_says_what_it_lacks(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question))

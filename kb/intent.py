@@ -187,7 +187,13 @@ _NOT_A_LOOKUP = re.compile(
     r"(?<![a-z])k8s(?![a-z])|kubernetes|slurm|"
     # setting NCCL up is software; what an NCCL test measures of a link is the link's figure
     r"(?<![a-z])nccl(?![a-z])(?![^?？]{0,40}(?:tests?|bandwidth|带宽|gb/s|measur|实测|one way|单向))|"
-    r"课程|教程|(?<![a-z])courses?(?![a-z])|tutorials?|学习资料|入门资料|learning resources",
+    r"课程|教程|(?<![a-z])courses?(?![a-z])|tutorials?|学习资料|入门资料|learning resources|"
+    # where to start learning, and configuring software: no figure of a card answers these
+    r"从哪(?:里|儿)?(?:开始|入手|学起|学)|where (?:do|should) i (?:start|begin)|learning (?:path|roadmap)|"
+    r"how (?:do|can|should) (?:i|we|you) (?:configure|config|set|tune|enable|turn on)\b.{0,40}"
+    r"(?:vllm|deepspeed|tensorrt|megatron|pytorch|flags?|options?|parameters?|settings?|env)|"
+    r"(?:vllm|deepspeed|tensorrt|megatron|pytorch).{0,30}(?:怎么|如何)(?:配置|设置|设)|"
+    r"(?:怎么|如何)(?:配置|设置).{0,20}(?:vllm|deepspeed|tensorrt|megatron|pytorch|参数)",
     re.IGNORECASE)
 
 

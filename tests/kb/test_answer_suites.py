@@ -255,6 +255,8 @@ OFF_DOMAIN = [
     # a card beside words the guide never uses (no list of the fields: kb/foreign.py)
     "4080 寄回来的时候包装被雨淋湿了 能退货吗", "does an rtx 4090 fit inside a lian li o11 dynamic mini",
     "l40s 机器放在办公室 噪音太吵 邻居投诉怎么办", "my 4070's backplate rattles whenever the bus drives past",
+    # where to start learning, and configuring software
+    "想入门大模型 应该从哪里学起", "how should i set the deepspeed offload options for my 4090",
 ]
 GUIDE = (ROOT / "corpus" / "guide.md").read_text(encoding="utf-8")
 

@@ -262,7 +262,10 @@ def _words(t: Text, q: Query) -> None:
 _ASKED: tuple[tuple[str, str], ...] = (
     ("context", r"(?:最多|最长)(?:能|可以)?(?:开|跑|支持|用|放)?(?:到)?多长(?:的)?(?:上下文|context)|最长(?:的)?上下文|"
                 r"上下文(?:最多|最长)(?:能|可以)?(?:开|到|多长|多少)|max(?:imum)? (?:context|ctx)|longest context|"
-                r"what (?:context|ctx)(?: length| size| window)? can|how (?:long|much) (?:a )?(?:context|ctx)"),
+                r"what (?:context|ctx)(?: length| size| window)? can|how (?:long|much) (?:a )?(?:context|ctx)|"
+                # "kv cache 能放多少 token", "how many tokens of kv fit": the KV room, in tokens
+                r"(?:kv|缓存).{0,12}(?:能|可以)?(?:放|存|装|容纳)(?:得)?(?:下)?多少(?:个)?\s*tokens?|"
+                r"how many tokens (?:of kv|of kv cache|fit|can (?:it|the card|they) (?:hold|fit|cache))"),
     ("kv", r"kv\s*[-_]?\s*cache|kv\s*bytes|kv\s*缓存|键值缓存|"
            r"(?<![a-z])kv(?![a-z]).{0,12}(?:多大|多少|size|per token|每\s*token)|"
            r"total kv|kv total|(?<![a-z])kv(?![a-z])"),

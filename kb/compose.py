@@ -367,7 +367,8 @@ class Composer(RecordSentences):
                                 what=workload_phrase(sel.model, sel.workload, sel.precision, lang)), ["S"])]
         within = [("pick_fastest", fastest), ("pick_cheapest", cheapest)] if sel.budget_cny is not None else [
             ("pick_cheapest", cheapest), ("pick_fastest_open", fastest)]  # no budget: what is enough comes first
-        picks = {"memory": [("pick_memory", fastest)], "power": [("pick_power", fastest)],
+        picks = {"memory": [("pick_memory" if sel.budget_cny is not None else "pick_memory_one", fastest)],
+                 "power": [("pick_power", fastest)],
                  "cost_headroom": [("pick_cheapest", cheapest)]}.get(sel.ranked_by, within)
         for key, row in picks:
             if row is cheapest and row is fastest and key != picks[0][0]:
@@ -384,6 +385,8 @@ class Composer(RecordSentences):
         # the guide's own line beside the pick: for who asks ("solo dev"), else for the setting ("an edge box"),
         # else for the budget band
         rule = self._audience_rule(f, top_k) or self._setting_rule(f, top_k)
+        if rule and sel.budget_cny is None and sel.model == "":  # "solo dev, which card": the guide's own pick first
+            return rule + out
         return out + (rule or self._budget_rule(f, sel.budget_cny, top_k))
 
     def _setting_rule(self, f: Facts, top_k: int) -> list[Sentence]:

@@ -36,16 +36,22 @@ def budget_rule(parts: list[Chunk], budget_cny: float, language: Language) -> tu
 
 # Who a selection is for, in the question → the guide's §11.4 line for them ("对于入门级应用，RTX 4070或4080…").
 _AUDIENCE = re.compile(r"个人|自己|solo|indie|hobby|personal|individual|side project|home ?lab|入门|新手|学习|"
-                       r"entry[- ]level|beginner|learning|starter", re.IGNORECASE)
-_LEVELS = (("入门级", r"入门|新手|学习|entry[- ]level|beginner|learning|starter|hobby"),
-           ("专业应用", r"专业|pro(?:fessional)?\b"))
+                       r"entry[- ]level|beginner|learning|starter|freelanc|自由职业|接活|独立开发", re.IGNORECASE)
+_LEVELS = (("入门级", r"入门|新手|学习|entry[- ]level|beginner|learning|starter|hobby|getting into|just start"),
+           ("专业应用", r"专业|pro(?:fessional)?\b|paid|client|接活|不差钱|serious|freelanc"))
+
+
+def for_an_individual(question: str) -> bool:
+    """Whether a pick is for one person (a solo developer, a freelancer, a learner): §11.4's audience."""
+    return bool(_AUDIENCE.search(question))
 
 
 def audience_rule(parts: list[Chunk], question: str, language: Language) -> tuple[Chunk, str] | None:
     """§11.4's advice for individual developers at the level the question says (entry-level, professional)."""
     if not _AUDIENCE.search(question):
         return None
-    level = next((zh for zh, p in _LEVELS if re.search(p, question, re.IGNORECASE)), "入门级")
+    # (the professional words win over "getting into": "a pro getting into local llms" is a professional)
+    level = next((zh for zh, p in reversed(_LEVELS) if re.search(p, question, re.IGNORECASE)), "入门级")
     for chunk in parts:
         lines = aligned(chunk, language)
         start = next((i for i, (zh, _) in enumerate(lines) if "个人开发者" in zh), None)

@@ -15,6 +15,7 @@ from functools import lru_cache
 from kb import read_amounts as amounts
 from kb.fit.notes import note
 from kb.fit.numbers import CN_NUMERAL, EN_NUMBER_WORD, NUM, amount, to_int
+from kb.guide_rules import for_an_individual
 from kb.intent import KEY_FIGURES, RATE, derived_ask, spec_attributes
 from kb.language import Language, check_language
 from kb.names import Registry
@@ -244,18 +245,21 @@ def _words(t: Text, q: Query) -> None:
     q.low_power = t.has(r"功耗越低越好|低功耗|功耗(?:要|尽量)?(?:低|小)|省电|功耗.{0,6}受限|"
                         r"low[\s-]power|lowest power|power[\s-](?:efficient|budget|constrained|limited|sipping)|"
                         r"tight power|least power|fewest watts")
+    q.individual = for_an_individual(t.original)
     q.scratch = t.has(r"预训练|pre[\s-]*train|from scratch|从头训|从零训|from zero|from the ground up")
     q.speed = t.has(RATE) or t.has(r"throughput|吞吐")
-    if t.has(r"选哪|哪种|哪款|哪个|哪张|哪一|which (?:gpu|card)|what (?:gpu|card)|买什么|选什么|推荐|"
-             r"怎么配|如何配|配什么|买啥|选啥|啥卡|什么卡|能买|买得起|should i (?:buy|get)|怎么分|如何分配|怎么分配|"
-             r"how (?:should (?:i|we)|to) split|split (?:the|my|our) budget|"
-             r"can (?:i|we) (?:buy|afford)|afford|"
-             r"best gpu|best[- ]value|best (?:single |one |budget )?(?:card|gpu)|most bang|性价比(?:最高|最好)|最划算|"
-             r"recommend|cheapest (?:setup|config|configuration|way|option|gpus?|cards?|hardware)|"
-             r"what (?:hardware|setup|rig)|which hardware|什么硬件|什么配置|啥配置|"
-             r"最便宜.{0,20}(?:配置|方案|卡|显卡|组合)|最省钱的?(?:配置|方案)?|最低成本|成本最低|"
-             r"(?:cheapest|lowest[- ]cost|least expensive)\b.{0,30}(?:setup|config|configuration|option|gpus?|cards?|"
-             r"hardware|rig|build)"):
+    # ("which single gpu": the count reader has taken "single gpu" from the text, so the words are read as said)
+    if re.search(r"which (?:single |one )?(?:gpu|card)\b", t.original.lower()) or t.has(
+            r"选哪|哪种|哪款|哪个|哪张|哪一|[,，\-–]\s*which\s*[?？]?\s*$|what (?:gpu|card)|买什么|选什么|推荐|"
+            r"怎么配|如何配|配什么|买啥|选啥|啥卡|什么卡|能买|买得起|should i (?:buy|get)|怎么分|如何分配|怎么分配|"
+            r"how (?:should (?:i|we)|to) split|split (?:the|my|our) budget|"
+            r"can (?:i|we) (?:buy|afford)|afford|"
+            r"best gpu|best[- ]value|best (?:single |one |budget )?(?:card|gpu)|most bang|性价比(?:最高|最好)|最划算|"
+            r"recommend|cheapest (?:setup|config|configuration|way|option|gpus?|cards?|hardware)|"
+            r"what (?:hardware|setup|rig)|which hardware|什么硬件|什么配置|啥配置|"
+            r"最便宜.{0,20}(?:配置|方案|卡|显卡|组合)|最省钱的?(?:配置|方案)?|最低成本|成本最低|"
+            r"(?:cheapest|lowest[- ]cost|least expensive)\b.{0,30}(?:setup|config|configuration|option|gpus?|cards?|"
+            r"hardware|rig|build)"):
         q.wants_selection = True
 
 

@@ -95,6 +95,12 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
         found.selection = budget_options(engine, q.budget_cny, max_gpus=q.max_gpus, workload=workload,
                                          low_power=q.low_power, language=language)
         return found
+    if q.model is None and q.budget_cny is None and q.wants_selection and q.individual and not q.gpus \
+            and not q.unknown:  # "solo dev, one card, which?": one consumer card each, by memory
+        from kb.fit.select import single_card_options
+
+        found.selection = single_card_options(engine, language=language)
+        return found
     if q.model is None or (q.unknown_gpus and not q.gpus) or q.derived == "grad_sync":
         return found  # (a gradient all-reduce's time: the composer's arithmetic over the cards' links, no fit)
     notes = list(q.notes)

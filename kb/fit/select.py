@@ -177,3 +177,18 @@ def budget_options(engine: FitEngine, budget_cny: float, *, max_gpus: int | None
                      guidance=["guide-11.3", "guide-11.4"], assumptions=render_all(assumptions, language),
                      excluded=[render(e, language) for e in excluded],
                      ranked_by="power" if low_power else "memory")
+
+
+def single_card_options(engine: FitEngine, *, language: Language = "en") -> Selection:
+    """One person's pick with no model and no budget: each priced consumer card, one each, by memory (what an LLM
+    workload runs out of first), then price; the guide's §11.4 line says which it would buy at which level."""
+    rows = [g for g in engine.gpus.values() if g.price_cny is not None and not g.datacenter]
+    excluded = [note("excluded_no_price", gpu=g.id) for g in engine.gpus.values() if g.price_cny is None]
+    by_memory = sorted(rows, key=lambda g: (-g.vram_bytes, g.price_cny or 0))
+    by_cost = sorted(rows, key=lambda g: (g.price_cny or 0, -g.vram_bytes))
+    out = [SelectionRow(gpu=g.id, gpu_count=1, capex_cny=g.price_cny or 0, per_gpu_available_bytes=g.vram_bytes,
+                        rank_by_time=by_memory.index(g) + 1, rank_by_cost=by_cost.index(g) + 1) for g in by_memory]
+    assumptions = [note("selection_individual"), note("selection_capex"), *_team_prices(engine)]
+    return Selection(workload="", model="", max_gpus=1, rows=out, guidance=["guide-11.4"],
+                     assumptions=render_all(assumptions, language),
+                     excluded=[render(e, language) for e in excluded], ranked_by="memory")

@@ -126,6 +126,10 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "Lowest power within the budget: {cards}, {watts} W, {avail} GiB each, {capex} CNY for the cards",
         "zh": "预算内功耗最低：{cards}，{watts} W，每卡 {avail} GiB，显卡共 {capex} 元",
     },
+    "pick_memory_one": {
+        "en": "Most memory on one consumer card: {cards}, {avail} GiB, {capex} CNY",
+        "zh": "单张消费级显卡显存最大：{cards}，{avail} GiB，{capex} 元",
+    },
     "pick_memory": {
         "en": "Most memory the budget buys: {cards}, {avail} GiB each, {capex} CNY for the cards",
         "zh": "预算能买到的最大显存：{cards}，每卡 {avail} GiB，显卡共 {capex} 元",

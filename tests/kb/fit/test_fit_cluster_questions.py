@@ -102,3 +102,18 @@ def test_an_edge_pick_quotes_the_guides_edge_line_not_its_budget_band(engine: En
     a = engine.answer("产线上的工控机 每台五千以内 功耗越低越好 配什么显卡").answer
     assert re.search(r"^预算内功耗最低：1 张 RTX 4060，115 W", a), a
     assert "边缘部署和特殊环境" in a and "8卡RTX 4090" not in a, a
+
+
+@pytest.mark.parametrize("question", ["indie hacker, no budget set, which single gpu for local llms?",
+                                      "自由职业 接活跑本地大模型 推荐哪张卡"])
+def test_one_persons_pick_ranks_one_consumer_card_each_by_memory(question: str) -> None:
+    _, sel = fit_checks_for_question(question)
+    assert sel is not None and sel.ranked_by == "memory" and sel.budget_cny is None and sel.rows
+    assert all(r.gpu_count == 1 and r.gpu.startswith("rtx-") for r in sel.rows)
+    assert min(sel.rows, key=lambda r: r.rank_by_time).gpu == "rtx-4090"
+
+
+@pytest.mark.slow
+def test_one_persons_pick_leads_with_the_guides_line_for_their_level(engine: Engine) -> None:
+    a = engine.answer("自由职业 接活跑本地大模型 推荐哪张卡").answer
+    assert re.search(r"^指南对个人开发者的建议：对于专业应用，RTX 4090.*单张消费级显卡显存最大：1 张 RTX 4090", a), a

@@ -497,9 +497,12 @@ class Composer(RecordSentences):
         return CaseCards(hardware, counts, named)
 
     def _case_cards_cost(self, f: Facts, cards: CaseCards, top_k: int) -> list[Sentence]:
+        """A case's cards at the guide's prices, at the count the question gives where it gives one ("30 个研究员
+        每人 4 张 4090": 120) and the case's own otherwise."""
         if not cards.counts:
             return []
-        return self._priced_cards(f, "case_cards_cost", list(cards.counts.items()),
+        counts = {g: f.counts.get(g) or n for g, n in cards.counts.items()}
+        return self._priced_cards(f, "case_cards_cost", list(counts.items()),
                                   [self._cite(f, cards.hardware[0], top_k)], top_k)
 
     def _case_group(self, f: Facts) -> str | None:

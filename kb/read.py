@@ -131,6 +131,17 @@ _NODES = re.compile(rf"(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:台|个节点|�
                     r"\s*(?:with|插|装|放|配|上)?\s*"  # "三台机器 每台插四张 4090", "3 servers each with 4 4090s"
                     rf"(?:的|of|x|\*|with|,)?\s*(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:张|块|卡|x|\*|-?gpu|gpus?)?"
                     rf"|(\d+)\s*[x*]\s*(\d+)\s*(?=\s*$)")
+# People each given cards: "30个研究员 每人一台配满4张4090", "20 researchers, each with 2 4090s", "each of 12
+# researchers gets a 2-card 4090 workstation".
+_PEOPLE = (r"(?:研究员|员工|同学|学生|工程师|开发者|人|researchers?|people|engineers?|students?|developers?|employees?|"
+           r"users?)")
+_EACH_GETS = rf"\s*(?:一台|一个|一套|gets?|has|with|an?|one)?\s*(?:an?|one)?[^\d一两二三四五六七八九十]{{0,10}}" \
+             rf"(?P<each>\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:张|块|x|\*|-?cards?|-?gpus?)?\s*$"
+_PER_PERSON = re.compile(
+    rf"(?P<n>\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:个|名|位)?\s*{_PEOPLE}\s*[,，、]?\s*"
+    r"(?:每人|每个人|每位|each(?: (?:one|person|of them))?|apiece|per (?:person|head))" + _EACH_GETS
+    + rf"|(?:for )?each of (?:the |our )?(?P<n2>\d+|{EN_NUMBER_WORD})\s*{_PEOPLE}"
+    + _EACH_GETS.replace("(?P<each>", "(?P<each2>"))
 MAX_QUESTION_COUNT = 65536
 
 
@@ -147,6 +158,13 @@ def _gpus(t: Text, q: Query, found: list[tuple[str, int, int]]) -> None:
             if (na := to_int(a)) and (nb := to_int(b)):
                 count = na * nb
                 q.notes.append(note("nodes_read", nodes=na, per_node=nb, count=count))
+        # (as written: the people's count may have been read, and blanked, as users already)
+        people = _PER_PERSON.search(t.original.lower()[max(0, start - 48): start])
+        if count is None and people and (n := to_int(people.group("n") or people.group("n2"))) \
+                and (each := to_int(people.group("each") or people.group("each2"))):
+            count = n * each
+            q.notes.append(note("people_read", people=n, each=each, count=count))
+            q.concurrency = None if q.concurrency == n else q.concurrency  # they own cards, not sessions
         if count is None:
             count = to_int(before.group(1)) if before else to_int(after.group(1) or after.group(2)) if after else None
         if count is None and re.search(r"(?:买|来|上|加|要|配|换)\s*(?:了|个)?\s*张\s*$", s[max(0, start - 8): start]):

@@ -200,6 +200,9 @@ def test_a_why_about_a_rate_says_the_mechanism_then_the_cards_figures(ask: Any, 
     # a card the case does not use: said so, then what it does count, summed as asked
     ("how many h100s are in the manufacturing case, and their combined memory?",
      r"^This case uses no H100 SXM: the cards it counts are 2 × RTX 4090.*2 × 24 GiB = 48 GiB"),
+    # a case's card at the count the question gives it: 25 researchers × 2 RTX 4090 = 50 × 19,000
+    ("研究实验室的案例 要是 25 个研究员每人配 2 张 4090 光卡多少钱",
+     r"^按指南的单卡价格，这个案例的显卡（50 张 RTX 4090）合计约 950,000 元"),
     # of the guide's two fintech cases, the one with an inference part when inference is asked
     ("金融科技那家做推理用的是什么卡", r"^硬件：.*推理环境.*12卡RTX 4090"),
 ])

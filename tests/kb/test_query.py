@@ -156,6 +156,9 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("deepseek r1 蒸馏的 14b 在 4080 上能跑吗", {"model": "qwen2.5-14b"}),
     ("r1 distill 70b at int4 on two 4090s?", {"model": "llama-3.3-70b"}),
     ("deepseek r1 on 8 h200s", {"model": "deepseek-r1"}),
+    # people each given cards: their product is the count, and they own the cards rather than run sessions
+    ("给 15 个工程师 每人配 2 张 4080 要多少钱", {"gpus": [("rtx-4080", 30)], "concurrency": None}),
+    ("if each of 6 students gets one rtx 4060, what's the bill", {"gpus": [("rtx-4060", 6)]}),
     # the concurrency asked, then a context: "最多多少并发 8k" is sequences of 8k, not 8,000 of them
     ("h100 跑 qwen2.5 14b 最多几路并发 8k", {"seq_len": 8192, "concurrency": None, "asked": "concurrency"}),
     ("maximum concurrency at 16k for qwen2.5 7b on an a100?", {"seq_len": 16384, "concurrency": None}),

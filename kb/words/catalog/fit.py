@@ -736,6 +736,10 @@ FIT: dict[str, dict[str, str]] = {
         "en": "{workload} fits nothing within the budget, so {next} is ranked instead",
         "zh": "预算内没有能做{workload}的配置，改为按{next}排序",
     },
+    "people_read": {
+        "en": "{people} people with {each} GPUs each read as {count} GPUs",
+        "zh": "{people} 人、每人 {each} 张，共 {count} 张",
+    },
     "nodes_read": {
         "en": "{nodes} nodes of {per_node} GPUs read as {count} GPUs",
         "zh": "{nodes} 台、每台 {per_node} 卡，共 {count} 张",

@@ -573,6 +573,15 @@ class Composer(RecordSentences):
             about = lambda p, s: not cards_of(p, s) or bool(cards_of(p, s) & checked)  # noqa: E731
         elif after_direct and f.gpus and f.intent.kind not in ("case", "why"):  # after "no L40S price", not the 4090
             about = lambda p, s: not cards_of(p, s) or bool(cards_of(p, s) & set(f.gpus))  # noqa: E731
+        elif f.intent.kind == "why" and f.gpus:  # "h20 算力为啥低": not §4.4's "no NVLink" of the RTX series
+            def about(p: Passage, s: str) -> bool:
+                if set(self._gpus_named(p.heading)) & set(f.gpus):  # the asked card's own record or passage
+                    return True
+                named = cards_of(p, s)
+                if named:
+                    return bool(named & set(f.gpus))
+                family = _HEADING_FAMILY.search(p.heading)
+                return family is None or any(g.startswith(family.group(1).lower()) for g in f.gpus)
         out = []
         for i, text in best_sentences(ranked, f.terms, f.language, n, require_match, per_passage, about):
             out.append(Sentence(text, [f"@{f.passages[i - 1].id}"]))
@@ -763,6 +772,9 @@ _WHATIF_SHOWN: dict[str, Callable[[float], str]] = {
     "factor": lambda v: f"{v:g}", "share": lambda v: f"{v:g}", "need": lambda v: f"{v:.1f}",
     "n": lambda v: f"{v:.0f}", "whole": lambda v: f"{v:.0f}"}
 # Two parts of a case's hardware priced against each other: "how many times", "倍", "more than … side".
+# A guide passage about one line of cards, by its heading ("4.4 RTX系列的局限性"): its unnamed sentences are that
+# line's, not another card's.
+_HEADING_FAMILY = re.compile(r"(RTX|A100|H100)")
 _SIDES_ASKED = re.compile(r"倍|times|ratio|比.{0,20}(?:贵|便宜|多|少)|(?:more|less|cheaper|dearer|pricier) than",
                           re.IGNORECASE)  # (not "vs": "the 4090 workstations vs an equivalent a100 system" is a claim)
 _HEADROOM = re.compile(r"剩|留给|余下|空间|headroom|room|left (?:for|over)|leftover|spare", re.IGNORECASE)

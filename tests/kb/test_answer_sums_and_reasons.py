@@ -476,3 +476,9 @@ def test_memory_across_units_a_judged_card_and_prices_or_watts_per_tflops(ask: A
 ])
 def test_mig_instances_are_the_records_row(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)
+
+
+def test_a_why_about_a_card_quotes_nothing_the_guide_says_of_another_line(ask: Any) -> None:
+    # §4.4's unnamed "不支持NVLink，多卡并行效率较低" is the RTX series'; the H20 has NVLink
+    answer = ask("h20 的算力为什么比 h100 低这么多")
+    assert "不支持NVLink" not in answer and "148" in answer, answer

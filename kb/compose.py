@@ -391,19 +391,20 @@ class Composer(RecordSentences):
 
     def _setting_rule(self, f: Facts, top_k: int) -> list[Sentence]:
         """'an edge box, tight power': the guide's §11.2 advice for that setting."""
-        found = setting_rule(self._groups.get("guide-11.2", []), f.question, f.language)
-        if found is None:
-            return []
-        chunk, rule = found
-        return [Sentence(say("setting_rule", f.language, rule=rule.rstrip("。.")), [self._cite(f, chunk, top_k)])]
+        return self._rule(f, top_k, "setting_rule", setting_rule(self._groups.get("guide-11.2", []), f.question,
+                                                                  f.language))
 
     def _audience_rule(self, f: Facts, top_k: int) -> list[Sentence]:
         """'solo dev, entry-level': the guide's advice for individual developers at that level."""
-        found = audience_rule(self._groups.get("guide-11.4", []), f.question, f.language)
+        return self._rule(f, top_k, "audience_rule", audience_rule(self._groups.get("guide-11.4", []), f.question,
+                                                                    f.language))
+
+    def _rule(self, f: Facts, top_k: int, key: str, found: tuple[Chunk, str] | None) -> list[Sentence]:
+        """One of the guide's own rules, worded and cited to its passage."""
         if found is None:
             return []
         chunk, rule = found
-        return [Sentence(say("audience_rule", f.language, rule=rule.rstrip("。.")), [self._cite(f, chunk, top_k)])]
+        return [Sentence(say(key, f.language, rule=rule.rstrip("。.")), [self._cite(f, chunk, top_k)])]
 
     def _budget_rule(self, f: Facts, budget: float | None, top_k: int) -> list[Sentence]:
         """The guide's §11.3 rule for the budget band, when the question states a budget."""

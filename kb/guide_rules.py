@@ -7,6 +7,7 @@ a budget band, a kind of user or a setting, so an answer can set the two side by
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from indexer.chunks import Chunk
 from kb.facts import aligned
@@ -52,13 +53,20 @@ def audience_rule(parts: list[Chunk], question: str, language: Language) -> tupl
         return None
     # (the professional words win over "getting into": "a pro getting into local llms" is a professional)
     level = next((zh for zh, p in reversed(_LEVELS) if re.search(p, question, re.IGNORECASE)), "入门级")
+    return _line_under(parts, language, lambda zh: "个人开发者" in zh, lambda zh: level in zh)
+
+
+def _line_under(parts: list[Chunk], language: Language, block: Callable[[str], bool],
+                line: Callable[[str], bool]) -> tuple[Chunk, str] | None:
+    """The first line `line` accepts below the first line `block` accepts (both judged on the Chinese), as shown
+    in `language`: a rule inside one of §11's blocks."""
     for chunk in parts:
         lines = aligned(chunk, language)
-        start = next((i for i, (zh, _) in enumerate(lines) if "个人开发者" in zh), None)
+        start = next((i for i, (zh, _) in enumerate(lines) if block(zh)), None)
         if start is None:
             continue
         for zh, shown in lines[start + 1:]:
-            if level in zh:
+            if line(zh):
                 return chunk, shown.lstrip("- ").strip()
     return None
 
@@ -73,12 +81,4 @@ def setting_rule(parts: list[Chunk], question: str, language: Language) -> tuple
     heading = next((h for h, p in _SETTINGS if re.search(p, question, re.IGNORECASE)), None)
     if heading is None:
         return None
-    for chunk in parts:
-        lines = aligned(chunk, language)
-        start = next((i for i, (zh, _) in enumerate(lines) if zh.startswith(heading)), None)
-        if start is None:
-            continue
-        for zh, shown in lines[start + 1:]:
-            if "推荐配置" in zh:
-                return chunk, shown.lstrip("- ").strip()
-    return None
+    return _line_under(parts, language, lambda zh: zh.startswith(heading), lambda zh: "推荐配置" in zh)

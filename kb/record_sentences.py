@@ -443,6 +443,13 @@ class RecordSentences:
                                              round(b.rent_cny_per_hour, 2), round(b.energy_cny_per_hour, 2))))
         return out
 
+    def _rows(self, f: Facts, gpu: str, attributes: list[str], top_k: int) -> list[Sentence]:
+        """A card's record rows for `attributes`, without its notes: figures said beside some other answer."""
+        return [Sentence(text, [self._cite(f, chunk, top_k)])
+                for chunk, text in spec_facts(self._groups.get(f"spec-{gpu}", []), gpu_name(gpu), attributes,
+                                              f.language) if not text.startswith(("注意", "Note"))]
+
+
     def _differences(self, f: Facts, top_k: int) -> list[Sentence]:
         """'why does an a800 train slower than an a100': the figures that decide, the same ones and the ones
         that differ (the A800's NVLink), for the two cards named."""

@@ -20,7 +20,7 @@ from kb.intent import about_a_case
 from kb.query import Query
 
 _RESET = re.compile(r"^\s*(?:新问题|新的问题|重新开始|重新问|换个问题|换个话题|另一个问题|另外一个问题|new question|"
-                    r"reset|start over|another question|new topic|different (?:topic|question|q)|unrelated|"
+                    r"reset|start over|another question|new topic|different (?:topic|question|q)|new q|unrelated|"
                     # a side question stands on its own: "side q: …", "顺便问一下：…", "题外话，…"
                     r"side (?:q|question)|quick side (?:q|question)|(?:顺便|另外|再)问(?:一下|一句|个问题|个)?|题外话|"
                     r"插一句|插个问题|"
@@ -79,6 +79,9 @@ _MORE = re.compile(rf"(?:多加|再加|再补|补|加|增加|(?<![最至])多)\s
                    rf"^\W*(?:and\s+|just\s+|maybe\s+)?{_N_WORD} more\W*$|(?:再来|再多|多来|再上)\s*{_N}\s*(?:张|块)",
                    re.IGNORECASE)
 _LESS = re.compile(rf"(?:少|减)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|\b{_N_WORD} (?:less|fewer) {_CARDS}", re.IGNORECASE)
+# A turn that sets another card beside the earlier one, not in its place.
+_VERSUS_TURN = re.compile(r"compare|(?<![a-z])vs\.?(?![a-z])|versus|against|side by side|对比|比较|相比|比一比|比一下",
+                          re.IGNORECASE)
 # A format said with a rate word is that format's figure ("4090 的 fp32 算力"), not a precision to run in.
 _RATE = re.compile(r"算力|性能|t?flops|tops|throughput|performance", re.IGNORECASE)
 # Words anywhere in a turn that point back at what was being sized ("dropping it on an l4", "放 l4 上呢").
@@ -305,6 +308,8 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
         defaulted = {n.values.get("gpu") for n in new.notes if n.key == "default_of"}
         kept = {card_family(g): g for g, _ in prior.gpus}
         merged.gpus = [(kept.get(card_family(g), g) if g in defaulted else g, c) for g, c in merged.gpus]
+        if _VERSUS_TURN.search(text) and len(prior.gpus) == 1 and prior.gpus[0][0] not in dict(merged.gpus):
+            merged.gpus = [*prior.gpus, *merged.gpus]  # "compare with an l40s": set beside the earlier card
     elif new.count is not None and not relative:
         merged.gpus = [(g, new.count) for g, _ in prior.gpus]
     elif prior.gpus and (size := _SIZE_ONLY.search(text)):  # "no, I meant the 40GB one": the sibling record

@@ -36,6 +36,7 @@ _WEAK = re.compile(
 )
 # A rate asked: the one set of words the Query's `speed` and the intent read ("decode ceiling" is a tokens/s).
 RATE = (r"tokens?\s*/\s*s|tok/s|tok(?:en)?s? (?:per|a|each) sec(?:ond)?|每秒|一秒|多快|速度|(?<![a-z])spee+d|how fast|"
+        r"(?:is|will|would) (?:it|that|this) (?:be )?(?:fast|quick|snappy)|fast enough|快不快|快吗|"
         r"decode (?:ceiling|rate|bound|limit|cap)|解码(?:上限|速率|速度)|生成速度|tokens? ceiling|"
         # "single-stream decode", "单路解码": the decode rate of one sequence
         r"(?:single[\s-]?(?:stream|user|sequence)|one[\s-](?:stream|user)|batch[\s-]?1)\W{0,3}"

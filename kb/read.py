@@ -191,7 +191,8 @@ def _bare_count(t: Text, q: Query) -> None:
                     rf"|(?:各|每种|每样)\s*(\d+|{CN_NUMERAL})\s*(?:张|块)"  # "64 of each", "各 8 张": every card named
                     rf"|\b(?:just|only)\s+(?:have\s+|with\s+|use\s+)?(one|a single|1)\b"
                     rf"|(?!{per_card})(单)卡"
-                    rf"|\b(?:just|only)\s+(?:have\s+|had\s+|got\s+|with\s+|use\s+|using\s+)?(\d+|{EN_NUMBER_WORD})"
+                    rf"|\b(?:just|only|actually|now|really)\s+(?:have\s+|had\s+|got\s+|with\s+|use\s+|using\s+)?"
+                    rf"(\d+|{EN_NUMBER_WORD})"
                     rf"\s*(?=$|[?？.!]|of them)|只有\s*(\d+|{CN_NUMERAL})\s*(?=$|[?？。!！])"
                     # "if split over 2", "sharded across 4", "per gpu on 4": a split said after the ask
                     rf"|\b(?:split|spread|shard(?:ed)?|distributed|divided)\s+(?:over|across|between|on(?:to)?|in(?:to)?)"

@@ -54,6 +54,8 @@ def resolved_question(q: Query, language: Language) -> str:
     zh = language == "zh"
     workload = q.workloads[0] if len(q.workloads) == 1 else None
     work = WORKLOADS[workload]["zh" if zh else "en"] if workload else ("推理" if zh else "inference")
+    if q.workloads == ["full", "lora"]:  # a fine-tune with no method said: read back as the same open fine-tune
+        work = "微调" if zh else "fine-tuning"
     extras: list[str] = []
     if q.precision and workload != "qlora":
         extras.append(q.precision)

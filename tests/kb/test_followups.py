@@ -143,6 +143,12 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["两张 a800 微调 llama3 8b", "换成 deepspeed zero-2 呢"], "speed", False),
     (["h100 or b200 for llama 3 70b training", "say 16 of each, 1t tokens - how long"], "gpus",
      [("h100-sxm", 16), ("b200", 16)]),
+    # a count said as "we actually have N", speed said as "is it fast", another card set beside the first,
+    # and an open fine-tune read back as one
+    (["two l40s for qwen2.5 32b fp16?", "sorry, we really have 3"], "gpus", [("l40s", 3)]),
+    (["h100 serving mistral 7b", "would that be fast enough?"], "speed", True),
+    (["an a100 80g for qwen2.5 14b", "put it against an h100"], "gpus", [("a100-80gb", 1), ("h100-sxm", 1)]),
+    (["l4 跑 qwen2.5 7b", "跟 4090 对比一下"], "gpus", [("l4", None), ("rtx-4090", None)]),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value
@@ -165,6 +171,7 @@ def test_a_new_workload_drops_what_only_the_old_one_had() -> None:
     ["4090 全参训练 7b 要几张", "重新问：l40s 跑 qwen2.5 7b int8 可以吗"],
     # a side question, a card's figure with a format, and a mechanism on a card after a fit
     ["l40s 跑 qwen2.5 14b int8", "顺便问一下 h100 nvlink 带宽多少"],
+    ["mixtral 8x22b on 4 l40s?", "new q: what's the h200's power draw"],
     ["qwen2.5 14b on an l4", "side question: 4090 price?"],
     ["llama 3 8b on an a100 40g", "the h100's fp8 tflops?"],
     ["qwen2.5 32b on 2 l40s", "how does nvlink work on the h100"],
@@ -181,6 +188,7 @@ def test_topic_switches_resets_and_own_subjects_stand_alone(turns: list[str]) ->
     ["4090 推理 Qwen2.5-7B 每秒多少 token？", "并发 16 个用户呢？"],
     ["Can I run llama 3 8b on an L4 with 8k context?", "and 4 of them?"],
     ["Qwen2.5-72B 用 FP16 推理需要多少显存？", "换成 int4 呢？"],
+    ["llama 3 8b on an l40s", "could we fine-tune it as well?"],  # an open fine-tune: full and LoRA, read back
 ])
 def test_the_resolved_question_reads_back_as_the_merged_query(turns: list[str]) -> None:
     t = turn(*turns)

@@ -30,7 +30,7 @@ from kb.numbers import GIB
 from kb.sentences import best_sentences
 from kb.sync_sentences import TABLE, grad_sync
 from kb.verify import object_figures, text_figures, unsupported
-from kb.words.answer import end, gib, gpu_name, rate, whole, workload_phrase
+from kb.words.answer import WORKLOADS, end, gib, gpu_name, rate, whole, workload_phrase
 from kb.words.catalog import cards, say
 
 MAX_CHECKS = 3  # verdicts stated; the rest are in fit_checks
@@ -176,6 +176,13 @@ class Composer(CaseSentences):
                     n = serving.concurrency if serving else c.batch
                     out.append(Sentence(say("kv_total", lang, context=f"{c.seq_len:,}", n=n,
                                           total=gib(c.breakdown.kv_cache)), m))
+            elif f.asked == "largest" and c.fits:  # "4090 能跑多大的模型": the size the bisection found, first
+                work = WORKLOADS[c.workload][lang]
+                what = work if c.workload == "qlora" else (f"{c.precision} {work}" if lang == "zh"
+                                                           else f"{work} in {c.precision}")
+                out.append(Sentence(say("largest", lang, what=what, cards=cards(c.gpu_count, gpu_name(c.gpu), lang),
+                                        size=f"{c.model_params / 1e9:g}", need=gib(c.per_gpu_required_bytes),
+                                        avail=gib(c.per_gpu_available_bytes), context=f"{c.seq_len:,}"), m))
             elif f.asked == "context" and c.serving is not None and c.workload == "inference":
                 out.append(Sentence(say("max_context", lang, count=c.gpu_count, gpu=gpu_name(c.gpu),
                                       tokens=whole(c.serving.kv_tokens_capacity)), m))
@@ -494,7 +501,8 @@ class Composer(CaseSentences):
         if kind == "selection":
             direct = self._selection(f, top_k)
         elif kind == "fit":
-            direct = self._models_compared(f) + self._cards_compared(f) + self._asked_fit(f) + self._fit(f)
+            direct = self._asked_fit(f) if f.asked == "largest" else (  # (the largest sizes say their own fit)
+                self._models_compared(f) + self._cards_compared(f) + self._asked_fit(f) + self._fit(f))
         elif kind == "speed":
             direct = self._models_compared(f) + self._asked_fit(f) + self._speed(f)
         elif kind == "cost":

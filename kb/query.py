@@ -16,7 +16,7 @@ from kb.language import Language
 
 # What a question asks for (contracts: "what is asked"); None when nothing specific.
 ASKED = ("figure", "price", "comparison", "verdict", "count", "concurrency", "kv", "memory", "speed", "time",
-         "cost", "pick", "reason", "case", "rent_or_buy", "context")
+         "cost", "pick", "reason", "case", "rent_or_buy", "context", "largest")
 DERIVED = ("per_gb", "per_tflops", "per_kw", "per_w", "per_10k", "per_1k", "per_cny", "grad_sync")
 
 

@@ -348,7 +348,8 @@ _LEFT = (r"还剩|还差|差多少|超(?:出|了)多少|over budget|short|剩(?:
 _POWER_BILL = r"电费|electricity|power bill|耗电|用电|度电|kwh|kilowatt[- ]?hours?"
 _FOLLOWS_A_MODEL = ("kv", "concurrency", "memory", "time", "context")
 # Two cards set against each other with no figure named: "区别大吗", "whats the diff", "worth it over".
-_VERSUS = re.compile(r"区别|差别|差异|差在哪|不同|不一样|有啥两样|对比|比较|哪个好|哪个强|哪个更|\bvs\.?\b|versus|"
+_VERSUS = re.compile(r"区别|差别|差异|差在哪|不同|不一样|有啥两样|对比|比较|哪个好|哪个强|哪个更|选哪|挑哪|买哪|"
+                     r"\bvs\.?\b|versus|which (?:one|should|would|is better)|"
                      r"differ|\bdiff\b|compare|comparison|worth it over|better than|upgrade from|或者|还是",
                      re.IGNORECASE)
 # ...unless it names some other thing to compare (cores, architecture, slots): the guide's words answer that.
@@ -365,8 +366,17 @@ def _asks(text: str) -> str | None:
     return next((name for name, pattern in _ASKED if name in _FOLLOWS_A_MODEL and re.search(pattern, text)), None)
 
 
+# The largest model a card holds: "4090 能跑多大的模型", "biggest model i can qlora on one a100".
+_LARGEST = re.compile(r"(?:能|可以)?(?:跑|放|装|塞|推理|训练|训|微调|部署|撑)(?:得下|下)?多大(?:的|参数的?)?模型|"
+                      r"最大(?:能|可以)?(?:跑|放|装|塞|推理|训练|训|微调|部署)?(?:多大|什么规模|几b)|"
+                      r"(?:largest|biggest|max(?:imum)?) (?:model|size|llm)|how (?:big|large) (?:a |of a )?model|"
+                      r"what size (?:of )?model", re.IGNORECASE)
+
+
 def _asked(text: str, q: Query) -> str | None:
     """What the question asks for, when it names it (contracts: the asked quantity)."""
+    if not q.model and q.gpus and _LARGEST.search(text):
+        return "largest"
     if q.attributes and len(q.gpus) + len(q.unknown_gpus) >= 2 and not q.model \
             and not ("price" in q.attributes and re.search(r"案例|\bcases?\b", text)) \
             and not re.search(_POWER_BILL, text) \

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from kb.errors import BadInput
 from kb.fit.alternatives import alternatives
+from kb.fit.largest import largest_size_b
 from kb.fit.notes import Note, note
 from kb.fit.request import WORKLOAD_PRECISIONS, parse_request
 from kb.fit.result import FitResult
@@ -101,6 +102,9 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
 
         found.selection = single_card_options(engine, language=language)
         return found
+    if q.asked == "largest" and q.model is None and q.gpus:
+        found.checks = _largest(engine, q, notes=list(q.notes))
+        return found
     if q.model is None or (q.unknown_gpus and not q.gpus) or q.derived == "grad_sync":
         return found  # (a gradient all-reduce's time: the composer's arithmetic over the cards' links, no fit)
     notes = list(q.notes)
@@ -150,6 +154,24 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
     if q.speed and q.seq_len is None:
         found.checks += _short_context(engine, found.checks, language)
     return found
+
+
+def _largest(engine: FitEngine, q: Query, notes: list[Note]) -> list[FitResult]:
+    """'4090 能跑多大的模型': for the card asked (the first two), the largest size that fits, checked at that size —
+    for inference with no format said, in 16-bit, int8 and int4 (table 5.2's columns)."""
+    workload = (q.workloads or ["inference"])[0]
+    formats: list[str | None] = [q.precision] if q.precision or workload != "inference" else ["fp16", "int8", "int4"]
+    out = []
+    for gpu, count in q.gpus[:1] if len(formats) > 1 else q.gpus[:2]:
+        for fmt in formats:
+            size = largest_size_b(engine, gpu, workload, fmt, count or 1, q.seq_len)
+            if size <= 0:
+                continue
+            sized = replace(q, model=f"{size:g}b", precision=fmt, asked="largest")
+            check = _one(engine, sized, gpu, count or 1, workload, [*notes, note("largest_read", size=size)])
+            if check is not None:
+                out.append(check)
+    return out
 
 
 def _on_enough_cards(engine: FitEngine, q: Query, checks: list[FitResult], notes: list[Note]) -> list[FitResult]:

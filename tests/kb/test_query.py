@@ -235,6 +235,8 @@ def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str
     ("32 张 a800 预训练 13b 1t token 要几个月", "time"),
     ("h200 一张啥价", "price"),
     ("a100 跑 qwen2.5 14b kv 缓存能放下多少 token", "context"),
+    ("l4 最大能跑多大的模型", "largest"),
+    ("how big a model can i lora on two 4090s", "largest"),
     ("how many tokens of kv cache can an h100 hold with llama 3 8b", "context"),
     ("what's the training time for llama 3 8b on 2t tokens with 32 a100s", "time"),
 ])

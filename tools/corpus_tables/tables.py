@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from kb.fit.gpus import GpuSpec, load_gpus
+from kb.fit.largest import largest_size_b
 from kb.fit.request import parse_request
 from tools.corpus_tables.records import unsupported_numbers
 from tools.corpus_tables.tables_common import (
@@ -63,18 +64,8 @@ def compute_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str]]:
 
 
 def largest_model_b(gpu: GpuSpec, precision: str, corpus_dir: Path | None) -> float:
-    """Largest bare size (billions, 0.1 steps) whose inference at 4,096 tokens fits one card."""
-    def fits(b: float) -> bool:
-        req = parse_request(model=f"{b:.1f}b", workload="inference", gpu=gpu.id, precision=precision)
-        return fit_engine(corpus_dir).numbers(req).fits
-    lo, hi = 0, 10000  # tenths of a billion
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if fits(mid / 10):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo / 10
+    """Largest bare size (billions, 0.1 steps) whose inference at 4,096 tokens fits one card (kb/fit/largest.py)."""
+    return largest_size_b(fit_engine(corpus_dir), gpu.id, "inference", precision)
 
 
 def memory_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str]]:

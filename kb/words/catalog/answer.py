@@ -201,6 +201,12 @@ ANSWER: dict[str, dict[str, str]] = {
               "cache beside the weights)",
         "zh": "在 {context} token 上下文下，{cards} 约可同时容纳 {n} 路序列（权重之外能放 {tokens} token 的 KV 缓存）",
     },
+    "largest": {
+        "en": "The largest model for {what} on {cards}: about {size}B parameters ({need} GiB of the {avail} GiB each "
+              "card has, at a {context}-token context)",
+        "zh": "{cards} 上做 {what}能放下的最大模型：约 {size}B 参数（每卡约需 {need} GiB，每卡有 {avail} GiB，"
+              "上下文 {context} token）",
+    },
     "memory_total": {
         "en": "{what} needs about {total} GiB in all: {parts}",
         "zh": "{what}总共约需 {total} GiB：{parts}",

@@ -736,6 +736,11 @@ FIT: dict[str, dict[str, str]] = {
         "en": "{workload} fits nothing within the budget, so {next} is ranked instead",
         "zh": "预算内没有能做{workload}的配置，改为按{next}排序",
     },
+    "largest_read": {
+        "en": "the largest size that fits, found by checking sizes in 0.1B steps: {size}B, a generic shape at that "
+              "size",
+        "zh": "能放下的最大规模：以 0.1B 为步长逐一检查得到 {size}B，按该规模的通用结构估算",
+    },
     "people_read": {
         "en": "{people} people with {each} GPUs each read as {count} GPUs",
         "zh": "{people} 人、每人 {each} 张，共 {count} 张",

@@ -7,7 +7,8 @@ import re
 import pytest
 
 from kb.engine import Engine
-from tests.support.fit_engine_helpers import fit_checks_for_question
+from kb.fit.request import parse_request
+from tests.support.fit_engine_helpers import ENGINE, fit_checks_for_question
 
 
 @pytest.mark.parametrize(("question", "gpu", "count", "workload"), [
@@ -117,3 +118,21 @@ def test_one_persons_pick_ranks_one_consumer_card_each_by_memory(question: str) 
 def test_one_persons_pick_leads_with_the_guides_line_for_their_level(engine: Engine) -> None:
     a = engine.answer("自由职业 接活跑本地大模型 推荐哪张卡").answer
     assert re.search(r"^指南对个人开发者的建议：对于专业应用，RTX 4090.*单张消费级显卡显存最大：1 张 RTX 4090", a), a
+
+
+def test_the_largest_model_is_the_bisection_of_kbs_own_check_and_table_5_2_agrees() -> None:
+    from kb.fit.largest import largest_size_b
+
+    # table 5.2 (corpus/tables/table-5.2-memory.md) lists the RTX 4090's largest fp16 / int8 / int4 model
+    assert [largest_size_b(ENGINE, "rtx-4090", "inference", p) for p in ("fp16", "int8", "int4")] == [10.2, 17.2, 38.2]
+    checks, _ = fit_checks_for_question("两张 l40s 做 lora 最大能微调多大的模型")
+    assert len(checks) == 1 and checks[0].fits and checks[0].workload == "lora" and checks[0].gpu_count == 2
+    bigger = largest_size_b(ENGINE, "l40s", "lora", None, 2) + 0.1
+    assert not ENGINE.numbers(parse_request(model=f"{bigger:.1f}b", workload="lora", gpu="l40s", count=2)).fits
+
+
+@pytest.mark.slow
+def test_the_largest_model_asked_of_a_card_is_said_per_format(engine: Engine) -> None:
+    a = engine.answer("一张 4060 最多能跑多大的模型").answer
+    assert re.search(r"^1 张 RTX 4060 上做 fp16 推理能放下的最大模型：约 2\.6B 参数.*"
+                     r"int4 推理能放下的最大模型：约 8B", a), a

@@ -59,6 +59,7 @@ class Facts:
     unknown_gpus: list[str] = field(default_factory=list)  # the names in `unknown` that are accelerators
     model_named: bool = False  # the question names a model (so it asks for a check, not about a card)
     model: tuple[str, int] | None = None  # the model named and its parameters, for arithmetic that needs no check
+    latency: bool = False  # the question asks the time to the first token
     energy_cny_per_kwh: float = 1.0  # kb's electricity price (KB_ENERGY_PRICE_CNY_PER_KWH), for a power bill
     energy_asked: bool = False  # the question gave that price itself ("at 0.6 元/度")
     period: str = "month"  # the span a power bill is asked for (kb.query.Query.period)

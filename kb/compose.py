@@ -293,13 +293,17 @@ class Composer(CaseSentences):
                 out += self._alternatives(c, m, lang)
                 continue
             serving = c.serving
+            if f.latency and serving is not None and serving.ttft_s:  # "首 token 延迟多少": the prefill, first
+                out.append(Sentence(say("ttft", lang, seconds=f"{serving.ttft_s:.2f}", context=f"{c.seq_len:,}",
+                                        mfu=f"{f.mfu * 100:.0f}", **base), m))
             if c.decode_tokens_per_s is not None:
-                out.append(Sentence(say("decode", lang, tps=rate(c.decode_tokens_per_s), context=f"{c.seq_len:,}",
-                                      **base), m))
-                if serving is not None and serving.concurrency > 1:
-                    out.append(Sentence(say("serving", lang, concurrency=serving.concurrency,
+                decode = Sentence(say("decode", lang, tps=rate(c.decode_tokens_per_s), context=f"{c.seq_len:,}",
+                                      **base), m)
+                if serving is not None and serving.concurrency > 1:  # "10 个人同时用 每人速度多少": their rates
+                    decode = Sentence(say("serving", lang, concurrency=serving.concurrency,
                                           agg=rate(serving.aggregate_decode_tokens_per_s or 0),
-                                          per=rate(serving.per_sequence_decode_tokens_per_s or 0)), m))
+                                          per=rate(serving.per_sequence_decode_tokens_per_s or 0)), m)
+                out.append(decode)
             elif c.train_gpu_hours is not None and c.train_wall_hours is not None:
                 compute = c.train_compute_wall_hours or c.train_wall_hours
                 key = "train_time_comm" if c.train_wall_hours > 1.01 * compute else "train_time"

@@ -303,6 +303,7 @@ class Engine:
                       selection=selection, unknown=unknown, gpus=gpus, terms=terms, mfu=s.mfu,
                       budget_cny=found.budget_cny, asked=query.asked, unknown_gpus=list(query.unknown_gpus),
                       model_named=query.model is not None, model=self._model_params(query.model),
+                      latency=query.latency,
                       counts={g: c for g, c in query.gpus if c},
                       how_many=query.how_many, period=query.period,
                       energy_cny_per_kwh=query.energy_cny_per_kwh or s.energy_price_cny_per_kwh,

@@ -149,9 +149,10 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
     models = [replace(q, model=m, also=[]) for m in (q.model, *q.also)]
     results = [_one(engine, m, gpu, count, w, notes) for m in models for gpu, count in gpus for w in workloads]
     found.checks = [r for r in results if r is not None]
-    if q.speed or q.asked == "time":  # "how long on one 4060 Ti": it does not fit there, so how fast on enough cards
+    # "how long on one 4060 Ti", "ttft on one h100": it does not fit there, so how fast on enough cards
+    if q.speed or q.latency or q.asked == "time":
         found.checks += _on_enough_cards(engine, q, found.checks, notes)
-    if q.speed and q.seq_len is None:
+    if q.speed and q.seq_len is None and not (q.concurrency or 1) > 1:  # (users at once: their own rates)
         found.checks += _short_context(engine, found.checks, language)
     return found
 

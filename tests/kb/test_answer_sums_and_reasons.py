@@ -482,3 +482,15 @@ def test_a_why_about_a_card_quotes_nothing_the_guide_says_of_another_line(ask: A
     # §4.4's unnamed "不支持NVLink，多卡并行效率较低" is the RTX series'; the H20 has NVLink
     answer = ask("h20 的算力为什么比 h100 低这么多")
     assert "不支持NVLink" not in answer and "148" in answer, answer
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # the time to the first token, when asked, is the prefill of the prompt, said first
+    ("a100 80g 跑 qwen2.5 14b 4k 的提示词 首字延迟多久",
+     r"^首 token 时间：qwen2\.5-14b fp16 推理在 1 张 A100 80GB 上、4,096 token 的提示词约 [\d.]+ 秒"),
+    # users at once asked their speed: the serving rates, each and in all, not a single stream's bound
+    ("8 people sharing one h100 on llama 3 8b - tok/s each?", r"^Serving 8 sequences at once: about [\d,]+ tokens/s in "
+                                                             r"all, [\d,]+ tokens/s each"),
+])
+def test_first_token_latency_and_users_speed_are_what_is_said_first(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question)), ask(question)

@@ -64,6 +64,12 @@ ANSWER: dict[str, dict[str, str]] = {
         "zh": "解码速度上限：{what}在 {cards} 上、{context} token 上下文时约 {tps} tokens/s（显存带宽 ÷ 每个 token "
               "读取的字节数；实际引擎达不到）",
     },
+    "ttft": {
+        "en": "Time to first token: about {seconds} s for a {context}-token prompt, {what} on {cards} (the prompt "
+              "prefilled alone at the dense peak × MFU {mfu}%; a busy server adds queueing)",
+        "zh": "首 token 时间：{what}在 {cards} 上、{context} token 的提示词约 {seconds} 秒（单条提示词独占预填充，按"
+              "稠密峰值 × MFU {mfu}% 计；繁忙的服务还要加排队）",
+    },
     "serving": {
         "en": "Serving {concurrency} sequences at once: about {agg} tokens/s in all, {per} tokens/s each",
         "zh": "同时服务 {concurrency} 路序列：合计约 {agg} tokens/s，每路 {per} tokens/s",

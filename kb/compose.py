@@ -368,8 +368,9 @@ class Composer(CaseSentences):
                                 what=workload_phrase(sel.model, sel.workload, sel.precision, lang)), ["S"])]
         within = [("pick_fastest", fastest), ("pick_cheapest", cheapest)] if sel.budget_cny is not None else [
             ("pick_cheapest", cheapest), ("pick_fastest_open", fastest)]  # no budget: what is enough comes first
-        picks = {"memory": [("pick_memory" if sel.budget_cny is not None else "pick_memory_one", fastest)],
-                 "power": [("pick_power", fastest)],
+        one = sel.budget_cny is None  # (no budget: one card of each, not what a budget buys)
+        picks = {"memory": [("pick_memory_one" if one else "pick_memory", fastest)],
+                 "power": [("pick_power_one" if one else "pick_power", fastest)],
                  "cost_headroom": [("pick_cheapest", cheapest)]}.get(sel.ranked_by, within)
         for key, row in picks:
             if row is cheapest and row is fastest and key != picks[0][0]:
@@ -391,9 +392,14 @@ class Composer(CaseSentences):
         return out + (rule or self._budget_rule(f, sel.budget_cny, top_k))
 
     def _setting_rule(self, f: Facts, top_k: int) -> list[Sentence]:
-        """'an edge box, tight power': the guide's §11.2 advice for that setting."""
-        return self._rule(f, top_k, "setting_rule", setting_rule(self._groups.get("guide-11.2", []), f.question,
-                                                                  f.language))
+        """'an edge box, tight power', 'a realtime chatbot': the guide's §11.2 advice for that setting."""
+        found = setting_rule(self._groups.get("guide-11.2", []), f.question, f.language)
+        if found is None:
+            return []
+        chunk, rule, setting = found
+        setting = setting if f.language == "zh" else setting[:1].lower() + setting[1:]  # (mid-sentence)
+        return [Sentence(say("setting_rule", f.language, setting=setting, rule=rule.rstrip("。.")),
+                         [self._cite(f, chunk, top_k)])]
 
     def _audience_rule(self, f: Facts, top_k: int) -> list[Sentence]:
         """'solo dev, entry-level': the guide's advice for individual developers at that level."""

@@ -272,7 +272,11 @@ class Engine:
         return turn
 
     def _bought(self, q: Query) -> tuple[str, int] | None:
-        """'一张 a100 的钱能买几张 4090': the second card and how many of it the first card's price buys."""
+        """'一张 a100 的钱能买几张 4090': the second card and how many of it the first card's price buys; '十五万
+        全部拿来买 4070 能买多少张': the card and how many of it the budget buys."""
+        if q.how_many and len(q.gpus) == 1 and q.budget_cny and not q.model:
+            price = self._figure(q.gpus[0][0], "price")
+            return (q.gpus[0][0], int(q.budget_cny // price[0])) if price else None
         if not (q.how_many and len(q.gpus) == 2 and "price" in q.attributes):
             return None
         prices = [(g, n, p[0]) for g, n in q.gpus if (p := self._figure(g, "price"))]

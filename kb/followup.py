@@ -78,10 +78,15 @@ _MORE = re.compile(rf"(?:多加|再加|再补|补|加|增加|(?<![最至])多)\s
                    rf"(?:加|添|补)\s*第二张|"
                    rf"^\W*(?:and\s+|just\s+|maybe\s+)?{_N_WORD} more\W*$|(?:再来|再多|多来|再上)\s*{_N}\s*(?:张|块)",
                    re.IGNORECASE)
+_MORE_USERS = re.compile(rf"(?:再加|多加|加上?|增加|再来|多来)\s*{_N}\s*(?:个|名|位)?\s*(?:人|用户|同事|并发)|"
+                         rf"\b{_N_WORD} more (?:users|people|folks|seqs|sequences|sessions)|"
+                         rf"\badd(?:ing)? {_N_WORD} (?:more )?(?:users|people|seqs|sequences|sessions)", re.IGNORECASE)
 _LESS = re.compile(rf"(?:少|减)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|\b{_N_WORD} (?:less|fewer) {_CARDS}", re.IGNORECASE)
 # A turn that sets another card beside the earlier one, not in its place.
 _VERSUS_TURN = re.compile(r"compare|(?<![a-z])vs\.?(?![a-z])|versus|against|side by side|对比|比较|相比|比一比|比一下",
                           re.IGNORECASE)
+# The earlier cards pointed at: "这些卡", "这批 4080", "those cards", "them".
+_THESE = re.compile(r"这些|这批|那些|这几张|those|these|(?<![a-z])them(?![a-z])", re.IGNORECASE)
 # A format said with a rate word is that format's figure ("4090 的 fp32 算力"), not a precision to run in.
 _RATE = re.compile(r"算力|性能|t?flops|tops|throughput|performance", re.IGNORECASE)
 # Words anywhere in a turn that point back at what was being sized ("dropping it on an l4", "放 l4 上呢").
@@ -172,9 +177,10 @@ def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None
             base = prior.seq_len or DEFAULT_SEQ.get(workload, 4096)
             merged.seq_len = max(1, int(base * scale))
             changed.add("seq_len")
-        # (not "每个人的上下文都减半": a context word between the people and the change is the context's)
-        if re.search(rf"{_USERS}(?:(?!{_CONTEXT}).){{0,6}}{word}|{word}(?:(?!{_CONTEXT}).){{0,12}}{_USERS}", s) \
-                and prior.concurrency:
+        # (not "每个人的上下文都减半", "each user gets twice the context": a context word between the people and
+        # the change, or right after the change, is the context's)
+        if re.search(rf"{_USERS}(?:(?!{_CONTEXT}).){{0,14}}{word}(?!.{{0,6}}{_CONTEXT})"
+                     rf"|{word}(?:(?!{_CONTEXT}).){{0,12}}{_USERS}", s) and prior.concurrency:
             merged.concurrency = max(1, int(prior.concurrency * scale))
             changed.add("concurrency")
         if re.search(rf"{_CARDS}.{{0,6}}{word}|{word}.{{0,20}}{_CARDS}|卡数.{{0,4}}{word}", s) and merged.gpus:
@@ -198,6 +204,10 @@ def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None
             and "gpu_count" not in changed:  # "卡数乘4", "4x the gpus"
         merged.gpus = [(g, (c or 1) * factor) for g, c in merged.gpus]
         changed.add("gpu_count")
+    # "再加30个人", "20 more users", "add 10 users": people added to those the conversation had
+    if prior.concurrency and (m := _MORE_USERS.search(s)):
+        merged.concurrency = prior.concurrency + (to_int(m.group(1) or m.group(2) or m.group(3) or "") or 0)
+        changed.add("concurrency")
     step = _step(s)
     if step and merged.gpus:
         merged.gpus = [(g, max(1, (c or 1) + step)) for g, c in merged.gpus]
@@ -255,7 +265,8 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
     own_subject = own_subject or (new.asked == "price" and bool(new.gpus) and prior.asked != "price"
                                   and not prior.attributes)
     relative = bool(re.search(f"{_DOUBLE}|{_HALF}|{_QUARTER}|{_QUADRUPLE}", text, re.IGNORECASE)) \
-        or bool(_MORE.search(text)) or bool(_LESS.search(text)) or bool(_TIMES.search(text))
+        or bool(_MORE.search(text)) or bool(_LESS.search(text)) or bool(_TIMES.search(text)) \
+        or bool(_MORE_USERS.search(text))
     fit_slots = bool(new.gpus or new.model or new.count or new.workloads or new.precision or new.seq_len
                      or new.concurrency or new.budget_cny or new.tokens)
     # "how fast?", "几张?", "延迟呢": a short turn asking a quantity of the earlier subject carries it
@@ -278,8 +289,9 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
                                          or new.workloads or _POINTS_BACK.search(text)))
     # "how much would those two cost" after a fit: a figure of the earlier cards, asked of them alone
     of_the_cards = bool(new.attributes) and set(new.attributes) <= _CARD_FIGURES and not fit_slots \
-        and new.model is None and not new.unknown and bool(prior.gpus) and prior.model is not None \
-        and not new.asks and not about_a_case(text)
+        and new.model is None and not new.unknown and bool(prior.gpus) \
+        and (prior.model is not None or prior.budget_cny is not None or _THESE.search(text) is not None) \
+        and (not new.asks or prior.model is None) and not about_a_case(text)
     carries = carries or of_the_cards
     # "kv cache 每个 token 多大" after a model on a card: a quantity of the earlier subject, however long the turn
     subjectless = asks_of_it and new.model is None and not new.gpus and not new.unknown

@@ -53,13 +53,14 @@ def audience_rule(parts: list[Chunk], question: str, language: Language) -> tupl
         return None
     # (the professional words win over "getting into": "a pro getting into local llms" is a professional)
     level = next((zh for zh, p in reversed(_LEVELS) if re.search(p, question, re.IGNORECASE)), "入门级")
-    return _line_under(parts, language, lambda zh: "个人开发者" in zh, lambda zh: level in zh)
+    found = _line_under(parts, language, lambda zh: "个人开发者" in zh, lambda zh: level in zh)
+    return found[:2] if found else None
 
 
 def _line_under(parts: list[Chunk], language: Language, block: Callable[[str], bool],
-                line: Callable[[str], bool]) -> tuple[Chunk, str] | None:
+                line: Callable[[str], bool]) -> tuple[Chunk, str, str] | None:
     """The first line `line` accepts below the first line `block` accepts (both judged on the Chinese), as shown
-    in `language`: a rule inside one of §11's blocks."""
+    in `language`, with that block's own line: a rule inside one of §11's blocks."""
     for chunk in parts:
         lines = aligned(chunk, language)
         start = next((i for i, (zh, _) in enumerate(lines) if block(zh)), None)
@@ -67,18 +68,25 @@ def _line_under(parts: list[Chunk], language: Language, block: Callable[[str], b
             continue
         for zh, shown in lines[start + 1:]:
             if line(zh):
-                return chunk, shown.lstrip("- ").strip()
+                return chunk, shown.lstrip("- ").strip(), lines[start][1].strip().rstrip(":：")
     return None
 
 
 # The setting a pick is for, in the question → the heading of its §11.2 block ("边缘部署和特殊环境：").
 _SETTINGS = (("边缘部署", r"边缘|edge|kiosk|盒子|工控|嵌入式|embedded|产线|production line|诊所|clinic|门店|"
-                         r"low[\s-]power|低功耗|功耗越低"),)
+                         r"low[\s-]power|低功耗|功耗越低"),
+             ("实时交互式应用", r"实时|real[\s-]?time|chat\s?bot|聊天机器人|interactive|交互式|客服|customer service"))
 
 
-def setting_rule(parts: list[Chunk], question: str, language: Language) -> tuple[Chunk, str] | None:
-    """§11.2's recommended configuration for the setting the question names (an edge box, a kiosk)."""
-    heading = next((h for h, p in _SETTINGS if re.search(p, question, re.IGNORECASE)), None)
+def setting_of(question: str) -> str | None:
+    """The §11.2 setting a pick is for ("边缘部署", "实时交互式应用"), if the question names one."""
+    return next((h for h, p in _SETTINGS if re.search(p, question, re.IGNORECASE)), None)
+
+
+def setting_rule(parts: list[Chunk], question: str, language: Language) -> tuple[Chunk, str, str] | None:
+    """§11.2's recommended configuration for the setting the question names (an edge box, a chatbot), with the
+    setting's name as the guide writes it."""
+    heading = setting_of(question)
     if heading is None:
         return None
     return _line_under(parts, language, lambda zh: zh.startswith(heading), lambda zh: "推荐配置" in zh)

@@ -56,7 +56,9 @@ _WHY = re.compile(
     r"建议|recommend|best practice|最佳实践|怎么选|如何选|how (?:should|do|can) (?:i|we)|应该|should", re.IGNORECASE)
 # What someone else did: the guide's cases and examples, not a check of what would fit.
 _DONE = re.compile(r"\bdid (?:they|meta|openai|google|the (?:team|company|lab|startup)|\w+) (?:use|train|buy|deploy|"
-                   r"spend|pick|choose|run)\b|用了(?:几|多少)|花了(?:几|多少)|买了(?:几|多少)", re.IGNORECASE)
+                   r"spend|pick|choose|run)\b|用了(?:几|多少)|花了(?:几|多少)|买了(?:几|多少)|"
+                   # "in the open-model case, were the 405b gpus a100s": what a case used, asked in the past
+                   r"\bwere (?:the|its|their) [^?？]{0,30}(?:gpus?|cards?)\b", re.IGNORECASE)
 _OURS = re.compile(r"\b(?:we|i|our|my|us)\b|我们|我|咱", re.IGNORECASE)
 _NAMED_CASE = re.compile(r"案例|(?<![a-z])case(?: study)?(?![a-z])", re.IGNORECASE)
 _CASE = re.compile(

@@ -38,7 +38,8 @@ UNKNOWN_GPUS: tuple[str, ...] = (
     # ... or with its product line between: 海光 DCU Z100, 沐曦 曦思 N100, 燧原 云燧 T20, 华为 昇腾 910B
     rf"(?:燧原|enflame|昆仑芯?|kunlun|壁仞|biren|沐曦|metax|海光|hygon|摩尔线程|天数智芯|寒武纪){_SEP}"
     rf"(?:{_LINE_ZH}{{1,3}}{_SEP}|(?:dcu|mtt|mlu|bi|br|xpu|gpu){_SEP})?"
-    rf"(?!\d+(?:\.\d+)?b(?![a-z0-9]))[a-z]{{0,3}}{_SEP}\d{{2,4}}[a-z]?(?![a-z0-9])|(?:dcu|曦思|曦云|云燧){_SEP}[a-z]{{0,3}}\d{{2,4}}[a-z]?(?![a-z0-9])|"
+    rf"(?!\d+(?:\.\d+)?b(?![a-z0-9]))[a-z]{{0,3}}{_SEP}\d{{2,4}}[a-z]?(?![a-z0-9])|(?:dcu|曦思|曦云|云燧|天垓|智铠){_SEP}[a-z]{{0,3}}\d{{2,4}}[a-z]?"
+    rf"(?![a-z0-9])|"
     rf"寒武纪|cambricon(?:{_SEP}mlu\d*)?|mlu{_SEP}\d{{3}}|昆仑芯?|kunlun|海光|hygon|dcu|摩尔线程|沐曦|壁仞|燧原|"
     rf"enflame|metax|biren",
     # more Chinese accelerators: Alibaba T-Head's Hanguang, Cambricon's Siyuan, MetaX's Xiyun, Enflame's Yunsui,

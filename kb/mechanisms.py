@@ -59,7 +59,7 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
                  r"kv[^?？]{0,30}(?:per|a|each|每个?) ?token|每 ?token[^?？]{0,10}kv"),
     ("tp_link", r"(?:张量并行|tensor[\s-]?parallel|(?<![a-z])tp(?![a-z])|多卡|multi[\s-]?(?:gpu|card)|两张卡之间|卡间|"
                 r"between (?:the )?(?:two )?(?:cards|gpus)|all[\s-]?reduce)[^?？]{0,40}"
-                r"(?:nvlink|pcie|慢|slow|通信|communicat|scal|快不起来|带宽)|(?:nvlink|pcie)[^?？]{0,30}"
+                r"(?:nvlink|pcie|慢|slow|通信|communicat|scal|快不起来|带宽|延迟|latency|变高)|(?:nvlink|pcie)[^?？]{0,30}"
                 r"(?:张量并行|tensor[\s-]?parallel|多卡|multi[\s-]?(?:gpu|card)|训练|training)"),
     ("moe", r"(?<![a-z])moe(?![a-z])|mixture[\s-]of[\s-]experts|混合专家|专家模型|active param|激活参数"),
     ("batching", r"(?:batch\w*|批处理|批量|组批|拼批|合批)[^?？]{0,40}(?:throughput|吞吐|faster|更快|tokens?|快)|"

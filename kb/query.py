@@ -42,6 +42,7 @@ class Query:
     latency: bool = False
     low_power: bool = False  # "功耗越低越好", "tight power budget": a pick ranked by the cards' power; not state
     individual: bool = False  # a pick for one person (a solo developer, a freelancer): one consumer card; not state
+    setting: str | None = None  # the §11.2 setting a pick is for ("边缘部署", "实时交互式应用"); not state
     scratch: bool = False  # training said as pre-training or from scratch: adapters are no fallback; not state
     speed: bool = False  # asks for a decode rate (tokens/s), which people quote at a short context
     concurrency: int | None = None

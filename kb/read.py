@@ -15,7 +15,7 @@ from functools import lru_cache
 from kb import read_amounts as amounts
 from kb.fit.notes import note
 from kb.fit.numbers import CN_NUMERAL, EN_NUMBER_WORD, NUM, amount, to_int
-from kb.guide_rules import for_an_individual
+from kb.guide_rules import for_an_individual, setting_of
 from kb.intent import KEY_FIGURES, RATE, derived_ask, spec_attributes
 from kb.language import Language, check_language
 from kb.names import Registry
@@ -265,6 +265,7 @@ def _words(t: Text, q: Query) -> None:
                         r"low[\s-]power|lowest power|power[\s-](?:efficient|budget|constrained|limited|sipping)|"
                         r"tight power|least power|fewest watts")
     q.individual = for_an_individual(t.original)
+    q.setting = setting_of(t.original)
     q.scratch = t.has(r"预训练|pre[\s-]*train|from scratch|从头训|从零训|from zero|from the ground up")
     q.speed = t.has(RATE) or t.has(r"throughput|吞吐")
     # ("which single gpu": the count reader has taken "single gpu" from the text, so the words are read as said)
@@ -314,6 +315,7 @@ _ASKED: tuple[tuple[str, str], ...] = (
                r"(?:v?ram|memory) (?:do(?:es)? (?:i|it|we) need|needed|required|requirement|usage|footprint)|"
                r"vram for|memory for|total (?:v?ram|memory|gpu memory)|总显存|"
                r"(?:v?ram|memory|mem)\W{0,2}\s*(?:per|a|each|on each)\s*(?:gpu|card)|(?:v?ram|memory|mem) each|"
+               r"(?:per|each)[\s-](?:gpu|card)\s*(?:v?ram|memory|mem)|"
                r"每张?卡.{0,6}(?:显存|多少|多大)|显存.{0,6}每张?卡|"
                # a bare "per gpu then?", "每张卡呢" after a fit: the share of each card
                r"^\W*(?:and |so |ok |then |what about )?(?:per|each|a) (?:gpu|card)\W*(?:then|each)?\W*$|"

@@ -96,11 +96,12 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
         found.selection = budget_options(engine, q.budget_cny, max_gpus=q.max_gpus, workload=workload,
                                          low_power=q.low_power, language=language)
         return found
-    if q.model is None and q.budget_cny is None and q.wants_selection and q.individual and not q.gpus \
-            and not q.unknown:  # "solo dev, one card, which?": one consumer card each, by memory
+    if q.model is None and q.budget_cny is None and q.wants_selection and (q.individual or q.setting) \
+            and not q.gpus and not q.unknown:  # "solo dev, one card, which?", "an edge box, which card?"
         from kb.fit.select import single_card_options
 
-        found.selection = single_card_options(engine, language=language)
+        edge = q.low_power or q.setting == "边缘部署"  # an edge box: by power, lowest first
+        found.selection = single_card_options(engine, by_power=edge, language=language)
         return found
     if q.asked == "largest" and q.model is None and q.gpus:
         found.checks = _largest(engine, q, notes=list(q.notes))

@@ -179,16 +179,18 @@ def budget_options(engine: FitEngine, budget_cny: float, *, max_gpus: int | None
                      ranked_by="power" if low_power else "memory")
 
 
-def single_card_options(engine: FitEngine, *, language: Language = "en") -> Selection:
-    """One person's pick with no model and no budget: each priced consumer card, one each, by memory (what an LLM
-    workload runs out of first), then price; the guide's §11.4 line says which it would buy at which level."""
+def single_card_options(engine: FitEngine, *, by_power: bool = False, language: Language = "en") -> Selection:
+    """A pick with no model and no budget, for one person or one box: each priced consumer card, one each, by memory
+    (what an LLM workload runs out of first), then price — or by power, lowest first, for an edge box; the guide's
+    §11.4 or §11.2 line says which it would buy."""
     rows = [g for g in engine.gpus.values() if g.price_cny is not None and not g.datacenter]
     excluded = [note("excluded_no_price", gpu=g.id) for g in engine.gpus.values() if g.price_cny is None]
-    by_memory = sorted(rows, key=lambda g: (-g.vram_bytes, g.price_cny or 0))
+    by_memory = sorted(rows, key=lambda g: (g.tdp_w, -g.vram_bytes) if by_power else (-g.vram_bytes, g.price_cny or 0))
     by_cost = sorted(rows, key=lambda g: (g.price_cny or 0, -g.vram_bytes))
     out = [SelectionRow(gpu=g.id, gpu_count=1, capex_cny=g.price_cny or 0, per_gpu_available_bytes=g.vram_bytes,
-                        rank_by_time=by_memory.index(g) + 1, rank_by_cost=by_cost.index(g) + 1) for g in by_memory]
+                        power_w=g.tdp_w, rank_by_time=by_memory.index(g) + 1, rank_by_cost=by_cost.index(g) + 1)
+           for g in by_memory]
     assumptions = [note("selection_individual"), note("selection_capex"), *_team_prices(engine)]
-    return Selection(workload="", model="", max_gpus=1, rows=out, guidance=["guide-11.4"],
+    return Selection(workload="", model="", max_gpus=1, rows=out, guidance=["guide-11.4", "guide-11.2"],
                      assumptions=render_all(assumptions, language),
-                     excluded=[render(e, language) for e in excluded], ranked_by="memory")
+                     excluded=[render(e, language) for e in excluded], ranked_by="power" if by_power else "memory")

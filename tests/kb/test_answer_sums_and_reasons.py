@@ -72,6 +72,7 @@ def test_a_figure_per_kw_or_per_money_divides_the_record(ask: Any, question: str
     ("训练一个模型为啥比推理多占那么多显存", ["train_memory"]),
     ("why does inference depend on memory bandwidth rather than tflops", ["decode_bandwidth"]),
     ("为什么 lora 比全量微调省显存这么多", ["lora"]),
+    ("4 张 4090 张量并行跑 70b 为啥延迟反而高", ["tp_link"]),
     ("why is mixed precision adam 16 bytes per param", ["adam_bytes"]),
     ("为啥单路生成的速度取决于带宽", ["decode_bandwidth"]),
     ("how come an moe with 47b params decodes like a 13b", ["moe"]),
@@ -203,6 +204,8 @@ def test_a_why_about_a_rate_says_the_mechanism_then_the_cards_figures(ask: Any, 
     # a case's card at the count the question gives it: 25 researchers × 2 RTX 4090 = 50 × 19,000
     ("研究实验室的案例 要是 25 个研究员每人配 2 张 4090 光卡多少钱",
      r"^按指南的单卡价格，这个案例的显卡（50 张 RTX 4090）合计约 950,000 元"),
+    # what a case used, asked in the past tense of its cards: the case, not a fit check of the cards named
+    ("the open-source training case - were its gpus a100s?", r"^Hardware: Llama 3\.1 405B: 16,384 H100"),
     # of the guide's two fintech cases, the one with an inference part when inference is asked
     ("金融科技那家做推理用的是什么卡", r"^硬件：.*推理环境.*12卡RTX 4090"),
 ])

@@ -85,6 +85,8 @@ def test_a_named_models_gradients_are_its_own_and_no_fit_check_comes_with_them(a
     (["how much is an rtx 4080"], "and per gb of vram?", r"RTX 4080's price per GiB of memory: 9,499 CNY ÷ 16 GiB"),
     (["两张 4090 跑 qwen2.5 32b int4 行不行"], "那每卡呢", r"分到 2 张卡上，每卡约"),
     (["6 张 4090 的总功耗"], "一年算下来多少度电", r"6 张 RTX 4090.*一年（8,760 小时）约耗电 23,652 kWh"),
+    # the cards a budget bought: 80,000 // 6,499 = 12 × RTX 4070 Ti, 12 × 12 GiB = 144 GiB
+    (["八万块全买 4070ti 能买几张"], "这批卡显存一共多大", r"12 张 RTX 4070 Ti 的显存合计 12 × 12 GiB = 144 GiB"),
 ])
 def test_a_follow_up_asks_the_derived_quantity_of_the_earlier_cards(ask: Any, history: list[str], question: str,
                                                                      pattern: str) -> None:

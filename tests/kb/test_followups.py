@@ -149,6 +149,14 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["h100 serving mistral 7b", "would that be fast enough?"], "speed", True),
     (["an a100 80g for qwen2.5 14b", "put it against an h100"], "gpus", [("a100-80gb", 1), ("h100-sxm", 1)]),
     (["l4 跑 qwen2.5 7b", "跟 4090 对比一下"], "gpus", [("l4", None), ("rtx-4090", None)]),
+    # users cut "in half" however far the words sit apart; twice the context for each user is the context; users
+    # added to those the conversation had; each card's memory asked of the model on the earlier cards
+    (["b200 跑 qwen2.5 32b 60 users 8k", "slash the number of users in half"], "concurrency", 30),
+    (["b200 跑 qwen2.5 32b 60 users 8k", "give every user double the context"], "concurrency", 60),
+    (["b200 跑 qwen2.5 32b 60 users 8k", "give every user double the context"], "seq_len", 16384),
+    (["h100 跑 llama3 8b 给 12 个人用", "再加 8 个人"], "concurrency", 20),
+    (["h100 serving llama 3 8b to 12 people", "add 4 more users"], "concurrency", 16),
+    (["2 x h200 for llama 3.1 405b int4?", "each-gpu memory then?"], "asked", "memory"),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value

@@ -33,7 +33,8 @@ UNKNOWN_GPUS = ["RTX 3090", "3090", "3080", "RTX 3060", "2080Ti", "2080 Ti", "GT
                 "壁仞BR100", "海光 K100", "Intel Arc Pro B60", "MTT X300",
                 "Tenstorrent Wormhole n150",
                 # an Instinct by its code alone, a maker with its product line between
-                "AMD Instinct MI60", "MI100", "MI355X", "海光 DCU Z100", "沐曦 曦云 C500", "天数智芯 天垓 150"]
+                "AMD Instinct MI60", "MI100", "MI355X", "海光 DCU Z100", "沐曦 曦云 C500", "天数智芯 天垓 150",
+                "天垓150", "智铠100"]
 UNKNOWN_MODELS = ["GPT-4", "GPT-4o", "gpt-3.5-turbo", "Claude", "Claude 3 Opus", "Gemini 1.5 Pro", "Grok", "文心一言",
                   "ChatGLM3", "Baichuan2", "Phi-3", "Kimi", "DBRX", "Jamba"]
 

@@ -132,6 +132,10 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "Lowest power within the budget: {cards}, {watts} W, {avail} GiB each, {capex} CNY for the cards",
         "zh": "预算内功耗最低：{cards}，{watts} W，每卡 {avail} GiB，显卡共 {capex} 元",
     },
+    "pick_power_one": {
+        "en": "Lowest power of one consumer card: {cards}, {watts} W, {avail} GiB, {capex} CNY",
+        "zh": "单张消费级显卡功耗最低：{cards}，{watts} W，{avail} GiB，{capex} 元",
+    },
     "pick_memory_one": {
         "en": "Most memory on one consumer card: {cards}, {avail} GiB, {capex} CNY",
         "zh": "单张消费级显卡显存最大：{cards}，{avail} GiB，{capex} 元",
@@ -366,8 +370,7 @@ ANSWER: dict[str, dict[str, str]] = {
     },
     "audience_rule": {"en": "The guide's advice for individual developers: {rule}",
                       "zh": "指南对个人开发者的建议：{rule}"},
-    "setting_rule": {"en": "The guide's advice for edge deployment and special environments: {rule}",
-                     "zh": "指南对边缘部署和特殊环境的建议：{rule}"},
+    "setting_rule": {"en": "The guide's advice for {setting}: {rule}", "zh": "指南对{setting}的建议：{rule}"},
     "capex_sides": {
         "en": "{a} ({pa} CNY) costs {ratio}× {b} ({pb} CNY), {diff} CNY more; {b} is {pct}% cheaper",
         "zh": "{a}（{pa} 元）是 {b}（{pb} 元）的 {ratio} 倍，贵 {diff} 元；后者便宜 {pct}%",

@@ -728,9 +728,10 @@ FIT: dict[str, dict[str, str]] = {
         "zh": "预算内没有放得下 {precision} 的配置，改为按 {next} 权重排序",
     },
     "selection_individual": {
-        "en": "no model and no budget named, for one person: each priced consumer card (no data-centre card), one "
-              "each, ranked by memory, then price",
-        "zh": "没有给出模型和预算、给个人用：每种有价格的消费级显卡（不含数据中心卡）各一张，按显存排序，其次按价格",
+        "en": "no model and no budget named, for one person or one box: each priced consumer card (no data-centre "
+              "card), one each, ranked by memory, then price (by power, lowest first, for an edge box)",
+        "zh": "没有给出模型和预算、给个人或单台设备用：每种有价格的消费级显卡（不含数据中心卡）各一张，按显存排序，"
+              "其次按价格（边缘设备按功耗从低到高）",
     },
     "selection_fallback": {
         "en": "{workload} fits nothing within the budget, so {next} is ranked instead",

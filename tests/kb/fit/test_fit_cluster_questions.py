@@ -106,7 +106,8 @@ def test_an_edge_pick_quotes_the_guides_edge_line_not_its_budget_band(engine: En
 
 
 @pytest.mark.parametrize("question", ["indie hacker, no budget set, which single gpu for local llms?",
-                                      "自由职业 接活跑本地大模型 推荐哪张卡"])
+                                      "自由职业 接活跑本地大模型 推荐哪张卡",
+                                      "customer-service chatbot in real time, what card should it run on"])
 def test_one_persons_pick_ranks_one_consumer_card_each_by_memory(question: str) -> None:
     _, sel = fit_checks_for_question(question)
     assert sel is not None and sel.ranked_by == "memory" and sel.budget_cny is None and sel.rows
@@ -136,3 +137,9 @@ def test_the_largest_model_asked_of_a_card_is_said_per_format(engine: Engine) ->
     a = engine.answer("一张 4060 最多能跑多大的模型").answer
     assert re.search(r"^1 张 RTX 4060 上做 fp16 推理能放下的最大模型：约 2\.6B 参数.*"
                      r"int4 推理能放下的最大模型：约 8B", a), a
+
+
+def test_an_edge_box_with_no_budget_ranks_one_consumer_card_each_by_power() -> None:
+    _, sel = fit_checks_for_question("门店里的边缘盒子跑小模型 该配哪张卡")
+    assert sel is not None and sel.ranked_by == "power" and sel.budget_cny is None
+    assert min(sel.rows, key=lambda r: r.rank_by_time).gpu == "rtx-4060"

@@ -386,17 +386,21 @@ class Composer(CaseSentences):
                                   watts=f"{row.power_w or 0:,.0f}"), ["S"]))
         # the guide's own line beside the pick: for who asks ("solo dev"), else for the setting ("an edge box"),
         # else for the budget band
-        rule = self._audience_rule(f, top_k) or self._setting_rule(f, top_k)
+        rule = self._audience_rule(f, top_k) or self._setting_rule(f, top_k, sel.budget_cny)
         if rule and sel.budget_cny is None and sel.model == "":  # "solo dev, which card": the guide's own pick first
             return rule + out
         return out + (rule or self._budget_rule(f, sel.budget_cny, top_k))
 
-    def _setting_rule(self, f: Facts, top_k: int) -> list[Sentence]:
-        """'an edge box, tight power', 'a realtime chatbot': the guide's §11.2 advice for that setting."""
+    def _setting_rule(self, f: Facts, top_k: int, budget: float | None = None) -> list[Sentence]:
+        """'an edge box, tight power', 'a realtime chatbot': the guide's §11.2 advice for that setting — unless a
+        budget buys none of the cards it names (then the §11.3 band, priced against the budget, says more)."""
         found = setting_rule(self._groups.get("guide-11.2", []), f.question, f.language)
         if found is None:
             return []
         chunk, rule, setting = found
+        prices = [p[0] for g in self._gpus_named(rule) if (p := self._figure(g, "price"))]
+        if budget is not None and prices and min(prices) > budget:  # "5000 cny, a chatbot": no 4090 in reach
+            return []
         setting = setting if f.language == "zh" else setting[:1].lower() + setting[1:]  # (mid-sentence)
         return [Sentence(say("setting_rule", f.language, setting=setting, rule=rule.rstrip("。.")),
                          [self._cite(f, chunk, top_k)])]

@@ -17,6 +17,7 @@ from kb.fit.gpus import card_family
 from kb.fit.numbers import to_int
 from kb.fit.request import DEFAULT_SEQ
 from kb.intent import about_a_case
+from kb.people import PEOPLE_EN, PEOPLE_ZH, REQUESTS_EN, REQUESTS_ZH, either
 from kb.query import Query
 
 _RESET = re.compile(r"^\s*(?:新问题|新的问题|重新开始|重新问|换个问题|换个话题|另一个问题|另外一个问题|new question|"
@@ -63,7 +64,7 @@ _QUARTER = r"(?:四分之一|1/4|quarter(?:ed|s)?|a fourth)"
 _QUADRUPLE = r"(?:翻两番|翻了两番)"
 _MONEY = r"(?:预算|经费|钱|budget|money|cash|spend)"
 _CONTEXT = r"(?:上下文|context|序列|seq|ctx)"
-_USERS = r"(?:并发|用户|人数|人|users?|people|folks|concurrency|requests?|sequences?|seqs|sessions?|chats?|streams?)"
+_USERS = rf"(?:并发|人数|人|{PEOPLE_ZH}|{REQUESTS_ZH}|concurrency|{either(PEOPLE_EN, REQUESTS_EN)})"
 # "4070ti的数量再翻一番": the cards' number; "if the h800s were doubled": the cards by their name, in the plural
 _CARDS = r"(?:卡|显卡|gpus?|cards?|张数|(?<!用户)(?<!人)数量|(?<![a-z0-9])[a-z]{0,3}\d{2,4}(?:[a-z]{1,3})?s(?![a-z]))"
 _N_ZH = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
@@ -78,9 +79,9 @@ _MORE = re.compile(rf"(?:多加|再加|再补|补|加|增加|(?<![最至])多)\s
                    rf"(?:加|添|补)\s*第二张|"
                    rf"^\W*(?:and\s+|just\s+|maybe\s+)?{_N_WORD} more\W*$|(?:再来|再多|多来|再上)\s*{_N}\s*(?:张|块)",
                    re.IGNORECASE)
-_MORE_USERS = re.compile(rf"(?:再加|多加|加上?|增加|再来|多来)\s*{_N}\s*(?:个|名|位)?\s*(?:人|用户|同事|并发)|"
-                         rf"\b{_N_WORD} more (?:users|people|folks|seqs|sequences|sessions)|"
-                         rf"\badd(?:ing)? {_N_WORD} (?:more )?(?:users|people|seqs|sequences|sessions)", re.IGNORECASE)
+_MORE_USERS = re.compile(rf"(?:再加|多加|加上?|增加|再来|多来)\s*{_N}\s*(?:个|名|位)?\s*(?:人|{PEOPLE_ZH}|并发)|"
+                         rf"\b{_N_WORD} more (?:{PEOPLE_EN}|{REQUESTS_EN})|"
+                         rf"\badd(?:ing)? {_N_WORD} (?:more )?(?:{PEOPLE_EN}|{REQUESTS_EN})", re.IGNORECASE)
 _LESS = re.compile(rf"(?:少|减)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|\b{_N_WORD} (?:less|fewer) {_CARDS}", re.IGNORECASE)
 # A turn that sets another card beside the earlier one, not in its place.
 _VERSUS_TURN = re.compile(r"compare|(?<![a-z])vs\.?(?![a-z])|versus|against|side by side|对比|比较|相比|比一比|比一下",

@@ -19,6 +19,7 @@ from kb.guide_rules import for_an_individual, setting_of
 from kb.intent import KEY_FIGURES, RATE, derived_ask, spec_attributes
 from kb.language import Language, check_language
 from kb.names import Registry
+from kb.people import PEOPLE_EN, REQUESTS_EN
 from kb.query import Query
 from kb.read_amounts import Text
 
@@ -303,9 +304,9 @@ _ASKED: tuple[tuple[str, str], ...] = (
                     r"最大.{0,4}(?:batch|批)|"
                     r"(?:同时|并发|一起).{0,4}(?:几|多少)\s*(?:路|个|人|条|用户|请求)|几路|"
                     r"how many (?:at once|at the same time|in parallel)|"
-                    r"how many .{0,24}(?:concurrent|users|requests|sequences|seqs|chats|sessions|streams|folks)|"
+                    rf"how many .{{0,24}}(?:concurrent|{PEOPLE_EN}|{REQUESTS_EN})|"
                     # "4k sessions: how many fit": the sequences named, then counted
-                    r"(?:users|requests|sequences|seqs|chats|sessions|streams|folks)\W{1,3}how many\b|"
+                    rf"(?:{PEOPLE_EN}|{REQUESTS_EN})\W{{1,3}}how many\b|"
                     r"max(?:imum)? concurren|max concurrent|"
                     r"(?:concurrent|simultaneous) (?:chats|users|requests|sequences)"),
     ("memory", r"(?:多少|多大|几个?g|几g)\s*(?:的)?\s*显存|显存(?:需求|占用|要多少|需要多少|多少)|"

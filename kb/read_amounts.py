@@ -12,6 +12,7 @@ import unicodedata
 
 from kb.fit.notes import note
 from kb.fit.numbers import CN_DIGITS, CN_NUMERAL, EN_COUNT, NUM, amount, cn_int, count_value
+from kb.people import PEOPLE_EN, PEOPLE_ZH, REQUESTS_ZH
 from kb.query import Query
 
 _WIDTH = str.maketrans({"×": "x", "＊": "*", "￥": "¥", "＄": "$", "：": ":", "，": ",", "（": "(", "）": ")"})
@@ -193,9 +194,8 @@ def bare_context(t: Text, q: Query) -> None:
 _ASKS_AT_ONCE = re.compile(r"并发|几路|多少路|几个用户|多少用户|同时|concurren|sessions?|users?|chats?|streams?|seqs?|"
                            r"at once|in parallel")
 # Who uses a deployment, counted: each is a sequence at once when kb sizes the KV cache ("50 个程序员用").
-_PEOPLE_ZH = r"(?:员工|同事|程序员|开发者|工程师|研究员|学生|客户|客服|坐席|医生|分析师|用户|会话|对话|请求)"
-_PEOPLE_EN = (r"(?:employees|devs|developers|engineers|programmers|coders|researchers|students|customers|agents|"
-              r"analysts|staff(?: members)?|colleagues|teammates|folks)\b")
+_PEOPLE_ZH = rf"(?:{PEOPLE_ZH}|{REQUESTS_ZH})"
+_PEOPLE_EN = rf"(?:{PEOPLE_EN})\b"
 
 
 def batch(t: Text, q: Query) -> None:

@@ -188,7 +188,8 @@ class Composer(CaseSentences):
                                       tokens=whole(c.serving.kv_tokens_capacity)), m))
             elif f.asked == "concurrency" and c.serving is not None:
                 s = c.serving
-                out.append(Sentence(say("concurrency", lang, context=f"{s.context_tokens:,}",
+                key = "concurrency" if s.max_concurrent_sequences else "concurrency_none"
+                out.append(Sentence(say(key, lang, context=f"{s.context_tokens:,}",
                                       n=s.max_concurrent_sequences, count=c.gpu_count, gpu=gpu_name(c.gpu),
                                       tokens=whole(s.kv_tokens_capacity)), m))
             elif i == 1 and c.workload == "full" and not c.fits and asks_why(f.question):
@@ -518,7 +519,7 @@ class Composer(CaseSentences):
             direct = self._asked_fit(f) if f.asked == "largest" else (  # (the largest sizes say their own fit)
                 self._models_compared(f) + self._cards_compared(f) + self._asked_fit(f) + self._fit(f))
         elif kind == "speed":
-            direct = self._models_compared(f) + self._asked_fit(f) + self._speed(f)
+            direct = self._models_compared(f) + self._cards_compared(f) + self._asked_fit(f) + self._speed(f)
         elif kind == "cost":
             direct = self._cost(f)
         elif kind == "spec":

@@ -225,6 +225,7 @@ class Engine:
         if turn.followup:
             asked = resolved_question(turn.query, language)
             query = self.fit.read(asked, language)
+            query.earlier_gpus = list(turn.query.earlier_gpus)  # not in the words: kept for the next turn
         else:  # a question standing alone was read once already, as the turn
             rest = is_reset(text)[1]
             asked = rest.strip() or text

@@ -84,8 +84,15 @@ _MORE_USERS = re.compile(rf"(?:再加|多加|加上?|增加|再来|多来)\s*{_N
                          rf"\badd(?:ing)? {_N_WORD} (?:more )?(?:{PEOPLE_EN}|{REQUESTS_EN})", re.IGNORECASE)
 _LESS = re.compile(rf"(?:少|减)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|\b{_N_WORD} (?:less|fewer) {_CARDS}", re.IGNORECASE)
 # A turn that sets another card beside the earlier one, not in its place.
-_VERSUS_TURN = re.compile(r"compare|(?<![a-z])vs\.?(?![a-z])|versus|against|side by side|对比|比较|相比|比一比|比一下",
+_VERSUS_TURN = re.compile(r"compare|(?<![a-z])vs\.?(?![a-z])|versus|against|side by side|对比|比较|相比|比一比|比一下|"
+                          r"(?<![a-z])than(?![a-z])|(?<![对相])比\s*(?:它|这张|那张)?\s*[a-z]{0,4}\s*\d{2,4}",
                           re.IGNORECASE)
+# The card before a swap and the one now, set against each other ("换成l40s" then "差多少", "how much faster?").
+_AGAINST_EARLIER = re.compile(r"差多少|差几倍|差距|快多少|慢多少|快几倍|慢几倍|哪个(?:更)?(?:好|快|强|划算|合适)|"
+                              r"(?:对比|比较|比)一下|比一比|how much (?:faster|slower|better|quicker)|"
+                              r"which (?:is|one'?s?|one is) (?:faster|better|quicker)|compare (?:them|the two|both)|"
+                              r"(?:the )?difference|side by side|vs\.? (?:the )?(?:earlier|first|previous|other) one",
+                              re.IGNORECASE)
 # The earlier cards pointed at: "这些卡", "这批 4080", "those cards", "them".
 _THESE = re.compile(r"这些|这批|那些|这几张|those|these|(?<![a-z])them(?![a-z])", re.IGNORECASE)
 # A format said with a rate word is that format's figure ("4090 的 fp32 算力"), not a precision to run in.
@@ -95,7 +102,12 @@ _POINTS_BACK = re.compile(r"what about|how about|instead|\b(?:it|them|that|those
 _SHORT_ZH, _SHORT_EN = 14, 6  # characters / words: shorter turns are read as follow-ups when they hold slots
 
 # Slot names as `carried` / `changed` report them (contracts.md).
-_SIZE_ONLY = re.compile(r"\b(\d{2,3})\s*g(?:i?b)?\b", re.IGNORECASE)
+_SIZE_ONLY = re.compile(r"(?<![0-9a-z.])(\d{2,3})\s*g(?:i?b)?(?![0-9a-z])", re.IGNORECASE)  # "80g的", "the 40GB one"
+# A bare "16k" in a turn about a served context ("what if we go to 16k", "换到32k呢"): that context, not 16,000 of
+# anything else (users, tokens a second, money are said with their word).
+_BARE_K = re.compile(r"(?<![0-9a-z.$¥])(\d{1,3})\s*k(?![0-9a-z])(?!\s*(?:users?|people|人|用户|并发|tok|token|元|块|"
+                     r"rmb|cny|usd|dollars?|budget|预算|/s|每秒|concurren|seqs?|sequences?|sessions?|requests?))",
+                     re.IGNORECASE)
 
 
 def _sibling(gpu: str, size: str, ids: tuple[str, ...]) -> str | None:
@@ -253,6 +265,9 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
     """`new` read against `prior`: a follow-up inherits what it does not say, else it stands alone.
     `registry_ids` are the GPU records, for a correction that names only a size ("the 40GB one")."""
     reset, _ = is_reset(text)
+    if new.seq_len is None and new.budget_cny is None and (prior.seq_len or prior.asked in ("concurrency", "kv")) \
+            and (bare := _BARE_K.search(unicodedata.normalize("NFKC", text))):
+        new = replace(new, seq_len=int(bare.group(1)) * 1024)
     if _SOFT_RESET.search(text) and (new.model is not None or new.gpus):
         return Turn(new)
     opener = bool(_OPENER.search(text)) or bool(_SOFT_RESET.search(text))
@@ -294,6 +309,10 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
         and (prior.model is not None or prior.budget_cny is not None or _THESE.search(text) is not None) \
         and (not new.asks or prior.model is None) and not about_a_case(text)
     carries = carries or of_the_cards
+    # "差多少" after "换成 l40s": the card before the swap beside the one now
+    against_earlier = bool(prior.earlier_gpus) and bool(prior.gpus) and not new.gpus and new.model is None \
+        and _AGAINST_EARLIER.search(text) is not None
+    carries = carries or against_earlier
     # "kv cache 每个 token 多大" after a model on a card: a quantity of the earlier subject, however long the turn
     subjectless = asks_of_it and new.model is None and not new.gpus and not new.unknown
     if reset or not prior.slots or own_subject or not (opener or relative or subjectless
@@ -325,6 +344,8 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
             merged.gpus = [*prior.gpus, *merged.gpus]  # "compare with an l40s": set beside the earlier card
     elif new.count is not None and not relative:
         merged.gpus = [(g, new.count) for g, _ in prior.gpus]
+    elif against_earlier:
+        merged.gpus = [*prior.earlier_gpus, *(g for g in prior.gpus if g[0] not in dict(prior.earlier_gpus))]
     elif prior.gpus and (size := _SIZE_ONLY.search(text)):  # "no, I meant the 40GB one": the sibling record
         merged.gpus = [(_sibling(g, size.group(1), registry_ids) or g, c) for g, c in prior.gpus]
         new_values["gpu"] = slot_values(merged)["gpu"]
@@ -353,6 +374,10 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
         merged.speed, merged.how_many, merged.latency = new.speed, new.how_many, new.latency
         merged.wants_selection = new.wants_selection or (prior.wants_selection and new.budget_cny is not None)
     said = {k for k, v in new_values.items() if v is not None and (k != "attributes" or not merged.model)}
+    if against_earlier:
+        said.add("gpu")
+    elif prior.gpus and {g for g, _ in merged.gpus} != {g for g, _ in prior.gpus}:
+        merged.earlier_gpus = list(prior.gpus)  # a swap: kept, so the next turn can ask what changed
     _relative(text, prior, merged, said)
     before, after = slot_values(prior), slot_values(merged)
     changed = [k for k in SLOTS if after[k] != before[k] and (k in said or after[k] is None or before[k] is None)]

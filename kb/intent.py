@@ -410,7 +410,8 @@ def also_asked_figures(question: str) -> list[str]:
 
 
 _WHICH = re.compile(r"哪个|哪张|哪款|哪一?种|(?<![a-z])vs\.?(?![a-z])|versus|which|better|faster|更好|更快|更强|更合适|"
-                    r"更划算|compare|比较|对比|还是", re.IGNORECASE)
+                    r"更划算|compare|比较|对比|还是|差多少|差几倍|差距|快多少|慢多少|快几倍|slower|difference|gap",
+                    re.IGNORECASE)
 
 
 def asks_which(question: str) -> bool:

@@ -25,6 +25,9 @@ class Query:
     """The checkable parts of a question; None (or empty) where the question does not say."""
 
     gpus: list[tuple[str, int | None]] = field(default_factory=list)  # record id, the count said beside it
+    # The cards a conversation had before a turn swapped them ("换成 l40s"), so "差多少" / "how much faster?" next
+    # sets the two side by side.
+    earlier_gpus: list[tuple[str, int | None]] = field(default_factory=list)
     model: str | None = None  # a preset id or a size ("70b")
     also: list[str] = field(default_factory=list)  # further presets named, to compare with `model`
     workloads: list[str] = field(default_factory=list)
@@ -88,6 +91,7 @@ def to_state(q: Query, intent: str, language: Language) -> dict[str, Any]:
     """The Query as the JSON `state` of an Answer (no notes: those are re-derived on every turn)."""
     state: dict[str, Any] = {"intent": intent, "language": language,
                              "gpus": [{"id": g, "count": c} for g, c in q.gpus],
+                             "earlier_gpus": [{"id": g, "count": c} for g, c in q.earlier_gpus],
                              "models": [q.model, *q.also] if q.model else [],
                              "workload": q.workloads[0] if len(q.workloads) == 1 else (q.workloads or None),
                              "gpu_count": q.gpu_count, "attributes": list(q.attributes)}
@@ -110,6 +114,8 @@ def from_state(state: dict[str, Any]) -> Query:
     try:
         q.gpus = [(str(g["id"]), None if g.get("count") is None else int(g["count"]))
                   for g in state.get("gpus") or []]
+        q.earlier_gpus = [(str(g["id"]), None if g.get("count") is None else int(g["count"]))
+                          for g in state.get("earlier_gpus") or []]
         models = state.get("models") or []
         q.model = str(models[0]) if models else None
         q.also = [str(m) for m in models[1:]]

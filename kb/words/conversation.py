@@ -100,7 +100,8 @@ def resolved_question(q: Query, language: Language) -> str:
     if zh:
         if q.wants_selection and not q.gpus:
             return f"{model} {work}{more}选哪种卡？"
-        ask = _ASK_ZH.get(q.asked or "", "需要几张" if q.how_many else "的速度是多少" if q.speed else
+        speed = "的速度哪个更快、差多少" if len(q.gpus) > 1 else "的速度是多少"
+        ask = _ASK_ZH.get(q.asked or "", "需要几张" if q.how_many else speed if q.speed else
                           "的延迟是多少" if q.latency else "能行吗")
         where = f"用 {cards} " if cards else ""
         return f"{where}{model} {work}{more}{ask}？"
@@ -111,6 +112,8 @@ def resolved_question(q: Query, language: Language) -> str:
         return _ASK_EN[q.asked].format(work=work, model=model, where=where, more=more)
     if q.how_many:
         return f"How many {gpu_name(q.gpus[0][0]) + 's' if q.gpus else 'GPUs'} for {work} of {model}{more}?"
+    if q.speed and len(q.gpus) > 1:
+        return f"Which is faster for {work} of {model}{where}{more}, and by how much?"
     if q.speed:
         return f"How fast is {work} of {model}{where}{more}?"
     if q.latency:

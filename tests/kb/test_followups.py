@@ -157,6 +157,17 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["h100 跑 llama3 8b 给 12 个人用", "再加 8 个人"], "concurrency", 20),
     (["h100 serving llama 3 8b to 12 people", "add 4 more users"], "concurrency", 16),
     (["2 x h200 for llama 3.1 405b int4?", "each-gpu memory then?"], "asked", "memory"),
+    # a bare "16k" about a served context is that context; a size said with 的 is the sibling card
+    (["qwen2.5 7b fp8 on an l40s, max users at 4k ctx", "and if we move to 32k?"], "seq_len", 32768),
+    (["l20 不算 用h20跑qwen2.5 14b 8k上下文 并发多少", "64k的话"], "seq_len", 65536),
+    (["gemma 2 27b int8 on an a100 40gb?", "sorry, meant the 80gb"], "gpus", [("a100-80gb", 1)]),
+    (["a100 80g 能全参微调 7b 吗", "不对 40g的"], "gpus", [("a100-40gb", None)]),
+    # the card before a swap set against the card now: "how much faster", "差多少"
+    (["llama 3 8b decode tok/s on an l4", "swap in an h200", "how much quicker is that?"], "gpus",
+     [("l4", 1), ("h200", 1)]),
+    (["4090 跑 qwen2.5 7b int4 一秒多少 token", "换 5090 呢", "快几倍"], "gpus",
+     [("rtx-4090", None), ("rtx-5090", None)]),
+    (["a100 80g 跑 mistral 7b 每秒多少token", "比h100慢多少"], "gpus", [("a100-80gb", None), ("h100-sxm", None)]),
 ])
 def test_relative_changes_corrections_and_chains(turns: list[str], field: str, value: object) -> None:
     assert getattr(turn(*turns).query, field) == value
@@ -295,6 +306,20 @@ def test_the_engine_answers_a_follow_up_with_what_it_carried(engine: Engine) -> 
     assert again.fit_checks[0].gpu_count == 2 and again.changed == ["gpu"]
     fresh = engine.answer("Can Llama 3 70B run inference on one H100?")
     assert fresh.carried == [] and fresh.resolved_question == fresh.question and fresh.state["intent"] == "fit"
+
+
+def test_asking_the_difference_after_a_swap_compares_the_two_cards(engine: Engine) -> None:
+    a = engine.answer("how much faster is it", history=["decode speed of llama 3 8b on an l4?", "try an h100"])
+    assert a.changed == ["gpu"] and {c.gpu for c in a.fit_checks} == {"l4", "h100-sxm"}
+    first = a.answer.split(". ")[1]  # after the carried line: the ratio of the two decode rates
+    assert "L4" in first and "H100" in first and "×" in first, a.answer
+    zh = engine.answer("差多少", state=engine.answer("换成4090呢", history=["l40s 跑 qwen2.5 7b 多快"]).state)
+    assert "倍" in zh.answer.split("。")[1], zh.answer
+
+
+def test_a_context_no_sequence_fits_says_none_fits(engine: Engine) -> None:
+    a = engine.answer("what if we go to 16k", history=["llama 3 70b int4 on two 4090s, how many users at 8k?"])
+    assert "cannot hold even one sequence" in a.answer and "16,384" in a.answer
 
 
 def test_history_and_state_are_checked(engine: Engine) -> None:

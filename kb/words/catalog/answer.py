@@ -211,6 +211,11 @@ ANSWER: dict[str, dict[str, str]] = {
               "cache beside the weights)",
         "zh": "在 {context} token 上下文下，{cards} 约可同时容纳 {n} 路序列（权重之外能放 {tokens} token 的 KV 缓存）",
     },
+    "concurrency_none": {
+        "en": "At a {context}-token context, {cards} cannot hold even one sequence: beside the weights there is room "
+              "for only {tokens} tokens of KV cache",
+        "zh": "在 {context} token 上下文下，{cards} 连一路序列也放不下：权重之外只能放 {tokens} token 的 KV 缓存",
+    },
     "largest": {
         "en": "The largest model for {what} on {cards}: about {size}B parameters ({need} GiB of the {avail} GiB each "
               "card has, at a {context}-token context)",

@@ -48,6 +48,8 @@ _WHATIF_SHOWN: dict[str, Callable[[float], str]] = {
 # Two parts of a case's hardware priced against each other: "how many times", "倍", "more than … side".
 _SIDES_ASKED = re.compile(r"倍|times|ratio|比.{0,20}(?:贵|便宜|多|少)|(?:more|less|cheaper|dearer|pricier) than",
                           re.IGNORECASE)  # (not "vs": "the 4090 workstations vs an equivalent a100 system" is a claim)
+# "what did it cost compared with the a100 route": the case's own comparison answers; the card's price follows
+_AGAINST_ROUTE = re.compile(r"compared|versus|(?<![a-z])vs\.?(?![a-z])|相比|对比|比起|than", re.IGNORECASE)
 
 
 class CaseSentences(RecordSentences):
@@ -76,7 +78,8 @@ class CaseSentences(RecordSentences):
             sides = [[g] for g in cards.counts] if len(cards.counts) == 2 and _SIDES_ASKED.search(f.question) else []
             versus = self._priced_sides(replace(f, counts={**f.counts, **cards.counts}), sides, top_k) if sides \
                 else []  # "how many times more does the a100 side cost than the 4090 side": the two set side by side
-            out = versus + self._case_cards_cost(f, cards, top_k) + rows + out
+            cost = self._case_cards_cost(f, cards, top_k)
+            out = versus + (out + cost + rows if _AGAINST_ROUTE.search(f.question) else cost + rows + out)
         elif [a for a in f.intent.attributes if a != "price"]:  # "那个工厂的 2 张 4090 总显存和功耗"
             out = self._case_figures(f, cards, top_k) + out
         return lacks + self._case_whatif(f, group, cards, top_k) + out

@@ -16,11 +16,11 @@ from indexer.chunks import Chunk
 from kb.answer_parts import Composition, Facts, Sentence, TeamPrices
 from kb.case_sentences import CaseSentences
 from kb.facts import Corrections
-from kb.fit.presets import PRESETS
+from kb.fit.presets import PRESETS, resolve_model
 from kb.fit.render import layout_text
 from kb.fit.result import FitResult
 from kb.focus import FRAMING, asks_framing
-from kb.guide_rules import audience_rule, budget_rule, setting_rule
+from kb.guide_rules import audience_rule, budget_rule, scale_rule, setting_rule
 from kb.intent import KEY_FIGURES, also_asked_figures, asks_rent, asks_which, asks_why, derived_ask
 from kb.language import Language
 from kb.mechanism_sentences import mechanism_sentences
@@ -390,6 +390,8 @@ class Composer(CaseSentences):
         rule = self._audience_rule(f, top_k) or self._setting_rule(f, top_k, sel.budget_cny)
         if rule and sel.budget_cny is None and sel.model == "":  # "solo dev, which card": the guide's own pick first
             return rule + out
+        if not rule and sel.budget_cny is None and sel.model and sel.workload in ("full", "lora", "qlora"):
+            return self._scale_rule(f, sel.model, sel.workload, top_k) + out  # "train a 30b, which gpus": §11.1
         return out + (rule or self._budget_rule(f, sel.budget_cny, top_k))
 
     def _setting_rule(self, f: Facts, top_k: int, budget: float | None = None) -> list[Sentence]:
@@ -404,6 +406,16 @@ class Composer(CaseSentences):
             return []
         setting = setting if f.language == "zh" else setting[:1].lower() + setting[1:]  # (mid-sentence)
         return [Sentence(say("setting_rule", f.language, setting=setting, rule=rule.rstrip("。.")),
+                         [self._cite(f, chunk, top_k)])]
+
+    def _scale_rule(self, f: Facts, model: str, workload: str, top_k: int) -> list[Sentence]:
+        """'train a 3b from scratch, which gpus': §11.1's first choice for training a model of that size."""
+        found = scale_rule(self._groups.get("guide-11.1", []), resolve_model(model).params, workload, f.language)
+        if found is None:
+            return []
+        chunk, rule, block = found
+        block = block if f.language == "zh" else block[:1].lower() + block[1:]
+        return [Sentence(say("setting_rule", f.language, setting=block, rule=rule.rstrip("。.")),
                          [self._cite(f, chunk, top_k)])]
 
     def _audience_rule(self, f: Facts, top_k: int) -> list[Sentence]:

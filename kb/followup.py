@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from kb.fit.gpus import card_family
 from kb.fit.numbers import to_int
 from kb.fit.request import DEFAULT_SEQ
-from kb.intent import about_a_case
+from kb.intent import about_a_case, names_a_case
 from kb.people import PEOPLE_EN, PEOPLE_ZH, REQUESTS_EN, REQUESTS_ZH, either
 from kb.query import Query
 
@@ -280,6 +280,8 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
     # "那 a100 多少钱" after a fit question: a card's price is a question of its own, whatever the opener
     own_subject = own_subject or (new.asked == "price" and bool(new.gpus) and prior.asked != "price"
                                   and not prior.attributes)
+    # "另外 聊天机器人那个案例 迁到4090后吞吐量降了多少": a case of the guide named outright is a subject of its own
+    own_subject = own_subject or (names_a_case(text) and about_a_case(text) and new.model is None)
     relative = bool(re.search(f"{_DOUBLE}|{_HALF}|{_QUARTER}|{_QUADRUPLE}", text, re.IGNORECASE)) \
         or bool(_MORE.search(text)) or bool(_LESS.search(text)) or bool(_TIMES.search(text)) \
         or bool(_MORE_USERS.search(text))

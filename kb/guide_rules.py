@@ -90,3 +90,17 @@ def setting_rule(parts: list[Chunk], question: str, language: Language) -> tuple
     if heading is None:
         return None
     return _line_under(parts, language, lambda zh: zh.startswith(heading), lambda zh: "推荐配置" in zh)
+
+
+# §11.1's blocks by the size of the model trained (their headings as the guide writes them), and fine-tuning.
+_SCALES = ((70e9, "超大规模模型训练"), (10e9, "大规模模型训练"), (0.0, "中小规模模型训练"))
+
+
+def scale_rule(parts: list[Chunk], params: float, workload: str, language: Language) -> tuple[Chunk, str, str] | None:
+    """§11.1's first choice for training a model of `params` parameters (a LoRA or QLoRA fine-tune: the
+    fine-tuning block), with the block's heading as the guide writes it."""
+    if workload in ("lora", "qlora"):
+        heading = "模型微调和实验"
+    else:
+        heading = next(h for floor, h in _SCALES if params > floor or floor == 0.0)
+    return _line_under(parts, language, lambda zh: zh.startswith(heading), lambda zh: "首选" in zh)

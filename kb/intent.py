@@ -114,7 +114,12 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
         "tensor_cores": r"tensor ?cores?|张量核心",
         # Multi-Instance GPU: how many isolated slices a card splits into
         "mig": r"(?<![a-z])migs?(?![a-z])|多实例|multi[\s-]?instance|切(?:成|分)?几个实例|几个实例|"
-               r"gpu partition|partition (?:the|a|one|each) (?:gpu|card)",
+               r"gpu partition|partition (?:the|a|one|each) (?:gpu|card)|"
+               # several teams or tenants sharing one card in isolation: what MIG is for
+               r"多租户|租户|multi[\s-]?tenan\w*|tenants?\b|(?:隔离|isolat\w*).{0,12}(?:共享|shar\w*|用户|users|团队|teams)|"
+               r"(?:共享|shar\w*).{0,12}(?:一张|单张|one|a single) ?(?:卡|gpu|card).{0,12}(?:隔离|isolat)|"
+               r"(?:teams|groups|users|团队|多个人|几个人|几个组).{0,16}(?:shar\w*|共享|共用|split|分)\s*"
+               r"(?:one|a single|an?|一张|单张|同一张)?\s*(?:a100|h100|h200)?\s*(?:gpu|card|卡)",
     }.items()
 }
 
@@ -380,7 +385,8 @@ _POWER_BILL = re.compile(r"电费|耗电|power bill|electricity|energy (?:bill|c
                          r"满载.{0,10}(?:一年|一个月|一天)|(?:一年|一个月|一天).{0,10}满载", re.IGNORECASE)
 
 
-_RENT = re.compile(r"租|(?<![a-z])rent|hourly|per[- ](?:gpu[- ]|card[- ])?hour|an hour|每小时|按小时|按需|on[- ]demand|"
+_RENT = re.compile(r"(?<!多)租(?!户)|(?<![a-z])rent|hourly|per[- ](?:gpu[- ]|card[- ])?hour|an hour|每小时|按小时|按需|"
+                   r"on[- ]demand|"
                    r"cloud (?:price|cost|rate|instance)|云上|云服务器|云端.{0,6}(?:价格|多少钱|费用)", re.IGNORECASE)
 
 

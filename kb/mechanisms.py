@@ -39,7 +39,12 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
                       r"(?:用户|并发|人|路|users?|sessions?|concurren)[^?？]{0,40}(?:上下文|context|ctx|prompts?|长度)|"
                       # "为啥说 kv cache 会限制并发": the cache, said by its name, against the users
                       r"kv[\s-]?(?:cache|缓存)?[^?？]{0,20}(?:并发|用户|人数|路数|users?|concurren|batch)|"
-                      r"(?:并发|用户|人数|users?|concurren)[^?？]{0,20}kv"),
+                      r"(?:并发|用户|人数|users?|concurren)[^?？]{0,20}kv|"
+                      # "为什么长上下文推理 a100 比 4090 合适": a long context is memory for its KV cache
+                      r"(?:长上下文|long[\s-]?context|long prompts?)[^?？]{0,30}"
+                      r"(?:合适|适合|更好|better|nicer|good|suit|advantage|优势|显存|memory|vram|pick|选|prefer)|"
+                      r"(?:合适|适合|better|nicer|good|suit|prefer|advantage|优势)[^?？]{0,30}"
+                      r"(?:长上下文|long[\s-]?context)"),
     ("dp_sync", GRAD_EXCHANGE + r"|data[\s-]?parallel|数据并行"),
     ("mla", r"(?<![a-z])mla(?![a-z])|latent attention|潜在注意力|deepseek[^?？]{0,50}kv|kv[^?？]{0,50}deepseek"),
     ("window", r"滑动窗口|sliding[\s-]?window|(?<![a-z])swa(?![a-z])|"

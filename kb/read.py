@@ -88,6 +88,8 @@ def _size(t: Text, q: Query) -> None:
         if m.group(1):
             q.model = m.group(1)
             continue
+        if re.match(r"\s*(?:模型)?\s*(?:的|那个|那家)?\s*(?:case|案例)", t.s[m.end():]):
+            continue  # "the fintech 5b case": the size names a case of the guide, not a model to check
         value = amount(m.group(2), m.group(3))
         q.model = f"{value / 1e9:g}b"
         before = t.s[max(0, m.start() - 24): m.start()]
@@ -121,7 +123,8 @@ def _families() -> frozenset[str]:
 # a word between a count and its card: "16 local 4090s", "8 张二手 3090"
 _COUNT_ADJECTIVE = (r"(?:local|used|new|brand[- ]new|spare|old|identical|second[- ]hand|refurb(?:ished)?|on[- ]prem|"
                     r"二手|全新|本地|现有)")
-_COUNT_BEFORE = re.compile(rf"(\d{{1,3}}(?:,\d{{3}})+|\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})"
+# (not the digits of a format: "bf16 a100", "int8 h100" name no count)
+_COUNT_BEFORE = re.compile(rf"(?<![a-z0-9.])(\d{{1,3}}(?:,\d{{3}})+|\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})"
                            r"\s*(?:x|\*|张|块|卡|片|台|个|路|pcs|-cards?|-gpus?)?\s*(?:的)?\s*"
                            rf"(?:{_COUNT_ADJECTIVE}\s*)?$")
 _COUNT_AFTER = re.compile(rf"^\s*(?:s\b)?\s*(?:x|\*)\s*(\d+)|^\s*(\d+|{CN_NUMERAL})\s*(?:张|块|卡|片)")
@@ -270,7 +273,7 @@ def _words(t: Text, q: Query) -> None:
     q.scratch = t.has(r"预训练|pre[\s-]*train|from scratch|从头训|从零训|from zero|from the ground up")
     q.speed = t.has(RATE) or t.has(r"throughput|吞吐")
     # ("which single gpu": the count reader has taken "single gpu" from the text, so the words are read as said)
-    if re.search(r"which (?:single |one )?(?:gpu|card)\b", t.original.lower()) or t.has(
+    if re.search(r"which (?:single |one )?(?:gpu|card)s?\b", t.original.lower()) or t.has(
             r"选哪|哪种|哪款|哪个|哪张|哪一|[,，\-–]\s*which\s*[?？]?\s*$|what (?:gpu|card)|买什么|选什么|推荐|"
             r"怎么配|如何配|配什么|买啥|选啥|啥卡|什么卡|能买|买得起|should i (?:buy|get)|怎么分|如何分配|怎么分配|"
             r"how (?:should (?:i|we)|to) split|split (?:the|my|our) budget|"

@@ -95,6 +95,9 @@ def test_a_figure_per_kw_or_per_money_divides_the_record(ask: Any, question: str
     ("why do nccl tests on h200s see far less than nvlink's 900 GB/s", ["link_direction"]),
     ("为什么 405b 那么大的集群 张量并行也只开到 8 跨节点用流水线", ["tp_node"]),
     ("qwen3 14b 的 head dim 为啥不是 hidden 除以头数", ["head_dim"]),
+    # a long context against two cards' memory is its KV cache
+    ("why do people say the a100 is better for long context inference", ["context_users"]),
+    ("长上下文的服务 为啥 h200 比 l40s 更适合", ["context_users"]),
     ("what is zero-3", []),  # not a why: the guide's own words
     ("为什么 4090 的 int8 算力比 a100 高", []),  # a figure of two cards, not quantizing
 ])
@@ -497,3 +500,34 @@ def test_a_why_about_a_card_quotes_nothing_the_guide_says_of_another_line(ask: A
 ])
 def test_first_token_latency_and_users_speed_are_what_is_said_first(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # several tenants on one card: its MIG instances, not a rental price ("多租户" is no "租")
+    ("a100 为啥适合给好几个团队共用一张卡", r"^A100 40GB MIG 实例：最多 7 个"),
+    ("why does the h100 suit a multi-tenant cluster", r"^H100 SXM MIG instances: up to 7"),
+])
+def test_sharing_one_card_among_tenants_is_its_mig_instances(ask: Any, question: str, pattern: str) -> None:
+    answer = ask(question)
+    assert re.search(pattern, answer), answer
+    assert not re.search(r"租用价格|rental price", answer)
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # a training pick with no budget leads with §11.1's first choice for the model's size
+    ("pretraining a 2b model, which gpus?", r"^The guide's advice for small and medium-scale model training "
+                                           r"\(<10B parameters\): First choice: a single-card or dual-card RTX 4090"),
+    ("要从头训一个 40b 的模型 买什么卡",
+     r"^指南对大规模模型训练（10B-70B参数）的建议：首选：A100 40GB或多卡RTX 4090集群"),
+    ("full training a 180b model - what hardware", r"^The guide's advice for very large-scale model training "
+                                                   r"\(>70B parameters\): First choice: A100 80GB"),
+    ("qlora 微调 qwen2.5 32b 选什么卡", r"^指南对模型微调和实验的建议：首选：RTX 4090或RTX 4080"),
+])
+def test_a_training_pick_without_a_budget_leads_with_the_guides_rule_for_its_size(ask: Any, question: str,
+                                                                                  pattern: str) -> None:
+    assert re.search(pattern, ask(question))
+
+
+def test_a_cases_own_comparison_comes_before_a_named_cards_price(ask: Any) -> None:
+    answer = ask("in the 8-card 4090 fintech case, what was the cost versus going with a100s")
+    assert re.match(r"^Outcome: Total cost was only 15% of the A100 option", answer), answer

@@ -173,6 +173,16 @@ def test_relative_changes_corrections_and_chains(turns: list[str], field: str, v
     assert getattr(turn(*turns).query, field) == value
 
 
+@pytest.mark.parametrize("turns", [
+    # a case of the guide named outright after a sizing question is a subject of its own
+    ["h100 跑 qwen2.5 32b int8 行吗", "顺便问下 医疗影像那个案例 用了几张4090"],
+    ["can 2 l40s serve llama 3 70b int4?", "unrelated: in the content platform case, what share went to the 4090s"],
+])
+def test_a_case_named_outright_stands_alone(turns: list[str]) -> None:
+    t = turn(*turns)
+    assert not t.followup and t.query.model is None
+
+
 def test_a_new_workload_drops_what_only_the_old_one_had() -> None:
     t = turn("4090 服务 llama3 8b，并发 16", "那 LoRA 微调呢")
     assert t.query.workloads == ["lora"] and t.query.concurrency is None and "concurrency" in t.changed

@@ -212,6 +212,15 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("是训练 不是推理 qwen2.5 7b 在 a800 上", {"workloads": ["full"], "model": "qwen2.5-7b", "gpus": [("a800", None)]}),
     # "which card" asks for one
     ("10k cny, which gpu should a beginner get", {"max_gpus": 1}),
+    # a format's digits are no count of the card after them
+    ("mistral 7b bf16 h200 够吗", {"gpus": [("h200", None)], "precision": "bf16"}),
+    ("qwen2.5 14b int8 l4 - fits?", {"gpus": [("l4", None)], "precision": "int8"}),
+    ("llama 3 8b fp16 8 l40s", {"gpus": [("l40s", 8)]}),
+    # a size that names one of the guide's cases is no model to check
+    ("the fintech 5b case: how many cards did they buy", {"model": None, "unknown_models": []}),
+    ("5b 模型那个案例 花了多少钱", {"model": None}),
+    # "which gpus" (plural) asks for a pick
+    ("pretraining a 2b model, which gpus?", {"wants_selection": True}),
 ])
 def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str, object]) -> None:
     q = read(question)

@@ -76,6 +76,7 @@ _MORE = re.compile(rf"(?:多加|再加|再补|补|加|增加|(?<![最至])多)\s
                    rf"(?:多加|再加|再补)\s*{_N}\s*{_CARDS}|"
                    rf"\b{_N_WORD} more {_CARDS}|\badd {_N_WORD} (?:more )?{_CARDS}|\b(?:another|a second) {_CARDS}|"
                    rf"\b(?:another|a second)\s+(?:rtx\s*)?[a-z]{{0,3}}\d{{2,4}}[a-z]*\b|"  # "add a second h800"
+                   rf"\b{_N_WORD} more (?:rtx\s*)?[a-z]{{0,3}}\d{{2,4}}[a-z]*\b|"  # "one more 4090", "2 more h100"
                    rf"(?:加|添|补)\s*第二张|"
                    rf"^\W*(?:and\s+|just\s+|maybe\s+)?{_N_WORD} more\W*$|(?:再来|再多|多来|再上)\s*{_N}\s*(?:张|块)",
                    re.IGNORECASE)
@@ -102,6 +103,8 @@ _POINTS_BACK = re.compile(r"what about|how about|instead|\b(?:it|them|that|those
 _SHORT_ZH, _SHORT_EN = 14, 6  # characters / words: shorter turns are read as follow-ups when they hold slots
 
 # Slot names as `carried` / `changed` report them (contracts.md).
+_BARE_WAN = re.compile(r"(?<![0-9.])(\d+(?:\.\d+)?)\s*(?:万|w)(?!\s*(?:token|tok|字|人|用户|亿|条|个|小时))",
+                       re.IGNORECASE)
 _SIZE_ONLY = re.compile(r"(?<![0-9a-z.])(\d{2,3})\s*g(?:i?b)?(?![0-9a-z])", re.IGNORECASE)  # "80g的", "the 40GB one"
 # A bare "16k" in a turn about a served context ("what if we go to 16k", "换到32k呢"): that context, not 16,000 of
 # anything else (users, tokens a second, money are said with their word).
@@ -268,6 +271,15 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
     if new.seq_len is None and new.budget_cny is None and (prior.seq_len or prior.asked in ("concurrency", "kv")) \
             and (bare := _BARE_K.search(unicodedata.normalize("NFKC", text))):
         new = replace(new, seq_len=int(bare.group(1)) * 1024)
+    elif new.budget_cny is None and new.seq_len is None and prior.budget_cny and not prior.seq_len:
+        said = unicodedata.normalize("NFKC", text)
+        if wan := _BARE_WAN.search(said):  # "那50万呢" after a budget: that budget
+            new = replace(new, budget_cny=float(wan.group(1)) * 1e4)
+        elif bare := _BARE_K.search(said):
+            # "what about with 200k" after a budget: a budget in the earlier one's currency
+            usd = next((n.values for n in prior.notes if n.key == "budget_usd"), None)
+            value = int(bare.group(1)) * 1000.0
+            new = replace(new, budget_cny=value * float(usd["rate"]) if usd else value)
     if _SOFT_RESET.search(text) and (new.model is not None or new.gpus):
         return Turn(new)
     opener = bool(_OPENER.search(text)) or bool(_SOFT_RESET.search(text))

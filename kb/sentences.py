@@ -17,6 +17,9 @@ from kb.models import Passage
 _ZH_SPLIT = re.compile(r"(?<=[。！？!?；])|\n")
 _EN_SPLIT = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9\"(§])|\n")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+\.)\s+")
+# "案例三：边缘推理部署", "Case three: edge inference deployment": a case's title line, no sentence of its own.
+_TITLE = re.compile(r"^(?:案例[一二三四五六七八九十\d]+|Case (?:one|two|three|four|five|six|seven|eight|\d+))\s*[：:]"
+                    r"[^。.!?！？；;]*$", re.IGNORECASE)
 _HINT = re.compile(r"^(?:出处|适用于|来源|Source|Sources|For questions (?:such as|like)|Applies to)\b", re.IGNORECASE)
 # "(memory bandwidth)", "[spec sheet]": the English glosses records add beside Chinese terms.
 _LATIN_GLOSS = re.compile(r"\s*[(\[（][^()\[\]（）\u4e00-\u9fff]*[A-Za-z][^()\[\]（）\u4e00-\u9fff]*[)\]）]")
@@ -46,7 +49,7 @@ def sentences(text: str, language: Language) -> list[str]:
         s = re.sub(r"^#+\s*", "", s)
         if language == "zh":
             s = _LATIN_GLOSS.sub("", s).strip()
-        if len(s) < 8 or s.endswith(("：", ":")) or s.startswith(("|", "---")) or _HINT.match(s):
+        if len(s) < 8 or s.endswith(("：", ":")) or s.startswith(("|", "---")) or _HINT.match(s) or _TITLE.match(s):
             continue
         out.append(s)
     return out

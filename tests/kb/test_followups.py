@@ -162,6 +162,12 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["l20 不算 用h20跑qwen2.5 14b 8k上下文 并发多少", "64k的话"], "seq_len", 65536),
     (["gemma 2 27b int8 on an a100 40gb?", "sorry, meant the 80gb"], "gpus", [("a100-80gb", 1)]),
     (["a100 80g 能全参微调 7b 吗", "不对 40g的"], "gpus", [("a100-40gb", None)]),
+    # "one more <card>" adds a card; a bare amount after a budget is the budget, in its currency
+    (["mistral 7b on an a10g? no, on an l40s, 30 users at 8k", "ok, one more l40s"], "gpus", [("l40s", 2)]),
+    (["4 h100 跑 qwen2.5 72b", "再来 2 more h100"], "gpus", [("h100-sxm", 6)]),
+    (["with 60k cny how many 4080s", "and with 120k?"], "budget_cny", 120000.0),
+    (["budget is $20k, best gpus for qwen2.5 14b inference", "what if it was 40k"], "budget_cny", 40000 * 7.2),
+    (["预算八万 跑 qwen2.5 7b 推理 买啥", "那15万呢"], "budget_cny", 150000.0),
     # the card before a swap set against the card now: "how much faster", "差多少"
     (["llama 3 8b decode tok/s on an l4", "swap in an h200", "how much quicker is that?"], "gpus",
      [("l4", 1), ("h200", 1)]),

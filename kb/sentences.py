@@ -69,9 +69,12 @@ def best_sentences(ranked: list[tuple[int, Passage]], terms: list[str], language
     picked: list[tuple[int, str]] = []
     if require_match:
         terms = [t for t in terms if not _NAME.search(t)]
+    # A single Chinese character ranks sentences but is no match alone: "多" of "多少" is in "多篇论文" too.
+    strong = [t for t in terms if t and not re.fullmatch(r"[\u4e00-\u9fff]", t)]
     for order, (marker, p) in enumerate(ranked):
         candidates = sentences(p.text, language) if (language == "zh" or p.text != p.original) else []
-        scored = sorted(((sum(len(t) for t in terms if t and t in s.lower()), -i, s) for i, s in enumerate(candidates)),
+        scored = sorted(((sum(len(t) for t in terms if t and t in s.lower())
+                          if any(t in s.lower() for t in strong) else 0, -i, s) for i, s in enumerate(candidates)),
                         reverse=True)
         if about is not None:  # asked of the best-scoring first, and only as far as needed: it reads names
             scored = list(itertools.islice((x for x in scored if about(p, x[2])), per_passage))

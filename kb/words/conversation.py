@@ -91,7 +91,7 @@ def resolved_question(q: Query, language: Language) -> str:
     if not q.model and q.attributes and q.gpus:
         what = ("、" if zh else " and ").join(say(f"attribute.{a}", language) for a in q.attributes)
         named = cards.removeprefix("one ")
-        if q.asked == "cost" and q.attributes == ["power"]:  # energy over a span: kWh and what it costs
+        if q.asked == "cost" and "power" in q.attributes:  # energy over a span: kWh and what it costs
             return (f"{cards} 满载{_PERIOD_ZH[q.period]}耗电多少度、电费多少？" if zh else
                     f"How many kWh do the {named} use in a {q.period} at full load, and what is the electricity bill?")
         per = _PER_ZH.get(q.derived or "", "") if zh else _PER_EN.get(q.derived or "", "")

@@ -20,6 +20,7 @@ from kb.facts import case_facts
 from kb.fit.gpus import card_family
 from kb.focus import case_terms
 from kb.intent import asks_power_bill
+from kb.models import Passage
 from kb.record_sentences import RecordSentences
 from kb.words.answer import gpu_name, whole
 from kb.words.catalog import say
@@ -137,27 +138,42 @@ class CaseSentences(RecordSentences):
         return self._priced_cards(f, "case_cards_cost", list(counts.items()),
                                   [self._cite(f, cards.hardware[0], top_k)], top_k)
 
+    def case_named(self, question: str, passages: list[Passage]) -> str | None:
+        """The guide case a question names ("the university team case", "医疗影像那个"), found among the cases and
+        sections `passages` hold as an answer finds it; None where it names none of them by its own words."""
+        bare = re.sub(r"案例|(?<![a-z])(?:case(?:s| study)?)(?![a-z])", " ", question, flags=re.IGNORECASE)
+        found = sorted(self._case_scores(bare, passages).items(), key=lambda gs: -gs[1])  # ("案例" is every case's)
+        if not found or found[0][1] <= 0 or (len(found) > 1 and found[1][1] == found[0][1]):
+            return None
+        return found[0][0]
+
     def _case_group(self, f: Facts) -> str | None:
         """The case a question is about: of the cases found, and those of the guide sections found ("创业公司案例"
         finds §9.2), the one whose title shares most with the question (its words, and the cases' words for who
         it is about), the first found on a tie."""
         found = [self._chunks_by_id[p.id].group for p in f.passages[:3]
                  if p.kind == "case" and p.id in self._chunks_by_id]
-        sections = {p.section for p in f.passages[:3] if p.kind == "guide"}
-        asked, terms = _title_tokens(f.question), case_terms(f.question)
-        nearby = [g for g in self._groups if g.startswith("case-") and (  # "smart manufacturing case": by name, too
-            g.split("-")[1] in sections or any(t in self._groups[g][0].heading for t in terms))]
-        said = set(re.findall(r"(?<![\d.])(\d{1,2}\.\d)(?![\d.%])", f.question))  # "6.4 金融科技那个": its section
-        nearby += [g for g in self._groups if g.startswith("case-") and g.split("-")[1] in said]
-        # "what did the fintech company use for inference": of two fintech cases, the one whose text has an
-        # inference part (a workload the question names, found in the case's own words)
-        work = [w for w, p in (("推理", r"推理|inference|serv(?:e|ing)"), ("训练", r"训练|train"))
-                if re.search(p, f.question, re.IGNORECASE)]
-        score = {g: len(asked & _title_tokens(self._groups[g][0].heading))
-                 + 2 * sum(t in self._groups[g][0].heading for t in terms) + 3 * (g.split("-")[1] in said)
-                 + sum(w in c.text for w in work for c in self._groups[g][:1])
-                 for g in dict.fromkeys(found + nearby)}
+        score = self._case_scores(f.question, f.passages)
         best = max(score, key=lambda g: (score[g], g in found, -found.index(g) if g in found else 0), default=None)
         if best is not None and (best in found or score[best] > 0):
             return best
         return None
+
+    def _case_scores(self, question: str, passages: list[Passage]) -> dict[str, int]:
+        """Each case found or near what was found, scored by how much of its title and subject the question says."""
+        found = [self._chunks_by_id[p.id].group for p in passages[:3]
+                 if p.kind == "case" and p.id in self._chunks_by_id]
+        sections = {p.section for p in passages[:3] if p.kind == "guide"}
+        asked, terms = _title_tokens(question), case_terms(question)
+        nearby = [g for g in self._groups if g.startswith("case-") and (  # "smart manufacturing case": by name, too
+            g.split("-")[1] in sections or any(t in self._groups[g][0].heading for t in terms))]
+        said = set(re.findall(r"(?<![\d.])(\d{1,2}\.\d)(?![\d.%])", question))  # "6.4 金融科技那个": its section
+        nearby += [g for g in self._groups if g.startswith("case-") and g.split("-")[1] in said]
+        # "what did the fintech company use for inference": of two fintech cases, the one whose text has an
+        # inference part (a workload the question names, found in the case's own words)
+        work = [w for w, p in (("推理", r"推理|inference|serv(?:e|ing)"), ("训练", r"训练|train"))
+                if re.search(p, question, re.IGNORECASE)]
+        return {g: len(asked & _title_tokens(self._groups[g][0].heading))
+                + 2 * sum(t in self._groups[g][0].heading for t in terms) + 3 * (g.split("-")[1] in said)
+                + sum(w in c.text for w in work for c in self._groups[g][:1])
+                for g in dict.fromkeys(found + nearby)}

@@ -222,7 +222,10 @@ class Engine:
         k = clean_top_k(top_k, s.default_top_k, s.max_top_k)
         language = detect_language(text)
         turn = self._turn(self._prior(history, state), text)
-        if turn.followup:
+        if turn.followup and "case" in turn.carried:
+            asked = f"{self._case_title(turn.query.case, language)}{'：' if language == 'zh' else ': '}{text}"
+            query = self.fit.read(asked, language)  # "and what did it cost them": asked of the case named earlier
+        elif turn.followup:
             asked = resolved_question(turn.query, language)
             query = self.fit.read(asked, language)
             query.earlier_gpus = list(turn.query.earlier_gpus)  # not in the words: kept for the next turn
@@ -231,6 +234,8 @@ class Engine:
             asked = rest.strip() or text
             query = turn.query if asked == (rest or text) else self.fit.read(asked, language)
         answer = self._answer(asked, query, k, language)
+        if answer.state.get("intent") == "case":  # kept so that "what did they pay" next asks the same case
+            query.case = turn.query.case or self.composer.case_named(asked, answer.passages)
         lead = ""
         if turn.followup:
             lead = carried_line(turn.carried, turn.changed, turn.before, slot_values(turn.query), language)
@@ -257,7 +262,11 @@ class Engine:
 
     def _turn(self, prior: Query | None, text: str) -> Turn:
         reset, rest = is_reset(text)
-        new = self.fit.read(rest or text, detect_language(text))
+        language = detect_language(text)
+        new = self.fit.read(rest or text, language)
+        if about_a_case(rest or text) and new.model is None and (prior is None or prior.case or reset):  # which case
+            found = self.search(rest or text, self.settings.default_top_k, language, query=new)
+            new.case = self.composer.case_named(rest or text, found)
         if prior is None or reset:
             return Turn(new)
         turn = merge(prior, new, text, tuple(self.fit.gpus))
@@ -271,6 +280,14 @@ class Engine:
                 turn.changed.append("budget_cny")
                 turn.before["budget_cny"] = None
         return turn
+
+    def _case_title(self, case: str, language: Language) -> str:
+        """A case's title in `language`, from its first chunk."""
+        chunk = self.index.chunk(case)
+        if chunk is None:
+            raise BadInput(f"state names an unknown case {case!r}: pass back the `state` of an earlier answer "
+                           f"unchanged", field="state")
+        return chunk.heading if language == "zh" else (chunk.heading_en or chunk.heading)
 
     def _bought(self, q: Query) -> tuple[str, int] | None:
         """'一张 a100 的钱能买几张 4090': the second card and how many of it the first card's price buys; '十五万

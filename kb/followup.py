@@ -94,6 +94,9 @@ _AGAINST_EARLIER = re.compile(r"差多少|差几倍|差距|快多少|慢多少|�
                               r"which (?:is|one'?s?|one is) (?:faster|better|quicker)|compare (?:them|the two|both)|"
                               r"(?:the )?difference|side by side|vs\.? (?:the )?(?:earlier|first|previous|other) one",
                               re.IGNORECASE)
+# Who a case question points back at: "they", "their", "这家公司", "那个团队".
+_THEY = re.compile(r"(?<![a-z])(?:they|them|their|it|its)(?![a-z])|他们|她们|它们|它|这个案例|那个案例|这家|那家|"
+                   r"该公司|这个团队|那个团队|这个公司|那个公司", re.IGNORECASE)
 # The earlier cards pointed at: "这些卡", "这批 4080", "those cards", "them".
 _THESE = re.compile(r"这些|这批|那些|这几张|those|these|(?<![a-z])them(?![a-z])", re.IGNORECASE)
 # A format said with a rate word is that format's figure ("4090 的 fp32 算力"), not a precision to run in.
@@ -138,7 +141,7 @@ def _family_size(prior: str, size: str, text: str = "") -> str:
 _CARD_FIGURES = {"price", "power", "vram", "bandwidth", "nvlink", "pcie", "mig", "tensor_cores", "memory_type",
                  "driver", "ecc"}
 SLOTS = ("model", "gpu", "gpu_count", "workload", "precision", "seq_len", "concurrency", "batch", "budget_cny",
-         "tokens", "zero", "attributes")
+         "tokens", "zero", "attributes", "case")
 
 
 @dataclass
@@ -159,7 +162,7 @@ def slot_values(q: Query) -> dict[str, object]:
             "gpu_count": q.gpu_count if q.gpus else q.count, "workload": tuple(q.workloads) or None,
             "precision": q.precision, "seq_len": q.seq_len, "concurrency": q.concurrency, "batch": q.batch,
             "budget_cny": q.budget_cny, "tokens": q.tokens, "zero": q.zero,
-            "attributes": tuple(q.attributes) or None}
+            "attributes": tuple(q.attributes) or None, "case": q.case}
 
 
 _SAME_MONEY = re.compile(r"same (?:money|budget|price|amount|cash)|for that (?:money|price|budget)|that much money|"
@@ -293,7 +296,17 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
     own_subject = own_subject or (new.asked == "price" and bool(new.gpus) and prior.asked != "price"
                                   and not prior.attributes)
     # "另外 聊天机器人那个案例 迁到4090后吞吐量降了多少": a case of the guide named outright is a subject of its own
-    own_subject = own_subject or (names_a_case(text) and about_a_case(text) and new.model is None)
+    own_subject = own_subject or (names_a_case(text) and about_a_case(text) and new.model is None
+                                  and (prior.case is None or new.case not in (None, prior.case)))
+    # "and what did it cost them" after a question about one of the guide's cases: that case, asked again
+    # (a card it names may be the case's own: "and what share went to the 4090s")
+    of_the_case = not new.gpus or not (new.attributes or new.precision or new.seq_len or new.concurrency
+                                       or new.workloads or new.budget_cny or new.count)
+    if prior.case and not reset and new.case in (None, prior.case) and new.model is None and of_the_case \
+            and not new.unknown and not own_subject and (opener or _short(text) or _THEY.search(text) is not None):
+        return Turn(replace(new, case=prior.case), True, ["case"], [], {})
+    if prior.case and (new.model or new.gpus):  # a model or a card after a case question: a question of its own
+        return Turn(new)
     relative = bool(re.search(f"{_DOUBLE}|{_HALF}|{_QUARTER}|{_QUADRUPLE}", text, re.IGNORECASE)) \
         or bool(_MORE.search(text)) or bool(_LESS.search(text)) or bool(_TIMES.search(text)) \
         or bool(_MORE_USERS.search(text))
@@ -338,7 +351,7 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
         carried = [k for k in ("gpu", "gpu_count") if after[k] is not None and after[k] == before[k]]
         changed = [k for k in SLOTS if after[k] != before[k] and after[k] is not None]
         return Turn(merged, True, carried, changed, {k: before[k] for k in changed})
-    merged = replace(prior, notes=list(new.notes), unknown_models=list(new.unknown_models),
+    merged = replace(prior, case=None, notes=list(new.notes), unknown_models=list(new.unknown_models),
                      unknown_gpus=list(new.unknown_gpus), gpus=list(prior.gpus), workloads=list(prior.workloads),
                      attributes=list(prior.attributes), count=None)
     said: set[str] = set()

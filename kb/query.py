@@ -28,6 +28,7 @@ class Query:
     # The cards a conversation had before a turn swapped them ("换成 l40s"), so "差多少" / "how much faster?" next
     # sets the two side by side.
     earlier_gpus: list[tuple[str, int | None]] = field(default_factory=list)
+    case: str | None = None  # the guide case a conversation is about ("case-9.1-university-team"), for "it", "they"
     model: str | None = None  # a preset id or a size ("70b")
     also: list[str] = field(default_factory=list)  # further presets named, to compare with `model`
     workloads: list[str] = field(default_factory=list)
@@ -78,12 +79,12 @@ class Query:
     def slots(self) -> bool:
         """Whether the question said anything kb can carry into a follow-up."""
         return bool(self.gpus or self.model or self.workloads or self.precision or self.seq_len
-                    or self.concurrency or self.budget_cny or self.tokens or self.attributes)
+                    or self.concurrency or self.budget_cny or self.tokens or self.attributes or self.case)
 
 
 # The slots a state carries, with their JSON names (contracts.md); "gpus" is a list of {"id", "count"}.
 _STATE_SCALARS = ("model", "precision", "seq_len", "batch", "tokens", "zero", "tp", "pp", "budget_cny",
-                  "max_gpus", "concurrency", "count", "asked", "derived")
+                  "max_gpus", "concurrency", "count", "asked", "derived", "case")
 _STATE_FLAGS = ("how_many", "wants_selection", "latency", "speed")
 
 

@@ -130,6 +130,9 @@ def _value(slot: str, value: Any, language: Language) -> str:
         return "/".join(WORKLOADS.get(w, {}).get(language, w) for w in value)
     if slot == "attributes":
         return ("、" if language == "zh" else ", ").join(say(f"attribute.{a}", language) for a in value)
+    if slot == "case":  # "case-9.1-university-team": §9.1 university team
+        section, _, name = str(value).removeprefix("case-").partition("-")
+        return f"§{section} {name.replace('-', ' ')}"
     if slot == "tokens":
         return _tokens(float(value), language)
     if isinstance(value, float):

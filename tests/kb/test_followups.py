@@ -333,6 +333,21 @@ def test_asking_the_difference_after_a_swap_compares_the_two_cards(engine: Engin
     assert "倍" in zh.answer.split("。")[1], zh.answer
 
 
+def test_a_follow_up_after_a_case_question_asks_the_same_case(engine: Engine) -> None:
+    a = engine.answer("and how much did that cost them", history=["which gpus did the university team case buy"])
+    assert a.carried == ["case"] and a.state["case"] == "case-9.1-university-team"
+    assert a.answer.startswith("From earlier: case §9.1 university team.") and "152,000" in a.answer
+    first = engine.answer("聊天机器人那个案例 换卡以后成本降了多少")
+    assert first.state["case"] == "case-7.4-chatbot-service" and "60%" in first.answer
+    again = engine.answer("那吞吐量呢", state=first.state)
+    assert again.carried == ["case"] and "15%" in again.answer.split("。")[1], again.answer
+    fresh = engine.answer("那 qwen2.5 7b 在 l4 上能跑吗", state=first.state)  # a subject of its own
+    assert "case" not in fresh.carried and fresh.fit_checks[0].gpu == "l4"
+    with pytest.raises(BadInput) as bad:
+        engine.answer("他们用了几张卡", state={**first.state, "case": "case-0.0-nowhere"})
+    assert bad.value.field == "state"
+
+
 def test_a_context_no_sequence_fits_says_none_fits(engine: Engine) -> None:
     a = engine.answer("what if we go to 16k", history=["llama 3 70b int4 on two 4090s, how many users at 8k?"])
     assert "cannot hold even one sequence" in a.answer and "16,384" in a.answer

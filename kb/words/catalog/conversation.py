@@ -21,6 +21,7 @@ _SLOT_NAMES: dict[str, dict[str, str]] = {
     "concurrency": {"en": "concurrency", "zh": "并发"}, "batch": {"en": "batch", "zh": "批大小"},
     "budget_cny": {"en": "budget", "zh": "预算"}, "tokens": {"en": "training tokens", "zh": "训练 token"},
     "zero": {"en": "ZeRO stage", "zh": "ZeRO"}, "attributes": {"en": "asked about", "zh": "所问指标"},
+    "case": {"en": "case", "zh": "案例"},
 }
 
 CONVERSATION = {**{f"attribute.{k}": v for k, v in _ATTRIBUTES.items()},

@@ -290,7 +290,7 @@ class Composer(CaseSentences):
             what = workload_phrase(c.model, c.workload, c.precision, lang)
             base = {"count": c.gpu_count, "gpu": gpu_name(c.gpu), "what": what}
             if not c.fits:
-                out.append(Sentence(say("no_speed", lang, **base), m))
+                out.append(Sentence(say("no_speed" if c.workload == "inference" else "no_time", lang, **base), m))
                 out += self._alternatives(c, m, lang)
                 continue
             serving = c.serving

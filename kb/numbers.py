@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 GIB = 1024**3  # bytes in a GiB: kb's memory unit (contracts: GiB for capacities and needs)
 
-NUMBER = re.compile(r"(?<![A-Za-z0-9.])(\d{1,3}(?:,\d{3})+(?![\d.])|\d+(?:\.\d+)?)")
+NUMBER = re.compile(r"(?<![A-Za-z0-9.])(\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|\.\d)|\d+(?:\.\d+)?)")
 # Longest first: 万亿 before 万, 千亿 before 千.
 _SCALES = (("万亿", 1e12), ("千亿", 1e11), ("亿", 1e8), ("万", 1e4), ("千", 1e3), ("TB", 1e3),
            ("trillion", 1e12), ("billion", 1e9), ("million", 1e6), ("thousand", 1e3))

@@ -531,3 +531,14 @@ def test_a_training_pick_without_a_budget_leads_with_the_guides_rule_for_its_siz
 def test_a_cases_own_comparison_comes_before_a_named_cards_price(ask: Any) -> None:
     answer = ask("in the 8-card 4090 fintech case, what was the cost versus going with a100s")
     assert re.match(r"^Outcome: Total cost was only 15% of the A100 option", answer), answer
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # a training time asked of cards that cannot hold the job: the time on the fewest that can, thousands and all
+    ("how many days to pretrain a 65b on 8 a100 80gb, 1.4T tokens",
+     r"There is no training time for 8 × A100 80GB.*Training time: about \d{1,3}(?:,\d{3})*\.\d days on "
+     r"\d+ × A100 80GB"),
+    ("4 张 h100 全参训练 34b 2000亿 token 要多久", r"4 张 H100 SXM 放不下这个任务，所以没有训练时间估计.*训练时间："),
+])
+def test_a_time_asked_of_too_few_cards_is_given_on_enough(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question)), ask(question)

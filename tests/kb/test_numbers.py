@@ -33,3 +33,9 @@ def test_english_counts_reach_the_hundreds() -> None:
     assert [to_int(w) for w in ("a hundred", "one hundred", "two hundred and fifty", "three hundred twelve",
                                 "ninety-nine")] == [100, 100, 250, 312, 99]
     assert re.fullmatch(EN_COUNT, "two hundred and fifty") and not re.search(EN_COUNT, "hundredth")
+
+
+def test_a_thousands_comma_with_decimals_is_one_number() -> None:
+    assert [n.text for n in read_numbers("about 2,434.5 days.")] == ["2,434.5"]
+    assert [n.text for n in read_numbers("1,234,567.8 x, then 2,434.56.")] == ["1,234,567.8", "2,434.56"]
+    assert unsupported("about 2,434.5 days [F1]", {2434.450676638177}) == []

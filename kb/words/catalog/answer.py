@@ -93,6 +93,10 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "There is no speed for {cards}: the job does not fit there",
         "zh": "{cards} 放不下这个任务，所以没有速度估计",
     },
+    "no_time": {
+        "en": "There is no training time for {cards}: the job does not fit there",
+        "zh": "{cards} 放不下这个任务，所以没有训练时间估计",
+    },
     "capex": {
         "en": "{cards} cost about {capex} CNY for the cards alone",
         "zh": "{cards} 仅显卡约 {capex} 元",

@@ -30,7 +30,7 @@ UNKNOWN_GPUS: tuple[str, ...] = (
     rf"(?:rtx{_SEP})?[2-5]0[5-9]0(?:{_SEP}ti)?{_SEP}(?:laptop|mobile|移动版|笔记本版?)|(?:笔记本|laptop){_SEP}"
     rf"(?:rtx{_SEP})?[2-5]0[5-9]0(?:{_SEP}ti)?",
     rf"(?:nvidia{_SEP})?(?:tesla{_SEP})?(?:v100|p100|p40|k80|t4|m40)(?:{_SEP}(?:sxm2|pcie|16gb|32gb))?",
-    rf"(?:nvidia{_SEP})?(?:a10g?|a16|a30|a40|l40(?!s)|l20|h20|h800|a800|h100{_SEP}nvl|gh200|gb200|b100|b300)",
+    rf"(?:nvidia{_SEP})?(?:a10g?|a16|a30|a40|l40(?!s)|l20|h20|h800|a800|h100{_SEP}(?:nvl|pcie)|gh200|gb200|b100|b300)",
     rf"(?:nvidia{_SEP})?(?:jetson{_SEP})?(?:agx{_SEP})?orin|jetson{_SEP}\w+|dgx{_SEP}spark|dgx{_SEP}station",
     rf"(?:huawei{_SEP}|华为{_SEP})?(?:ascend|昇腾){_SEP}(?:9[0-9]0[a-c]?\d?|310[pb]?)|(?:huawei{_SEP})?atlas{_SEP}\d{{3}}[a-z]?",
     rf"(?:寒武纪{_SEP}|cambricon{_SEP})?(?:思元|siyuan){_SEP}\d*",  # Cambricon's Siyuan 590

@@ -25,8 +25,9 @@ def read(question: str):  # type: ignore[no-untyped-def]
 # a card or a model kb knows, nor as a size or a count.
 UNKNOWN_GPUS = ["RTX 3090", "3090", "3080", "RTX 3060", "2080Ti", "2080 Ti", "GTX 1080 Ti", "RTX 4090 D", "V100",
                 "V100 32GB", "Tesla T4", "T4", "A10", "A10G", "A30", "A40", "RTX A6000", "A6000", "A5000", "L20",
-                "L40", "H20", "H800", "A800", "GH200", "GB200", "B100", "H100 NVL", "Ascend 910B", "昇腾910B",
-                "MI250X", "MI325X", "RX 7900 XTX", "7900XTX", "RX 6800", "Apple M2 Ultra", "M3 Max", "TPU v5e",
+                "L40", "H20", "H800", "A800", "GH200", "GB200", "B100", "H100 NVL", "H100 PCIe", "Ascend 910B",
+                "昇腾910B", "MI250X", "MI325X", "RX 7900 XTX", "7900XTX", "RX 6800", "Apple M2 Ultra", "M3 Max",
+                "TPU v5e",
                 "TPU", "Gaudi 2", "Jetson Orin", "Trainium2", "Cerebras", "寒武纪", "Arc A770", "Radeon Pro W7900",
                 "W7800", "RTX PRO 6000 Blackwell", "RTX 5000 Ada", "RTX 4090 Laptop", "4060 laptop", "Ascend 310P",
                 "昇腾 310B", "天数智芯 BI-V150", "Iluvatar MR-V100", "Atlas 300I", "摩尔线程 MTT S80", "燧原i20",

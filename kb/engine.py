@@ -27,7 +27,7 @@ from kb.focus import asked_sections, case_terms, focus_of
 from kb.followup import Turn, asks_same_money, is_reset, merge, slot_values
 from kb.index import LoadedIndex, open_index
 from kb.intent import Domain, Intent, about_a_case, classify, names_a_case, off_domain
-from kb.language import Language, detect_language
+from kb.language import Language, detect_language, turn_language
 from kb.lexicon import OTHER_MAKERS
 from kb.mechanisms import mechanisms
 from kb.models import Answer, Passage
@@ -220,9 +220,10 @@ class Engine:
         s = self.settings
         text = clean_question(question, s.max_question_chars)
         k = clean_top_k(top_k, s.default_top_k, s.max_top_k)
-        language = detect_language(text)
-        turn = self._turn(self._prior(history, state), text)
-        if turn.followup and "case" in turn.carried:
+        prior = self._prior(history, state)
+        language = turn_language(text, prior.language if prior is not None else None)
+        turn = self._turn(prior, text)
+        if turn.followup and "case" in turn.carried and turn.query.case:
             asked = f"{self._case_title(turn.query.case, language)}{'：' if language == 'zh' else ': '}{text}"
             query = self.fit.read(asked, language)  # "and what did it cost them": asked of the case named earlier
         elif turn.followup:
@@ -262,7 +263,7 @@ class Engine:
 
     def _turn(self, prior: Query | None, text: str) -> Turn:
         reset, rest = is_reset(text)
-        language = detect_language(text)
+        language = turn_language(text, prior.language if prior is not None and not reset else None)
         new = self.fit.read(rest or text, language)
         if about_a_case(rest or text) and new.model is None and (prior is None or prior.case or reset):  # which case
             found = self.search(rest or text, self.settings.default_top_k, language, query=new)

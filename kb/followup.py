@@ -275,10 +275,10 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
             and (bare := _BARE_K.search(unicodedata.normalize("NFKC", text))):
         new = replace(new, seq_len=int(bare.group(1)) * 1024)
     elif new.budget_cny is None and new.seq_len is None and prior.budget_cny and not prior.seq_len:
-        said = unicodedata.normalize("NFKC", text)
-        if wan := _BARE_WAN.search(said):  # "那50万呢" after a budget: that budget
+        spoken = unicodedata.normalize("NFKC", text)
+        if wan := _BARE_WAN.search(spoken):  # "那50万呢" after a budget: that budget
             new = replace(new, budget_cny=float(wan.group(1)) * 1e4)
-        elif bare := _BARE_K.search(said):
+        elif bare := _BARE_K.search(spoken):
             # "what about with 200k" after a budget: a budget in the earlier one's currency
             usd = next((n.values for n in prior.notes if n.key == "budget_usd"), None)
             value = int(bare.group(1)) * 1000.0

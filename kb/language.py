@@ -33,3 +33,21 @@ def check_language(language: str) -> Language:
     if language not in LANGUAGES:
         raise BadInput(f"language {language!r} is not accepted; accepted: {', '.join(LANGUAGES)}", field="language")
     return cast(Language, language)
+
+
+# Words a turn of either language uses as they are: formats, methods, families, card words.
+_NEUTRAL_WORDS = ("qlora lora int fp bf awq gptq gguf gpu gpus vram tp pp moe kv ctx ok sxm pcie nvlink rtx ti super "
+                  "llama qwen mistral mixtral gemma deepseek phi yi glm nvidia amd zero fsdp deepspeed vllm tensorrt "
+                  "llm tok tokens")
+_NEUTRAL = frozenset(_NEUTRAL_WORDS.split())
+_WORD = re.compile(r"[a-z]{2,}")
+
+
+def turn_language(text: str, conversation: Language | None) -> Language:
+    """A conversation's turn with no Chinese and no English word of its own ("qlora", "int4?", "h200") is in the
+    conversation's language; any other turn in its own."""
+    own = detect_language(text)
+    if conversation is None or own == "zh":
+        return own
+    words = [w for w in _WORD.findall(text.lower()) if w not in _NEUTRAL]
+    return own if words else conversation

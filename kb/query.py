@@ -12,7 +12,7 @@ from typing import Any
 
 from kb.errors import BadInput
 from kb.fit.notes import Note
-from kb.language import Language
+from kb.language import LANGUAGES, Language
 
 # What a question asks for (contracts: "what is asked"); None when nothing specific.
 ASKED = ("figure", "price", "comparison", "verdict", "count", "concurrency", "kv", "memory", "speed", "time",
@@ -137,6 +137,10 @@ def from_state(state: dict[str, Any]) -> Query:
             setattr(q, name, value)
         for name in _STATE_FLAGS:
             setattr(q, name, bool(state.get(name)))
+        if state.get("language") is not None:
+            if state["language"] not in LANGUAGES:
+                raise _bad(f"has an unknown 'language' {state['language']!r}")
+            q.language = state["language"]
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise _bad(f"is not one kb returned ({type(e).__name__})") from None
     if q.asked is not None and q.asked not in ASKED:

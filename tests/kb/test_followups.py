@@ -348,6 +348,14 @@ def test_a_follow_up_after_a_case_question_asks_the_same_case(engine: Engine) ->
     assert bad.value.field == "state"
 
 
+def test_a_state_with_a_language_kb_does_not_speak_is_refused(engine: Engine) -> None:
+    state = engine.answer("4090 跑 qwen2.5 7b 行吗").state
+    assert engine.answer("qlora", state=state).answer.startswith("沿用上文")  # no words of its own: Chinese
+    with pytest.raises(BadInput) as bad:
+        engine.answer("qlora", state={**state, "language": "fr"})
+    assert bad.value.field == "state"
+
+
 def test_a_context_no_sequence_fits_says_none_fits(engine: Engine) -> None:
     a = engine.answer("what if we go to 16k", history=["llama 3 70b int4 on two 4090s, how many users at 8k?"])
     assert "cannot hold even one sequence" in a.answer and "16,384" in a.answer

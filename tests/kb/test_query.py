@@ -9,6 +9,7 @@ import pytest
 from kb.engine import Engine
 from kb.fit.presets import PRESETS
 from kb.intent import spec_attributes
+from kb.language import Language, turn_language
 from kb.names import record_aliases, registry_for
 from kb.query import from_state, to_state
 from tests.support.fit_engine_helpers import ENGINE
@@ -395,3 +396,12 @@ def test_the_eleventh_rounds_ways_of_saying_training_users_and_the_driver(questi
                                                                           expect: dict[str, object]) -> None:
     q = read(question)
     assert {k: getattr(q, k) for k in expect} == expect
+
+
+@pytest.mark.parametrize(("turn", "conversation", "expected"), [
+    ("qlora", "zh", "zh"), ("h200?", "zh", "zh"), ("int4 呢", "en", "zh"), ("LoRA + 8k ctx", "zh", "zh"),
+    ("what about the h200", "zh", "en"), ("speed?", "zh", "en"), ("qlora", None, "en"), ("and 8 cards", "zh", "en"),
+])
+def test_a_turn_with_no_words_of_its_own_keeps_the_conversations_language(turn: str, conversation: Language | None,
+                                                                            expected: str) -> None:
+    assert turn_language(turn, conversation) == expected

@@ -278,6 +278,19 @@ class Composer(CaseSentences):
                 out.append(Sentence(say("answer.fewest", lang, gpu=gpu_name(c.gpu), min=c.min_gpus), m))
         return out
 
+    def _headroom(self, f: Facts) -> list[Sentence]:
+        """'留多少余量', 'how much room is left': each fitting check's memory to spare per card."""
+        if not _SPARE.search(f.question):
+            return []
+        out = []
+        for i, c in enumerate(f.checks[:MAX_CHECKS], 1):
+            if c.fits:
+                spare = c.per_gpu_available_bytes - c.per_gpu_required_bytes
+                out.append(Sentence(say("headroom", f.language, cards=cards(c.gpu_count, gpu_name(c.gpu), f.language),
+                                        spare=gib(spare)), [f"F{i}"], exempt=(gpu_name(c.gpu),),
+                                    derived=(spare / GIB,)))
+        return out
+
     def _speed(self, f: Facts) -> list[Sentence]:
         out: list[Sentence] = []
         lang = f.language
@@ -529,7 +542,8 @@ class Composer(CaseSentences):
             direct = self._selection(f, top_k)
         elif kind == "fit":
             direct = self._asked_fit(f) if f.asked == "largest" else (  # (the largest sizes say their own fit)
-                self._models_compared(f) + self._cards_compared(f) + self._asked_fit(f) + self._fit(f))
+                self._models_compared(f) + self._cards_compared(f) + self._asked_fit(f) + self._fit(f)
+                + self._headroom(f))
         elif kind == "speed":
             direct = self._models_compared(f) + self._cards_compared(f) + self._asked_fit(f) + self._speed(f)
         elif kind == "cost":
@@ -684,7 +698,11 @@ def _compared(asked: str | None, a: FitResult, b: FitResult) -> tuple[str, float
 # A guide passage about one line of cards, by its heading ("4.4 RTX系列的局限性"): its unnamed sentences are that
 # line's, not another card's.
 _HEADING_FAMILY = re.compile(r"(RTX|A100|H100)")
-_HEADROOM = re.compile(r"剩|留给|余下|空间|headroom|room|left (?:for|over)|leftover|spare", re.IGNORECASE)
+# Memory left over asked beside a fit: "留多少余量", "还剩多少显存", "how much headroom".
+_HEADROOM = re.compile(r"剩|留给|余下|余量|富余|空间|headroom|margin|room|left (?:for|over)|leftover|spare",
+                       re.IGNORECASE)
+_SPARE = re.compile(r"余量|剩(?:余|下)?多少|还剩|富余|headroom|margin|to spare|room left|left over|leftover",
+                    re.IGNORECASE)  # (beside a verdict: not "空间" of a chassis)
 _PICK = re.compile(r"which|哪(?:张|块|款|个|种)|推荐|recommend|buy|买|选|pick|get\b", re.IGNORECASE)
 _COMPUTED = {"fit", "speed", "cost", "selection", "spec"}  # answers from records and checks
 _SPLIT = {"zh": re.compile(r"(?<=[。！？])"), "en": re.compile(r"(?<=[.!?])\s+(?=[A-Z])")}

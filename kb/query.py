@@ -40,6 +40,7 @@ class Query:
     tp: int | None = None  # tensor-parallel size the question pins ("TP 8", "张量并行 8")
     pp: int | None = None  # pipeline-parallel size it pins
     budget_cny: float | None = None
+    vram_gb: int | None = None  # a card's memory said without a card ("is 24gb enough for 13b"); not state
     max_gpus: int | None = None
     how_many: bool = False
     wants_selection: bool = False

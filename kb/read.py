@@ -182,6 +182,20 @@ def _gpus(t: Text, q: Query, found: list[tuple[str, int, int]]) -> None:
         q.gpus = [(q.gpus[0][0], to_int(card.group(0)[:-1].strip()))]
 
 
+# Memory sizes cards are sold with: "24gb", "16g 显存", "a 48 GB card" said with no card is one of these.
+_CAPACITIES = frozenset({8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80, 94, 96, 141, 180, 192, 288})
+
+
+def _vram(t: Text, q: Query) -> None:
+    """'is 24gb enough for 13b', '16g显存能跑什么': the memory of the card meant, when no card is named."""
+    if q.gpus or q.unknown_gpus:
+        return
+    for m in re.finditer(r"(?<![0-9a-z.])(\d{1,3})\s*(?:g|gb|gib|g显存|gb显存)(?![a-z0-9])", t.s):
+        if int(m.group(1)) in _CAPACITIES:
+            q.vram_gb = int(m.group(1))
+            return
+
+
 def _bare_count(t: Text, q: Query) -> None:
     """A count said without a GPU kb knows ("with 8 cards", "两张卡"): the GPU comes from the conversation."""
     if q.gpus:
@@ -444,6 +458,7 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     _max_gpus(t, q)
     _size(t, q)
     _gpus(t, q, found)
+    _vram(t, q)
     _bare_count(t, q)
     _words(t, q)
     amounts.bare_budget(t, q)

@@ -143,7 +143,11 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
         found.checks, found.selection = checks, sel
         return found
     gpus = q.gpus or [(g, q.count) for g in DEFAULT_GPUS]  # "split over 8 cards": 8 of each default card
-    if not q.gpus:
+    sized = _of_capacity(engine, q.vram_gb) if not q.gpus and q.vram_gb else []
+    if sized:  # "is 24gb enough for 13b": the cards kb has of that memory, the document's own first
+        gpus = [(g, q.count) for g in sized]
+        notes.append(note("vram_cards", gb=q.vram_gb, names=", ".join(engine.gpus[g].name for g in sized)))
+    elif not q.gpus:
         notes.append(note("no_gpu"))
         if q.also:  # models compared: on the first default card, so each check has its twin
             gpus = gpus[:1]
@@ -156,6 +160,13 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
     if q.speed and q.seq_len is None and not (q.concurrency or 1) > 1:  # (users at once: their own rates)
         found.checks += _short_context(engine, found.checks, language)
     return found
+
+
+def _of_capacity(engine: FitEngine, gb: int | None) -> list[str]:
+    """Up to two records whose memory is `gb` as sold (24 → RTX 4090, L4), the document's two cards first."""
+    ids = sorted((g for g, spec in engine.gpus.items() if gb and round(spec.capacity_value) == gb),
+                 key=lambda g: (g not in DEFAULT_GPUS, g))
+    return ids[:2]
 
 
 def _largest(engine: FitEngine, q: Query, notes: list[Note]) -> list[FitResult]:

@@ -542,3 +542,17 @@ def test_a_cases_own_comparison_comes_before_a_named_cards_price(ask: Any) -> No
 ])
 def test_a_time_asked_of_too_few_cards_is_given_on_enough(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # a capacity said without a card: checked on the cards kb has of that memory, not the A100
+    ("would 16gb be enough to serve mistral 7b in fp16", r"^No: inference of mistral-7b in fp16 needs .* on one RTX "
+                                                         r"4060 Ti 16GB"),
+    ("48g 显存的卡 能跑 qwen2.5 32b int8 吗", r"^能：qwen2.5-32b int8 推理在 1 张 L40S 上"),
+    # the memory to spare, asked beside the verdict
+    ("qwen2.5 14b int8 on an rtx 4090 - fits? how much margin", r"That leaves about [\d.]+ GiB per card to spare on "
+                                                               r"one RTX 4090"),
+    ("h200 跑 llama3 70b int8 还剩多少显存", r"1 张 H200 每卡约还剩 [\d.]+ GiB 余量"),
+])
+def test_a_memory_said_without_a_card_and_the_memory_to_spare(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question)), ask(question)

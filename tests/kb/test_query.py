@@ -223,6 +223,10 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("5b 模型那个案例 花了多少钱", {"model": None}),
     # "which gpus" (plural) asks for a pick
     ("pretraining a 2b model, which gpus?", {"wants_selection": True}),
+    # a card's memory said without a card: the memory meant; beside a named card it is the card's
+    ("would 16gb be enough to serve mistral 7b", {"vram_gb": 16, "gpus": []}),
+    ("12g显存 跑 qwen2.5 7b int8 够吗", {"vram_gb": 12}),
+    ("a100 80g 跑 70b int8", {"vram_gb": None}),
 ])
 def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str, object]) -> None:
     q = read(question)

@@ -215,6 +215,8 @@ ANSWER: dict[str, dict[str, str]] = {
               "cache beside the weights)",
         "zh": "在 {context} token 上下文下，{cards} 约可同时容纳 {n} 路序列（权重之外能放 {tokens} token 的 KV 缓存）",
     },
+    "headroom": {"en": "That leaves about {spare} GiB per card to spare on {cards}",
+                 "zh": "{cards} 每卡约还剩 {spare} GiB 余量"},
     "concurrency_none": {
         "en": "At a {context}-token context, {cards} cannot hold even one sequence: beside the weights there is room "
               "for only {tokens} tokens of KV cache",

@@ -653,6 +653,10 @@ FIT: dict[str, dict[str, str]] = {
     "read_batch": {"en": ", batch {batch}", "zh": "，批大小 {batch}"},
     "read_tokens": {"en": ", {tokens:.3g} training tokens", "zh": "，训练 {tokens:.3g} 个 token"},
     "no_workload": {"en": "no workload named: inference assumed", "zh": "未指明任务：按推理计"},
+    "vram_cards": {
+        "en": "no GPU named, a {gb} GB card meant: checked on the cards kb has of that memory ({names})",
+        "zh": "未指明显卡，说的是 {gb} GB 的卡：用 kb 收录的这种显存的卡检查（{names}）",
+    },
     "no_gpu": {
         "en": "no GPU named: checked on the document's two cards, A100 80GB and RTX 4090",
         "zh": "未指明显卡：用文档讨论的两种卡 A100 80GB 和 RTX 4090 检查",

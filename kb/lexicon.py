@@ -23,7 +23,7 @@ UNKNOWN_GPUS: tuple[str, ...] = (
     rf"(?:amd{_SEP})?(?:radeon{_SEP})?rx{_SEP}\d{{4}}",  # RX 6800
     # every Instinct by its code: MI60, MI250X, MI325X (the MI300X is a record, whose alias wins)
     rf"(?:amd{_SEP})?(?:instinct{_SEP})?mi{_SEP}(?!300x?(?![a-z0-9]))\d{{2,3}}[a-z]?(?![a-z0-9])",
-    rf"(?:nvidia{_SEP})?(?:rtx{_SEP})?a(?:6000|5000|4500|4000|2000)",  # RTX A6000
+    rf"(?:nvidia{_SEP})?(?:rtx{_SEP})?a(?:6000|5000|4500|4000|2000)(?!{_SEP}ada)",  # RTX A6000, not the 6000 Ada
     rf"(?:nvidia{_SEP})?rtx{_SEP}pro{_SEP}\d{{4}}(?:{_SEP}blackwell)?|(?:nvidia{_SEP})?rtx{_SEP}[2-5]000{_SEP}ada",
     rf"(?:amd{_SEP})?(?:radeon{_SEP})?(?:pro{_SEP})?w[5-7][0-9]00(?:{_SEP}(?:xt|x))?",  # Radeon Pro W7900
     # laptop GPUs: same names, other memory and power (a laptop RTX 4090 has 16 GB)

@@ -227,6 +227,9 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("would 16gb be enough to serve mistral 7b", {"vram_gb": 16, "gpus": []}),
     ("12g显存 跑 qwen2.5 7b int8 够吗", {"vram_gb": 12}),
     ("a100 80g 跑 70b int8", {"vram_gb": None}),
+    # "A6000 Ada" is how many say the RTX 6000 Ada; a bare "RTX A6000" is the Ampere card kb lacks
+    ("we have 2 a6000 ada cards, can they serve llama 3 70b int4", {"gpus": [("rtx-6000-ada", 2)]}),
+    ("rtx a6000 for 70b int4", {"gpus": [], "unknown_gpus": ["rtx a6000"]}),
 ])
 def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str, object]) -> None:
     q = read(question)

@@ -61,7 +61,7 @@ _CASE_SUBJECTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
 _MAKERS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
     (re.compile(p, re.IGNORECASE), words) for p, words in (
         (r"mi\d|radeon|rx|w\d{4}|[5-9]\d00\s*(?:xtx|xt|gre)|amd|gaudi|intel|arc|昇腾|ascend|huawei|华为|寒武纪|cambricon|昆仑|kunlun|海光|"
-         r"hygon|摩尔线程|沐曦|曦云|壁仞|燧原|云燧|思元|siyuan|太初|tecorigin|算能|sophgo|mlu|dcu|tpu|trainium|aws|"
+         r"hygon|摩尔线程|沐曦|曦云|壁仞|燧原|云燧|思元|siyuan|太初|tecorigin|(?<!预)(?<!计)算能|sophgo|mlu|dcu|tpu|trainium|aws|"
          r"google", ("其他厂商的AI芯片发展",)),
         (r"cerebras|groq|graphcore|jetson|orin|npu|inferentia|含光|hanguang|平头哥|瀚博|vastai|登临|denglin",
          ("专用AI加速器", "推理专用加速器", "边缘AI加速器")),

@@ -45,7 +45,7 @@ UNKNOWN_GPUS: tuple[str, ...] = (
     # more Chinese accelerators: Alibaba T-Head's Hanguang, Cambricon's Siyuan, MetaX's Xiyun, Enflame's Yunsui,
     # Tecorigin, Sophgo, VastAI, Denglin
     rf"(?:平头哥{_SEP})?含光{_SEP}\d*|平头哥|hanguang{_SEP}\d*|曦云{_SEP}c?\d*|云燧{_SEP}[it]?\d*|"
-    rf"太初(?:元碁)?|tecorigin|算能|sophgo|瀚博|vastai|登临|denglin",
+    rf"太初(?:元碁)?|tecorigin|(?<!预)(?<!计)算能|sophgo|瀚博|vastai|登临|denglin",
     rf"(?:摩尔线程{_SEP}|moore{_SEP}threads{_SEP})?mtt{_SEP}[sx]\d{{2,4}}|moore{_SEP}threads",  # (摩尔线程 above)
     rf"(?:天数智芯{_SEP}|iluvatar(?:{_SEP}corex)?{_SEP})?(?:bi{_SEP}v\d{{3}}|mr{_SEP}v\d{{2,3}})|天数智芯|"
     rf"iluvatar(?:{_SEP}corex)?",  # Iluvatar CoreX BI-V150

@@ -196,6 +196,18 @@ def _vram(t: Text, q: Query) -> None:
             return
 
 
+def _form_factor(q: Query, registry: Registry) -> None:
+    """'H100 PCIe 带宽': the H100 PCIe is a card kb lacks, and the words may also ask the H100 record's PCIe link —
+    so a figure asked of "<record> pcie" is answered from the record too, beside the unknown card's name."""
+    if q.gpus or not q.attributes:
+        return
+    for name in q.unknown_gpus:
+        base = re.sub(r"[\s-]*pcie$", "", name.lower())
+        found = [f.id for f in registry.find(base) if f.kind == "gpu" and f.id] if base != name.lower() else []
+        if found and (found[0], None) not in q.gpus:
+            q.gpus.append((found[0], None))
+
+
 def _bare_count(t: Text, q: Query) -> None:
     """A count said without a GPU kb knows ("with 8 cards", "两张卡"): the GPU comes from the conversation."""
     if q.gpus:
@@ -390,7 +402,12 @@ def _asks(text: str) -> str | None:
 _LARGEST = re.compile(r"(?:能|可以)?(?:跑|放|装|塞|推理|训练|训|微调|部署|撑)(?:得下|下)?多大(?:的|参数的?)?模型|"
                       r"最大(?:能|可以)?(?:跑|放|装|塞|推理|训练|训|微调|部署)?(?:多大|什么规模|几b)|"
                       r"(?:largest|biggest|max(?:imum)?) (?:model|size|llm)|how (?:big|large) (?:a |of a )?model|"
-                      r"what size (?:of )?model", re.IGNORECASE)
+                      r"what size (?:of )?model|"
+                      # "what can i run on a single 4090", "4060 能干啥": what fits, said by the largest that does
+                      r"what (?:models? |llms? )?(?:can|could) (?:i|we|it|you) (?:run|fit|serve|host|load)|"
+                      r"what (?:models?|llms?) (?:will |would |does |do )?(?:fit|run)|"
+                      r"能(?:跑|部署|装|放)(?:得动|下)?(?:什么|啥|哪些)(?:样的)?(?:模型|大模型)?|能干(?:啥|什么|嘛)|能玩(?:什么|啥)",
+                      re.IGNORECASE)
 
 
 def _asked(text: str, q: Query) -> str | None:
@@ -464,6 +481,7 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     amounts.bare_budget(t, q)
     if q.model is None and not q.unknown_models:  # a figure of a card (a model's fp8 is a precision, not a figure)
         q.attributes = spec_attributes(t.original.lower())
+        _form_factor(q, registry)
         if not q.attributes and len(q.gpus) >= 2 and _VERSUS.search(t.original.lower()) \
                 and not _OTHER_THING.search(t.original.lower()):
             q.attributes = list(KEY_FIGURES)  # "a800 和 h800 区别大吗": compared by the figures that decide

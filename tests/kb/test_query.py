@@ -230,6 +230,11 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     # "A6000 Ada" is how many say the RTX 6000 Ada; a bare "RTX A6000" is the Ampere card kb lacks
     ("we have 2 a6000 ada cards, can they serve llama 3 70b int4", {"gpus": [("rtx-6000-ada", 2)]}),
     ("rtx a6000 for 70b int4", {"gpus": [], "unknown_gpus": ["rtx a6000"]}),
+    # "H100 PCIe" is a card kb lacks; a figure asked of it is answered from the H100 record too (its PCIe link?)
+    ("H100 PCIe bandwidth?", {"unknown_gpus": ["H100 PCIe"], "gpus": [("h100-sxm", None)]}),
+    ("can an h100 pcie run llama 3 70b int4", {"unknown_gpus": ["h100 pcie"], "gpus": []}),
+    # "预算能买" holds 算能 (Sophgo): a budget's words, no maker
+    ("20万预算能买几张 h800", {"unknown_gpus": [], "gpus": [("h800", None)]}),
 ])
 def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str, object]) -> None:
     q = read(question)
@@ -256,6 +261,9 @@ def test_numbers_attach_to_the_noun_they_qualify(question: str, expect: dict[str
     ("a100 跑 qwen2.5 14b kv 缓存能放下多少 token", "context"),
     ("l4 最大能跑多大的模型", "largest"),
     ("how big a model can i lora on two 4090s", "largest"),
+    ("what can we run on one l4", "largest"),
+    ("4070 ti 能跑啥", "largest"),
+    ("what llms will fit in a single rtx 5090", "largest"),
     ("how many tokens of kv cache can an h100 hold with llama 3 8b", "context"),
     ("what's the training time for llama 3 8b on 2t tokens with 32 a100s", "time"),
 ])

@@ -423,6 +423,8 @@ class Composer(CaseSentences):
 
     def _scale_rule(self, f: Facts, model: str, workload: str, top_k: int) -> list[Sentence]:
         """'train a 3b from scratch, which gpus': §11.1's first choice for training a model of that size."""
+        if re.search(r"fine[\s-]?tun|finetun|微调|精调", f.question, re.IGNORECASE):
+            workload = "lora"  # a fine-tune, however it is ranked: §11.1's fine-tuning block
         found = scale_rule(self._groups.get("guide-11.1", []), resolve_model(model).params, workload, f.language)
         if found is None:
             return []

@@ -522,6 +522,8 @@ def test_sharing_one_card_among_tenants_is_its_mig_instances(ask: Any, question:
     ("full training a 180b model - what hardware", r"^The guide's advice for very large-scale model training "
                                                    r"\(>70B parameters\): First choice: A100 80GB"),
     ("qlora 微调 qwen2.5 32b 选什么卡", r"^指南对模型微调和实验的建议：首选：RTX 4090或RTX 4080"),
+    # a fine-tune with no method said is ranked as full training first, but it is the guide's fine-tuning advice
+    ("which gpu setup for finetuning a 13b", r"^The guide's advice for model fine-tuning and experimentation"),
 ])
 def test_a_training_pick_without_a_budget_leads_with_the_guides_rule_for_its_size(ask: Any, question: str,
                                                                                   pattern: str) -> None:

@@ -233,6 +233,9 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     # "H100 PCIe" is a card kb lacks; a figure asked of it is answered from the H100 record too (its PCIe link?)
     ("H100 PCIe bandwidth?", {"unknown_gpus": ["H100 PCIe"], "gpus": [("h100-sxm", None)]}),
     ("can an h100 pcie run llama 3 70b int4", {"unknown_gpus": ["h100 pcie"], "gpus": []}),
+    # "10个人用" counts people: no one person's pick
+    ("给10个人用的代码助手 qwen2.5 32b 买什么卡", {"individual": False, "concurrency": 10}),
+    ("我个人想微调qwen2.5 7b 买什么卡", {"individual": True}),
     # "预算能买" holds 算能 (Sophgo): a budget's words, no maker
     ("20万预算能买几张 h800", {"unknown_gpus": [], "gpus": [("h800", None)]}),
 ])

@@ -81,6 +81,7 @@ _MORE = re.compile(rf"(?:多加|再加|再补|补|加|增加|(?<![最至])多)\s
                    rf"^\W*(?:and\s+|just\s+|maybe\s+)?{_N_WORD} more\W*$|(?:再来|再多|多来|再上)\s*{_N}\s*(?:张|块)",
                    re.IGNORECASE)
 _MORE_USERS = re.compile(rf"(?:再加|多加|加上?|增加|再来|多来)\s*{_N}\s*(?:个|名|位)?\s*(?:人|{PEOPLE_ZH}|并发)|"
+                         rf"(?:人|{PEOPLE_ZH}|并发)(?:数)?\s*再多\s*{_N}\s*(?:个|名|位|路)|"  # "用户再多20个"
                          rf"\b{_N_WORD} more (?:{PEOPLE_EN}|{REQUESTS_EN})|"
                          rf"\badd(?:ing)? {_N_WORD} (?:more )?(?:{PEOPLE_EN}|{REQUESTS_EN})", re.IGNORECASE)
 _LESS = re.compile(rf"(?:少|减)\s*{_N}\s*(?:张|块)\s*{_CARDS}?|\b{_N_WORD} (?:less|fewer) {_CARDS}", re.IGNORECASE)
@@ -225,7 +226,7 @@ def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None
         changed.add("gpu_count")
     # "再加30个人", "20 more users", "add 10 users": people added to those the conversation had
     if prior.concurrency and (m := _MORE_USERS.search(s)):
-        merged.concurrency = prior.concurrency + (to_int(m.group(1) or m.group(2) or m.group(3) or "") or 0)
+        merged.concurrency = prior.concurrency + (to_int(next((g for g in m.groups() if g), "")) or 0)
         changed.add("concurrency")
     step = _step(s)
     if step and merged.gpus:

@@ -156,6 +156,7 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["b200 跑 qwen2.5 32b 60 users 8k", "give every user double the context"], "seq_len", 16384),
     (["h100 跑 llama3 8b 给 12 个人用", "再加 8 个人"], "concurrency", 20),
     (["h100 serving llama 3 8b to 12 people", "add 4 more users"], "concurrency", 16),
+    (["l40s 跑 qwen2.5 14b 给 30 个同事用", "用户再多15个呢"], "concurrency", 45),
     (["2 x h200 for llama 3.1 405b int4?", "each-gpu memory then?"], "asked", "memory"),
     # a bare "16k" about a served context is that context; a size said with 的 is the sibling card
     (["qwen2.5 7b fp8 on an l40s, max users at 4k ctx", "and if we move to 32k?"], "seq_len", 32768),

@@ -104,7 +104,7 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
                   r"actually (?:usable|available|reports?|shows?)|"
                   r"显存总量.{0,6}显示|显示.{0,6}显存",
         "price": r"价格|价位|差价|价差|多少钱|price|cost|贵|cheap|便宜|售价|报价|花|(?<![省赚])钱|性价比|"
-                 r"啥价|什么价|价钱|"
+                 r"啥价|什么价|价钱|总价|总价格|一共多少钱|总共多少钱|合计多少钱|"
                  r"per (?:dollar|yuan|buck)|value for money|bang for|每元|"
                  r"how much (?:is|are|for|would|more|extra|less)|more expensive|pricier|costlier|dearer|"
                  r"what'?s the total|total (?:cost|price)|in total\s*[?？]?$|run me|set me back|cost me|"

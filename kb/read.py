@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 
 from kb import read_amounts as amounts
+from kb.fit.gpus import card_family
 from kb.fit.notes import note
 from kb.fit.numbers import CN_NUMERAL, EN_NUMBER_WORD, NUM, amount, to_int
 from kb.guide_rules import for_an_individual, setting_of
@@ -196,6 +197,21 @@ def _vram(t: Text, q: Query) -> None:
             return
 
 
+def _size_first(t: Text, q: Query, registry: Registry) -> None:
+    """'40g的a100', '80GB A100': the memory said before a bare family name picks that record, not the default."""
+    for note_ in [n for n in q.notes if n.key == "default_of"]:
+        gid, name = str(note_.values.get("gpu")), str(note_.values.get("name"))
+        family = card_family(gid)
+        m = re.search(rf"(?<![0-9.])(\d{{2,3}})\s*(?:g|gb|gib)\s*(?:的|版本?的?)?\s*(?:nvidia\s*)?"
+                      rf"{re.escape(name.lower())}", t.original.lower())
+        sibling = f"{family}-{m.group(1)}gb" if m else ""
+        if sibling in registry.gpu_ids:  # (the default's own size said first: no longer a default either)
+            said = _COUNT_BEFORE.search(t.original.lower()[max(0, m.start() - 24): m.start()]) if m else None
+            n = to_int(said.group(1)) if said else None  # "two 40GB A100s": the count before the size
+            q.gpus = [(sibling, c if c is not None else n) if g == gid else (g, c) for g, c in q.gpus]
+            q.notes.remove(note_)
+
+
 def _form_factor(q: Query, registry: Registry) -> None:
     """'H100 PCIe 带宽': the H100 PCIe is a card kb lacks, and the words may also ask the H100 record's PCIe link —
     so a figure asked of "<record> pcie" is answered from the record too, beside the unknown card's name."""
@@ -289,7 +305,10 @@ def _words(t: Text, q: Query) -> None:
     q.how_many = t.has(r"how many(?! (?:tokens?|seqs|sequences|users|people|days|hours))|几张|几块|"
                        r"几个(?!\s*(?:token|字|词|人|用户|会话|请求|并发))|多少张|多少块|多少卡|几卡|需要多少(?:张|块|卡|个gpu|gpu)|"
                        r"minimum number|fewest|max(?:imum)? number of|最多(?:能)?买?几张|"
-                       r"(?<![a-z])count and (?:change|the rest|what'?s left)|how many (?:can|could|would) (?:i|we)")
+                       r"(?<![a-z])count and (?:change|the rest|what'?s left)|how many (?:can|could|would) (?:i|we)|"
+                       # "预算10万 全买4060ti": all the money on one card, so how many it buys
+                       r"全(?:部)?(?:拿来|用来)?买|都(?:拿来|用来)?买|(?:spend|put|blow)\b.{0,40}\ball on|"
+                       r"all[\s-]in on|only buy")
     q.latency = t.has(r"latency|延迟|首字|ttft|time to first|prefill|响应时间")
     q.low_power = t.has(r"功耗越低越好|低功耗|功耗(?:要|尽量)?(?:低|小)|省电|功耗.{0,6}受限|"
                         r"low[\s-]power|lowest power|power[\s-](?:efficient|budget|constrained|limited|sipping)|"
@@ -337,6 +356,9 @@ _ASKED: tuple[tuple[str, str], ...] = (
                     # "4k sessions: how many fit": the sequences named, then counted
                     rf"(?:{PEOPLE_EN}|{REQUESTS_EN})\W{{1,3}}how many\b|"
                     r"max(?:imum)? concurren|max concurrent|"
+                    # "…, 16k per user - users?": the people, asked at the end as a count
+                    r"[-–—:,;]\s*(?:(?:max(?:imum)? )?(?:users|seqs|sessions|streams|concurrency)|并发|几路|多少人)"
+                    r"\s*[?？]+\s*$|"
                     r"(?:concurrent|simultaneous) (?:chats|users|requests|sequences)"),
     ("memory", r"(?:多少|多大|几个?g|几g)\s*(?:的)?\s*显存|显存(?:需求|占用|要多少|需要多少|多少)|"
                r"显存.{0,4}(?:一共|总共|合计|总计).{0,4}多少|"
@@ -475,6 +497,7 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     _max_gpus(t, q)
     _size(t, q)
     _gpus(t, q, found)
+    _size_first(t, q, registry)
     _vram(t, q)
     _bare_count(t, q)
     _words(t, q)

@@ -233,6 +233,17 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     # "H100 PCIe" is a card kb lacks; a figure asked of it is answered from the H100 record too (its PCIe link?)
     ("H100 PCIe bandwidth?", {"unknown_gpus": ["H100 PCIe"], "gpus": [("h100-sxm", None)]}),
     ("can an h100 pcie run llama 3 70b int4", {"unknown_gpus": ["h100 pcie"], "gpus": []}),
+    # the memory said before a bare family name picks that record
+    ("80gb的a800 vs h800", {"gpus": [("a800", None), ("h800", None)]}),
+    ("two 40GB A100s for qwen2.5 14b", {"gpus": [("a100-40gb", 2)]}),
+    ("40g 的 a100 跑 13b 行吗", {"gpus": [("a100-40gb", None)]}),
+    # all the money on one card asks how many it buys; a total price is a price
+    ("预算5万 全部买4070", {"how_many": True, "budget_cny": 50000.0}),
+    ("put the whole budget of 30k usd all on l40s", {"how_many": True}),
+    ("两张4080加三张4060 总价", {"attributes": ["price"]}),
+    # "…: users?" at the end asks how many fit
+    ("one l40s, mistral 7b, 4k each - users?", {"asked": "concurrency"}),
+    ("h20，qwen2.5 14b，8k 上下文：并发？", {"asked": "concurrency"}),
     # "10个人用" counts people: no one person's pick
     ("给10个人用的代码助手 qwen2.5 32b 买什么卡", {"individual": False, "concurrency": 10}),
     ("我个人想微调qwen2.5 7b 买什么卡", {"individual": True}),

@@ -29,7 +29,13 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
                      r"(?:推理|inference)[^?？]{0,40}(?:训练|微调|training|fine[\s-]?tun\w*)[^?？]{0,40}"
                      r"(?:显存|memory|vram|mem)|"
                      r"(?:训练|training)[^?？]{0,20}(?:比|than)[^?？]{0,10}(?:推理|inference)[^?？]{0,20}"
-                     r"(?:显存|memory|vram|多|more)"),
+                     r"(?:显存|memory|vram|多|more)|"
+                     # "为什么4090不适合训练大模型": a card too small to train what it can serve
+                     r"(?:不适合|不太适合|不能|没法|难以|训不了|can'?t|cannot|isn'?t (?:good|great|suited|ideal)|"
+                     r"not (?:good|great|suited|suitable|ideal))[^?？]{0,16}(?:训练|训|train\w*)[^?？]{0,16}"
+                     r"(?:大模型|大型模型|大的模型|large|big|huge)|"
+                     r"(?:isn'?t|not)\b[^?？]{0,24}?(?:good|great|suited|suitable|ideal)\s+(?:for|at)\s+train\w*"
+                     r"[^?？]{0,16}(?:large|big|huge)"),  # (a sized model on counted cards: its own states first)
     ("lora", r"(?<![a-z])lora(?![a-z])[^?？]{0,30}(?:省|少|less|save|smaller|cheaper|显存|memory|vram)|"
              r"(?:省|少|less|save)[^?？]{0,20}(?<![a-z])lora(?![a-z])"),
     ("quantize", r"量化|quantiz|quantis|(?<![a-z])(?:gptq|awq)(?![a-z])|(?:int4|4[\s-]?bit|int8|8[\s-]?bit)[^?？]{0,30}"

@@ -260,6 +260,10 @@ class RecordSentences:
             for chunk, sentence in spec_facts(self._groups.get(f"spec-{gpu}", []), gpu_name(gpu),
                                               [a for a in f.intent.attributes if a not in ("fp8", "fp4")], f.language):
                 out.append(Sentence(sentence, [self._cite(f, chunk, top_k)]))
+        if len(f.gpus) == 1:  # "为什么 h20 显存大算力低": what the card is for, as its record says, after its figures
+            out += [Sentence(sentence, [self._cite(f, chunk, top_k)]) for chunk, sentence in
+                    spec_facts(self._groups.get(f"spec-{f.gpus[0]}", []), gpu_name(f.gpus[0]), ["role"],
+                               f.language)][:1]
         return out
 
     def _budget_buys(self, f: Facts, top_k: int) -> list[Sentence]:

@@ -95,6 +95,9 @@ def test_a_figure_per_kw_or_per_money_divides_the_record(ask: Any, question: str
     ("why do nccl tests on h200s see far less than nvlink's 900 GB/s", ["link_direction"]),
     ("为什么 405b 那么大的集群 张量并行也只开到 8 跨节点用流水线", ["tp_node"]),
     ("qwen3 14b 的 head dim 为啥不是 hidden 除以头数", ["head_dim"]),
+    # a card too small to train what it serves: what training keeps beside the weights
+    ("为啥说 4080 不适合训练大模型", ["train_memory"]),
+    ("why isn't a single l40s great for training big models", ["train_memory"]),
     # a long context against two cards' memory is its KV cache
     ("why do people say the a100 is better for long context inference", ["context_users"]),
     ("长上下文的服务 为啥 h200 比 l40s 更适合", ["context_users"]),

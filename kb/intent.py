@@ -212,6 +212,8 @@ _LLM = re.compile(r"llm|大模型|大语言|language model|\btokens?\b|llama|qwe
 _OTHER_FIELD = re.compile(r"stable\s*diffusion|sdxl|(?<![a-z])diffusion|扩散模型|视频模型|video models?|sora(?![a-z])|"
                           r"yolo|目标检测|object detect|cyberpunk|赛博朋克|挖矿|mining",
                           re.IGNORECASE)
+_CPU_PICK = re.compile(r"(?:best|which|what|recommend\w*|哪个|哪款|什么|啥|推荐)\s*(?:[a-z]+\s+){0,2}(?:cpus?|处理器)"
+                       r"(?![a-z])|(?:cpu|处理器)\s*(?:选|推荐|买)", re.IGNORECASE)
 _LLM_NAMED = re.compile(r"llm|大模型|大语言|language model|llama|qwen|mistral|mixtral|deepseek|gpt", re.IGNORECASE)
 
 
@@ -220,6 +222,8 @@ def off_domain(question: str) -> bool:
     q = normalise(question)
     if _NOT_A_LOOKUP.search(q):
         return True
+    if _CPU_PICK.search(q) and not re.search(r"gpu|显卡|(?<![a-z])card|\d{4}|a100|h100", q):
+        return True  # "best cpu for llm inference": a processor, which the guide never compares
     if _OTHER_FIELD.search(q):
         return not _LLM_NAMED.search(q)
     if re.search(r"显存|v?ram|memory|mib|gib|\d\s*g|(?<![a-z])ecc(?![a-z])", q):  # "驱动里显示多少显存", "the

@@ -257,6 +257,8 @@ OFF_DOMAIN = [
     "l40s 机器放在办公室 噪音太吵 邻居投诉怎么办", "my 4070's backplate rattles whenever the bus drives past",
     # where to start learning, and configuring software
     "想入门大模型 应该从哪里学起", "how should i set the deepspeed offload options for my 4090",
+    # a processor picked for LLM work: the guide compares GPUs only
+    "which cpu is best for running local llms", "跑大模型推荐哪款处理器",
 ]
 GUIDE = (ROOT / "corpus" / "guide.md").read_text(encoding="utf-8")
 

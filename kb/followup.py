@@ -20,7 +20,8 @@ from kb.intent import about_a_case, names_a_case
 from kb.people import PEOPLE_EN, PEOPLE_ZH, REQUESTS_EN, REQUESTS_ZH, either
 from kb.query import Query
 
-_RESET = re.compile(r"^\s*(?:新问题|新的问题|重新开始|重新问|换个问题|换个话题|另一个问题|另外一个问题|new question|"
+_RESET = re.compile(r"^\s*(?:新问题|新的问题|重新开始|重新问|换个问题|换个话题|另一个问题|另外一个问题|"
+                    r"另(?:起|开|提)(?:一个|个)?(?:新)?(?:问题|话题)|再问个别的|问个别的|new question|"
                     r"reset|start over|another question|new topic|different (?:topic|question|q)|new q|unrelated|"
                     # a side question stands on its own: "side q: …", "顺便问一下：…", "题外话，…"
                     r"side (?:q|question)|quick side (?:q|question)|(?:顺便|另外|再)问(?:一下|一句|个问题|个)?|题外话|"
@@ -76,6 +77,10 @@ _MORE = re.compile(rf"(?:多加|再加|再补|补|加|增加|(?<![最至])多)\s
                    rf"(?:多加|再加|再补)\s*{_N}\s*{_CARDS}|"
                    rf"\b{_N_WORD} more {_CARDS}|\badd {_N_WORD} (?:more )?{_CARDS}|\b(?:another|a second) {_CARDS}|"
                    rf"\b(?:another|a second)\s+(?:rtx\s*)?[a-z]{{0,3}}\d{{2,4}}[a-z]*\b|"  # "add a second h800"
+                   # "a second identical card", "one more of the same", "再买一张一样的"
+                   rf"\b(?:another|a second|{_N_WORD} more)\s+(?:identical|matching|same)\s+{_CARDS}|"
+                   rf"\b{_N_WORD} more of (?:the same|those|them|it)\b|"
+                   rf"(?:再|多)(?:买|加|来)\s*{_N}\s*(?:张|块)\s*(?:一样|相同|同样)的|"
                    rf"\b{_N_WORD} more (?:rtx\s*)?[a-z]{{0,3}}\d{{2,4}}[a-z]*\b|"  # "one more 4090", "2 more h100"
                    rf"(?:加|添|补)\s*第二张|"
                    rf"^\W*(?:and\s+|just\s+|maybe\s+)?{_N_WORD} more\W*$|(?:再来|再多|多来|再上)\s*{_N}\s*(?:张|块)",
@@ -211,6 +216,23 @@ def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None
             changed.add("tokens")
         if re.search(rf"{_MONEY}.{{0,6}}{word}|{word}.{{0,12}}{_MONEY}", s) and prior.budget_cny:
             merged.budget_cny = prior.budget_cny * scale  # "what if the budget doubles", "预算减半"
+            changed.add("budget_cny")
+    # "double that", "翻倍": no slot named, so the last number the conversation set — its cards first
+    bare = re.fullmatch(rf"\W*(?:(?:and|then|ok|now|so|那|那就)\s*)?({_DOUBLE}|{_HALF})\s*"
+                        rf"(?:that|it|this|them|呢|吧)?\W*", s)
+    if bare and not changed:
+        scale = 0.5 if re.fullmatch(_HALF, bare.group(1)) else 2.0
+        if prior.gpu_count and merged.gpus and (scale > 1 or prior.gpu_count > 1):
+            merged.gpus = [(g, max(1, int((c or 1) * scale))) for g, c in merged.gpus]
+            changed.add("gpu_count")
+        elif prior.concurrency:
+            merged.concurrency = max(1, int(prior.concurrency * scale))
+            changed.add("concurrency")
+        elif prior.seq_len:
+            merged.seq_len = max(1, int(prior.seq_len * scale))
+            changed.add("seq_len")
+        elif prior.budget_cny:
+            merged.budget_cny = prior.budget_cny * scale
             changed.add("budget_cny")
     times = _TIMES.search(s)
     factor = _factor(times) if times else 0

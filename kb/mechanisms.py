@@ -82,6 +82,9 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p)) f
                        r"(?:weights|权重)[^?？]{0,12}(?:之外|以外|besides|beyond|on top)"),
     ("no_pooling", r"(?:合(?:起来|并|在一起)|叠加|加起来|pool|combine|add up|merge|共享|share)[^?？]{0,30}"
                    r"(?:显存|v?ram|memory)|"
+                   # "pool two 4090s into one 48gb gpu", "两张卡当成一张 48G 用"
+                   r"(?:pool|combine|merge|合并|合成|当成|当作|变成)[^?？]{0,30}(?:one|a single|一张|一块|单张)\s*"
+                   r"(?:big(?:ger)?\s*)?(?:\d+\s*g(?:b)?\s*)?(?:的)?\s*(?:gpu|card|卡)|"
                    r"(?:显存|v?ram|memory)[^?？]{0,20}"
                    r"(?:合(?:起来|并|在一起)|叠加|加起来|pool|combine|add up|共享|share)"),
     ("fp8_rate", r"fp8[^?？]{0,40}(?:快|fast|speed|throughput|吞吐|加速|double|翻倍|两倍|2x)|"

@@ -31,7 +31,8 @@ _NOT_A_NAME = {"a", "an", "the", "run", "running", "runs", "for", "of", "with", 
                "qlora", "fp16", "bf16", "int8", "int4", "fp32", "nf4", "fp8", "fp4", "moe", "can", "fit", "hold",
                "that", "this", "use", "using", "fine", "full", "pretrain", "pretraining", "params", "parameter",
                "parameters", "vs", "than", "what", "x", "s", "gpu", "gpus", "card", "cards", "fine-tuning",
-               "finetuning", "fine-tuned", "pre-training", "some",
+               "finetuning", "fine-tuned", "pre-training", "some", "under", "below", "over", "above", "around",
+               "roughly", "approx", "approximately", "up", "ft", "fft", "sft",
                "any", "two", "three", "several", "small", "large", "big", "new", "open", "source", "open-source",
                "quantize", "quantized", "quantizing", "quantise", "quantised", "distill", "distilled", "compress",
                "shrink", "squeeze", "put", "get", "ppl", "people", "we", "they", "you", "i", "whole", "entire",
@@ -260,12 +261,13 @@ def _max_gpus(t: Text, q: Query) -> None:
 _WORKLOADS = [
     ("qlora", r"qlora"),
     ("lora", r"(?<!q)lora|peft|参数高效"),
-    ("full", r"全参|全量|full[\s-]*(?:fine[\s-]*tun|finetun|train|param)|pre[\s-]*train|预训练|from scratch|从头训练|"
+    ("full", r"全参|全量|full[\s-]*(?:fine[\s-]*tun|finetun|train|param|ft\b)|\bfft\b|pre[\s-]*train|预训练|"
+             r"from scratch|从头训练|"
              r"从零训练|(?<!微)训练|(?<![微培])训(?!练)|\btrain(?:ing|ed)?\b|from zero|from the ground up|"
              # what only training has: every weight updated, an optimizer, mixed-precision master weights
              r"(?:every|all)(?: the| of the)? (?:weights?|params?|parameters?)\b.{0,12}\b(?:trainable|trained|updated)|"
              r"(?:所有|全部)参数.{0,6}(?:训练|更新)|\badamw?\b|mixed[\s-]*precision|混合精度"),
-    ("fine-tune", r"微调|fine[\s-]*tun|finetun|\bsft\b"),
+    ("fine-tune", r"微调|fine[\s-]*tun|finetun|\bsft\b|\bft\b"),
     ("inference", r"推理|部署|inference|infer|serv(?:e|ing)|\brun\b|跑|运行|上线|生成|decode|tokens?/s|latency|延迟|"
                   r"吞吐|throughput|聊天|chat|加载|(?<!full )(?<!peak )(?<!under )(?<!max )load(?! ?balanc)"),
 ]
@@ -325,7 +327,8 @@ def _words(t: Text, q: Query) -> None:
             r"can (?:i|we) (?:buy|afford)|afford|"
             r"best gpu|best[- ]value|best (?:single |one |budget )?(?:card|gpu)|most bang|性价比(?:最高|最好)|最划算|"
             r"recommend|cheapest (?:setup|config|configuration|way|option|gpus?|cards?|hardware)|"
-            r"what (?:hardware|setup|rig)|which hardware|什么硬件|什么配置|啥配置|"
+            r"what (?:hardware|setup|rig|config(?:uration)?)|which (?:hardware|config(?:uration)?|setup)|"
+            r"什么硬件|什么配置|啥配置|(?:do|would|could|can) you (?:suggest|recommend)|建议(?:买|用|配)|"
             r"最便宜.{0,20}(?:配置|方案|卡|显卡|组合)|最省钱的?(?:配置|方案)?|最低成本|成本最低|"
             r"(?:cheapest|lowest[- ]cost|least expensive)\b.{0,30}(?:setup|config|configuration|option|gpus?|cards?|"
             r"hardware|rig|build)"):

@@ -98,6 +98,9 @@ def test_a_figure_per_kw_or_per_money_divides_the_record(ask: Any, question: str
     # a card too small to train what it serves: what training keeps beside the weights
     ("为啥说 4080 不适合训练大模型", ["train_memory"]),
     ("why isn't a single l40s great for training big models", ["train_memory"]),
+    # two cards merged into one bigger card: they do not pool
+    ("why can't i just merge two l40s into a single 96gb card", ["no_pooling"]),
+    ("为啥两张4090不能当成一张48G的卡用", ["no_pooling"]),
     # a long context against two cards' memory is its KV cache
     ("why do people say the a100 is better for long context inference", ["context_users"]),
     ("长上下文的服务 为啥 h200 比 l40s 更适合", ["context_users"]),

@@ -169,6 +169,12 @@ def test_a_new_value_replaces_and_the_rest_is_carried() -> None:
     (["with 60k cny how many 4080s", "and with 120k?"], "budget_cny", 120000.0),
     (["budget is $20k, best gpus for qwen2.5 14b inference", "what if it was 40k"], "budget_cny", 40000 * 7.2),
     (["预算八万 跑 qwen2.5 7b 推理 买啥", "那15万呢"], "budget_cny", 150000.0),
+    # a second card of the same kind, said as such; a bare "double that" doubles the last number set, cards first
+    (["qwen2.5 14b lora on one 4080", "what if we get another identical card"], "gpus", [("rtx-4080", 2)]),
+    (["4080 上 lora qwen2.5 14b", "再买一张一样的呢"], "gpus", [("rtx-4080", 2)]),
+    (["llama 3 8b on 3 l40s", "and double that?"], "gpus", [("l40s", 6)]),
+    (["l4 跑 qwen2.5 7b 20个人用", "翻倍呢"], "concurrency", 40),
+    (["qwen2.5 7b on an l4 at 8k", "halve it"], "seq_len", 4096),
     # the card before a swap set against the card now: "how much faster", "差多少"
     (["llama 3 8b decode tok/s on an l4", "swap in an h200", "how much quicker is that?"], "gpus",
      [("l4", 1), ("h200", 1)]),
@@ -188,6 +194,16 @@ def test_relative_changes_corrections_and_chains(turns: list[str], field: str, v
 def test_a_case_named_outright_stands_alone(turns: list[str]) -> None:
     t = turn(*turns)
     assert not t.followup and t.query.model is None
+
+
+@pytest.mark.parametrize("turns", [
+    ["l4跑qwen2.5 7b 20个人用", "另开一个话题 h200 跑 13b 行吗"],
+    ["h100 跑 llama3 70b", "另起个问题：4090 跑 7b int4 呢"],
+])
+def test_another_question_said_outright_starts_over(turns: list[str]) -> None:
+    t = turn(*turns)
+    assert not t.followup and t.query.concurrency is None
+
 
 
 def test_a_new_workload_drops_what_only_the_old_one_had() -> None:

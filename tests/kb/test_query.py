@@ -244,6 +244,10 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     # "…: users?" at the end asks how many fit
     ("one l40s, mistral 7b, 4k each - users?", {"asked": "concurrency"}),
     ("h20，qwen2.5 14b，8k 上下文：并发？", {"asked": "concurrency"}),
+    # "full ft" / "fft" is full fine-tuning; "under 10b" is a size, no model's name; "what config do you suggest"
+    ("full ft of mistral 7b on an h200?", {"workloads": ["full"]}),
+    ("models under 13b params on 2 l40s - training config?", {"model": "13b", "unknown_models": []}),
+    ("serving 70b models, what configuration would you suggest", {"wants_selection": True}),
     # "10个人用" counts people: no one person's pick
     ("给10个人用的代码助手 qwen2.5 32b 买什么卡", {"individual": False, "concurrency": 10}),
     ("我个人想微调qwen2.5 7b 买什么卡", {"individual": True}),

@@ -183,9 +183,9 @@ def bare_context(t: Text, q: Query) -> None:
                     rf"|(?:sessions?|chats?|conversations?|requests?|sequences?|seqs?|prompts?|streams?|对话|会话|请求|"
                     rf"每路|每个人?|每人|each(?: one)?)\s*(?:is|of|at|=|:|是|为|有)?\s*({NUM})\s*k\b"):
         q.seq_len = int(float(next(g for g in m.groups() if g).replace(",", "")) * 1024)
-    if q.seq_len is None and _ASKS_AT_ONCE.search(t.original.lower()):
-        # "qwen2.5 14b int8 8k 一张卡 最多几路并发": in a question about sequences at once, a lone 8k is their length
-        for m in t.take(rf"(?<![\w.])({NUM})\s*k(?![a-z0-9])(?![\s-]*(?:tokens?\s*/|tok|per\b|元|块|rmb|cny|usd|"
+    if q.seq_len is None and (_ASKS_AT_ONCE.search(t.original.lower()) or q.concurrency):
+        # "qwen2.5 14b int8 8k 一张卡 最多几路并发", "4个会话 32k": beside sequences at once, a lone 8k is their length
+        for m in t.take(rf"(?<![0-9a-z.])({NUM})\s*k(?![a-z0-9])(?![\s-]*(?:tokens?\s*/|tok|per\b|元|块|rmb|cny|usd|"
                         rf"dollars?|\$|预算|budget))"):
             q.seq_len = int(float(m.group(1).replace(",", "")) * 1024)
 

@@ -248,6 +248,9 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("full ft of mistral 7b on an h200?", {"workloads": ["full"]}),
     ("models under 13b params on 2 l40s - training config?", {"model": "13b", "unknown_models": []}),
     ("serving 70b models, what configuration would you suggest", {"wants_selection": True}),
+    # a lone "32k" beside a count of sequences is their context
+    ("qwen2.5 14b 6个会话 32k 要多少显存", {"concurrency": 6, "seq_len": 32768}),
+    ("llama 3 8b, 12 users 16k, which card", {"concurrency": 12, "seq_len": 16384}),
     # "10个人用" counts people: no one person's pick
     ("给10个人用的代码助手 qwen2.5 32b 买什么卡", {"individual": False, "concurrency": 10}),
     ("我个人想微调qwen2.5 7b 买什么卡", {"individual": True}),

@@ -68,7 +68,7 @@ class Composer(CaseSentences):
             self._groups.setdefault(c.group, []).append(c)
         self._to_passage = to_passage
         self._spec_chunks = [c for c in chunks if c.kind == "spec"]
-        self._corrections = Corrections(self._spec_chunks)
+        self._corrections = Corrections([c for c in chunks if c.kind in ("spec", "tradeoff")])
         # A chunk's figures never change: read once, when an answer first cites it (not all at start-up).
         self._chunks_by_id = {c.id: c for c in chunks}
         self._figures_of: dict[str, set[float]] = {}
@@ -430,8 +430,12 @@ class Composer(CaseSentences):
             return []
         chunk, rule, block = found
         block = block if f.language == "zh" else block[:1].lower() + block[1:]
-        return [Sentence(say("setting_rule", f.language, setting=block, rule=rule.rstrip("。.")),
-                         [self._cite(f, chunk, top_k)])]
+        out = [Sentence(say("setting_rule", f.language, setting=block, rule=rule.rstrip("。.")),
+                        [self._cite(f, chunk, top_k)])]
+        if workload == "full" and resolve_model(model).params < 10e9:  # "单卡或双卡" cannot hold full training
+            out += [Sentence(note, [self._cite(f, c, top_k)]) for c, note in
+                    self._corrections.noted("10B以下单卡或双卡", f.language)]
+        return out
 
     def _audience_rule(self, f: Facts, top_k: int) -> list[Sentence]:
         """'solo dev, entry-level': the guide's advice for individual developers at that level."""

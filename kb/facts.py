@@ -106,10 +106,20 @@ _QUOTED = re.compile(r"^- 文档“([^”]+)”")
 _FIGURE = re.compile(r"(\d+(?:\.\d+)?)\s*([A-Za-z/]+|个)")
 
 
+# A tradeoff's note on a phrase of the guide: '- 注（"减少4倍"/ 4× smaller）：…' (the phrase in Chinese, then English).
+_NOTED = re.compile(r'^- 注（"([^"]+)"(?:/\s*([^）]+))?[^）]*）')
+
+
 def _triggers(chunk: Chunk) -> list[tuple[re.Pattern[str], int]]:
     """(pattern of the misleading figure, line index of its note) for each note that corrects a quoted figure."""
     out = []
     for i, line in enumerate(chunk.text.split("\n")):
+        if chunk.kind != "spec":  # a tradeoff's note: its Chinese phrase, and its English one's "4×" as "4x"/"4×"
+            if (noted := _NOTED.match(line.strip())) and noted.group(2):
+                out.append((re.compile(re.escape(noted.group(1))), i))
+                if fig := re.match(r"(\d+(?:\.\d+)?)\s*×\s*(\w+)?", noted.group(2).strip()):
+                    out.append((re.compile(rf"(?<![\d.]){re.escape(fig.group(1))}\s*[x×](?![a-z0-9])", re.I), i))
+            continue
         m = _QUOTED.match(line.strip())
         if not m:
             continue
@@ -124,11 +134,28 @@ def _triggers(chunk: Chunk) -> list[tuple[re.Pattern[str], int]]:
     return out
 
 
-class Corrections:
-    """The spec records' notes that correct a figure a sentence repeats from the guide (330 TFLOPS, NVSwitch…)."""
+def _note_body(line: str) -> str:
+    """A note's line without its bullet and, for a tradeoff's, its '注（"…"）：' / 'Note (…):' heading."""
+    body = line.lstrip()[2:].strip()
+    return re.sub(r"^(?:注|Note)\s*[（(][^）)]*[）)]\s*[：:]\s*", "", body)
 
-    def __init__(self, spec_chunks: list[Chunk]) -> None:
-        self._triggers = [(chunk, pattern, i) for chunk in spec_chunks for pattern, i in _triggers(chunk)]
+
+class Corrections:
+    """The spec records' and tradeoffs' notes that correct what a sentence repeats from the guide (330 TFLOPS,
+    NVSwitch, "INT8 shrinks a model 4×")."""
+
+    def __init__(self, chunks: list[Chunk]) -> None:
+        self._chunks = chunks
+        self._triggers = [(chunk, pattern, i) for chunk in chunks for pattern, i in _triggers(chunk)]
+
+    def noted(self, phrase: str, language: Language) -> list[tuple[Chunk, str]]:
+        """The note on a phrase of the guide that kb quotes in its own words (a §11 rule), by the phrase."""
+        out = []
+        for chunk in self._chunks:
+            for zh, shown in aligned(chunk, language):
+                if zh.strip().startswith(f'- 注（"{phrase}"'):
+                    out.append((chunk, say("spec_note", language, note=_note_body(shown))))
+        return out
 
     def find(self, sentence: str, language: Language) -> list[tuple[Chunk, str]]:
         out = []
@@ -136,7 +163,7 @@ class Corrections:
             if pattern.search(sentence):
                 lines = aligned(chunk, language)
                 if i < len(lines):
-                    out.append((chunk, say("spec_note", language, note=lines[i][1].lstrip()[2:].strip())))
+                    out.append((chunk, say("spec_note", language, note=_note_body(lines[i][1]))))
         return out
 
 _CASE_PARTS = {"谁": "who", "硬件": "hardware", "工作负载": "workload", "结果": "outcome", "注": "note"}

@@ -564,3 +564,14 @@ def test_a_time_asked_of_too_few_cards_is_given_on_enough(ask: Any, question: st
 ])
 def test_a_memory_said_without_a_card_and_the_memory_to_spare(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # where kb quotes the guide's "one or two 4090s for <10B training", it says full training does not fit there
+    ("pretraining a 1b model, which gpus?", r"single-card or dual-card RTX 4090 configuration \[\d\]\. Note: the model "
+                                           r"states for full-parameter training of a 7B model are about 112 GB"),
+    # the guide's "INT8 shrinks a model 4×", quoted in English, carries its FP32 correction as in Chinese
+    ("is it true int8 makes a model 4x smaller", r"reduce model size by 4x.*Note: §7\.3 says .*relative to FP32"),
+])
+def test_the_guides_misleading_lines_carry_their_correction(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question)), ask(question)

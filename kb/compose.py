@@ -417,22 +417,25 @@ class Composer(CaseSentences):
         prices = [p[0] for g in self._gpus_named(rule) if (p := self._figure(g, "price"))]
         if budget is not None and prices and min(prices) > budget:  # "5000 cny, a chatbot": no 4090 in reach
             return []
-        setting = setting if f.language == "zh" else setting[:1].lower() + setting[1:]  # (mid-sentence)
-        return [Sentence(say("setting_rule", f.language, setting=setting, rule=rule.rstrip("。.")),
-                         [self._cite(f, chunk, top_k)])]
+        return [self._advice(f, chunk, setting, rule, top_k)]
+
+    def _advice(self, f: Facts, chunk: Chunk, who: str, rule: str, top_k: int) -> Sentence:
+        """'The guide's advice for <a setting or a block of §11>: <its line>', cited to its passage."""
+        who = who if f.language == "zh" else who[:1].lower() + who[1:]  # (mid-sentence)
+        return Sentence(say("setting_rule", f.language, setting=who, rule=rule.rstrip("。.")),
+                        [self._cite(f, chunk, top_k)])
 
     def _scale_rule(self, f: Facts, model: str, workload: str, top_k: int) -> list[Sentence]:
         """'train a 3b from scratch, which gpus': §11.1's first choice for training a model of that size."""
         if re.search(r"fine[\s-]?tun|finetun|微调|精调", f.question, re.IGNORECASE):
             workload = "lora"  # a fine-tune, however it is ranked: §11.1's fine-tuning block
-        found = scale_rule(self._groups.get("guide-11.1", []), resolve_model(model).params, workload, f.language)
+        params = resolve_model(model).params
+        found = scale_rule(self._groups.get("guide-11.1", []), params, workload, f.language)
         if found is None:
             return []
         chunk, rule, block = found
-        block = block if f.language == "zh" else block[:1].lower() + block[1:]
-        out = [Sentence(say("setting_rule", f.language, setting=block, rule=rule.rstrip("。.")),
-                        [self._cite(f, chunk, top_k)])]
-        if workload == "full" and resolve_model(model).params < 10e9:  # "单卡或双卡" cannot hold full training
+        out = [self._advice(f, chunk, block, rule, top_k)]
+        if workload == "full" and params < 10e9:  # "单卡或双卡" cannot hold full training
             out += [Sentence(note, [self._cite(f, c, top_k)]) for c, note in
                     self._corrections.noted("10B以下单卡或双卡", f.language)]
         return out
@@ -704,9 +707,10 @@ def _compared(asked: str | None, a: FitResult, b: FitResult) -> tuple[str, float
 # A guide passage about one line of cards, by its heading ("4.4 RTX系列的局限性"): its unnamed sentences are that
 # line's, not another card's.
 _HEADING_FAMILY = re.compile(r"(RTX|A100|H100)")
-# Memory left over asked beside a fit: "留多少余量", "还剩多少显存", "how much headroom".
+# The room beside the weights asked of a KV cache ("还能剩多少给 kv").
 _HEADROOM = re.compile(r"剩|留给|余下|余量|富余|空间|headroom|margin|room|left (?:for|over)|leftover|spare",
                        re.IGNORECASE)
+# Memory left over asked beside a fit: "留多少余量", "还剩多少显存", "how much margin".
 _SPARE = re.compile(r"余量|剩(?:余|下)?多少|还剩|富余|headroom|margin|to spare|room left|left over|leftover",
                     re.IGNORECASE)  # (beside a verdict: not "空间" of a chassis)
 _PICK = re.compile(r"which|哪(?:张|块|款|个|种)|推荐|recommend|buy|买|选|pick|get\b", re.IGNORECASE)

@@ -258,14 +258,17 @@ class Engine:
         prior: Query | None = None
         for earlier in history:
             text = clean_question(earlier, self.settings.max_question_chars)
-            prior = self._turn(prior, text).query
+            prior = self._turn(prior, text, earlier=True).query
         return prior
 
-    def _turn(self, prior: Query | None, text: str) -> Turn:
+    def _turn(self, prior: Query | None, text: str, earlier: bool = False) -> Turn:
+        """`text` read against the conversation so far. Which guide case a turn names is looked up where it
+        matters: for an `earlier` turn (nothing else will find it) and after a case (to tell the same case from
+        another); the turn being answered otherwise takes it from its answer's own passages."""
         reset, rest = is_reset(text)
         language = turn_language(text, prior.language if prior is not None and not reset else None)
         new = self.fit.read(rest or text, language)
-        if about_a_case(rest or text) and new.model is None and (prior is None or prior.case or reset):  # which case
+        if about_a_case(rest or text) and new.model is None and (earlier or (prior is not None and prior.case)):
             found = self.search(rest or text, self.settings.default_top_k, language, query=new)
             new.case = self.composer.case_named(rest or text, found)
         if prior is None or reset:

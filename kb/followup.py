@@ -198,42 +198,29 @@ def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None
     s = unicodedata.normalize("NFKC", text).lower()
     workload = (merged.workloads or ["inference"])[0]
     for scale, word in ((2.0, _DOUBLE), (0.5, _HALF), (0.25, _QUARTER), (4.0, _QUADRUPLE)):
-        if re.search(rf"{_CONTEXT}.{{0,6}}{word}|{word}.{{0,12}}{_CONTEXT}", s):
-            base = prior.seq_len or DEFAULT_SEQ.get(workload, 4096)
-            merged.seq_len = max(1, int(base * scale))
-            changed.add("seq_len")
-        # (not "每个人的上下文都减半", "each user gets twice the context": a context word between the people and
-        # the change, or right after the change, is the context's)
-        if re.search(rf"{_USERS}(?:(?!{_CONTEXT}).){{0,14}}{word}(?!.{{0,6}}{_CONTEXT})"
-                     rf"|{word}(?:(?!{_CONTEXT}).){{0,12}}{_USERS}", s) and prior.concurrency:
-            merged.concurrency = max(1, int(prior.concurrency * scale))
-            changed.add("concurrency")
-        if re.search(rf"{_CARDS}.{{0,6}}{word}|{word}.{{0,20}}{_CARDS}|卡数.{{0,4}}{word}", s) and merged.gpus:
-            merged.gpus = [(g, max(1, int((c or 1) * scale))) for g, c in merged.gpus]
-            changed.add("gpu_count")
-        if re.search(rf"{_TOKENS}.{{0,6}}{word}|{word}.{{0,12}}{_TOKENS}", s) and prior.tokens:
-            merged.tokens = prior.tokens * scale
-            changed.add("tokens")
-        if re.search(rf"{_MONEY}.{{0,6}}{word}|{word}.{{0,12}}{_MONEY}", s) and prior.budget_cny:
-            merged.budget_cny = prior.budget_cny * scale  # "what if the budget doubles", "预算减半"
-            changed.add("budget_cny")
+        said = {"seq_len": rf"{_CONTEXT}.{{0,6}}{word}|{word}.{{0,12}}{_CONTEXT}",
+                # (not "每个人的上下文都减半", "each user gets twice the context": a context word between the people
+                # and the change, or right after the change, is the context's)
+                "concurrency": rf"{_USERS}(?:(?!{_CONTEXT}).){{0,14}}{word}(?!.{{0,6}}{_CONTEXT})"
+                               rf"|{word}(?:(?!{_CONTEXT}).){{0,12}}{_USERS}",
+                "gpu_count": rf"{_CARDS}.{{0,6}}{word}|{word}.{{0,20}}{_CARDS}|卡数.{{0,4}}{word}",
+                "tokens": rf"{_TOKENS}.{{0,6}}{word}|{word}.{{0,12}}{_TOKENS}",
+                "budget_cny": rf"{_MONEY}.{{0,6}}{word}|{word}.{{0,12}}{_MONEY}"}  # "what if the budget doubles"
+        held = {"seq_len": True, "concurrency": bool(prior.concurrency), "gpu_count": bool(merged.gpus),
+                "tokens": bool(prior.tokens), "budget_cny": bool(prior.budget_cny)}
+        for slot, pattern in said.items():
+            if held[slot] and re.search(pattern, s):
+                _scale(slot, scale, prior, merged, changed)
     # "double that", "翻倍": no slot named, so the last number the conversation set — its cards first
     bare = re.fullmatch(rf"\W*(?:(?:and|then|ok|now|so|那|那就)\s*)?({_DOUBLE}|{_HALF})\s*"
                         rf"(?:that|it|this|them|呢|吧)?\W*", s)
     if bare and not changed:
         scale = 0.5 if re.fullmatch(_HALF, bare.group(1)) else 2.0
-        if prior.gpu_count and merged.gpus and (scale > 1 or prior.gpu_count > 1):
-            merged.gpus = [(g, max(1, int((c or 1) * scale))) for g, c in merged.gpus]
-            changed.add("gpu_count")
-        elif prior.concurrency:
-            merged.concurrency = max(1, int(prior.concurrency * scale))
-            changed.add("concurrency")
-        elif prior.seq_len:
-            merged.seq_len = max(1, int(prior.seq_len * scale))
-            changed.add("seq_len")
-        elif prior.budget_cny:
-            merged.budget_cny = prior.budget_cny * scale
-            changed.add("budget_cny")
+        last = {"gpu_count": bool(prior.gpu_count and merged.gpus and (scale > 1 or prior.gpu_count > 1)),
+                "concurrency": bool(prior.concurrency), "seq_len": bool(prior.seq_len),
+                "budget_cny": bool(prior.budget_cny)}
+        if target := next((k for k, v in last.items() if v), None):
+            _scale(target, scale, prior, merged, changed)
     times = _TIMES.search(s)
     factor = _factor(times) if times else 0
     if factor and re.search(_CONTEXT, s) and not re.search(f"{_DOUBLE}|{_HALF}|{_QUARTER}|{_QUADRUPLE}", s):
@@ -254,6 +241,22 @@ def _relative(text: str, prior: Query, merged: Query, changed: set[str]) -> None
     if step and merged.gpus:
         merged.gpus = [(g, max(1, (c or 1) + step)) for g, c in merged.gpus]
         changed.add("gpu_count")
+
+
+def _scale(slot: str, scale: float, prior: Query, merged: Query, changed: set[str]) -> None:
+    """One slot set to `scale` × its earlier value (a context not said yet: the workload's default)."""
+    if slot == "seq_len":
+        base = prior.seq_len or DEFAULT_SEQ.get((merged.workloads or ["inference"])[0], 4096)
+        merged.seq_len = max(1, int(base * scale))
+    elif slot == "concurrency":
+        merged.concurrency = max(1, int((prior.concurrency or 1) * scale))
+    elif slot == "gpu_count":
+        merged.gpus = [(g, max(1, int((c or 1) * scale))) for g, c in merged.gpus]
+    elif slot == "tokens":
+        merged.tokens = (prior.tokens or 0.0) * scale
+    else:
+        merged.budget_cny = (prior.budget_cny or 0.0) * scale
+    changed.add(slot)
 
 
 def _factor(m: re.Match[str]) -> int:
@@ -294,11 +297,11 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
     """`new` read against `prior`: a follow-up inherits what it does not say, else it stands alone.
     `registry_ids` are the GPU records, for a correction that names only a size ("the 40GB one")."""
     reset, _ = is_reset(text)
+    spoken = unicodedata.normalize("NFKC", text)
     if new.seq_len is None and new.budget_cny is None and (prior.seq_len or prior.asked in ("concurrency", "kv")) \
-            and (bare := _BARE_K.search(unicodedata.normalize("NFKC", text))):
+            and (bare := _BARE_K.search(spoken)):
         new = replace(new, seq_len=int(bare.group(1)) * 1024)
     elif new.budget_cny is None and new.seq_len is None and prior.budget_cny and not prior.seq_len:
-        spoken = unicodedata.normalize("NFKC", text)
         if wan := _BARE_WAN.search(spoken):  # "那50万呢" after a budget: that budget
             new = replace(new, budget_cny=float(wan.group(1)) * 1e4)
         elif bare := _BARE_K.search(spoken):

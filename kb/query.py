@@ -108,16 +108,18 @@ def _bad(what: str) -> BadInput:
     return BadInput(f"state {what}: pass back the `state` of an earlier answer unchanged", field="state")
 
 
+def _cards(state: dict[str, Any], key: str) -> list[tuple[str, int | None]]:
+    """A state's list of {"id", "count"} as (record id, count) pairs."""
+    return [(str(g["id"]), None if g.get("count") is None else int(g["count"])) for g in state.get(key) or []]
+
+
 def from_state(state: dict[str, Any]) -> Query:
     """A Query from an Answer's `state`; BadInput (field 'state') when it is not one."""
     if not isinstance(state, dict):
         raise _bad("must be an object")
     q = Query()
     try:
-        q.gpus = [(str(g["id"]), None if g.get("count") is None else int(g["count"]))
-                  for g in state.get("gpus") or []]
-        q.earlier_gpus = [(str(g["id"]), None if g.get("count") is None else int(g["count"]))
-                          for g in state.get("earlier_gpus") or []]
+        q.gpus, q.earlier_gpus = _cards(state, "gpus"), _cards(state, "earlier_gpus")
         models = state.get("models") or []
         q.model = str(models[0]) if models else None
         q.also = [str(m) for m in models[1:]]

@@ -20,7 +20,7 @@ from kb.guide_rules import for_an_individual, setting_of
 from kb.intent import KEY_FIGURES, RATE, derived_ask, spec_attributes
 from kb.language import Language, check_language
 from kb.names import Registry
-from kb.people import PEOPLE_EN, REQUESTS_EN
+from kb.people import PEOPLE_EN, PEOPLE_ZH, REQUESTS_EN, either
 from kb.query import Query
 from kb.read_amounts import Text
 
@@ -139,8 +139,7 @@ _NODES = re.compile(rf"(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:台|个节点|�
                     rf"|(\d+)\s*[x*]\s*(\d+)\s*(?=\s*$)")
 # People each given cards: "30个研究员 每人一台配满4张4090", "20 researchers, each with 2 4090s", "each of 12
 # researchers gets a 2-card 4090 workstation".
-_PEOPLE = (r"(?:研究员|员工|同学|学生|工程师|开发者|人|researchers?|people|engineers?|students?|developers?|employees?|"
-           r"users?)")
+_PEOPLE = rf"(?:{PEOPLE_ZH}|同学|人|{either(PEOPLE_EN)})"
 _EACH_GETS = rf"\s*(?:一台|一个|一套|gets?|has|with|an?|one)?\s*(?:an?|one)?[^\d一两二三四五六七八九十]{{0,10}}" \
              rf"(?P<each>\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:张|块|x|\*|-?cards?|-?gpus?)?\s*$"
 _PER_PERSON = re.compile(

@@ -205,7 +205,6 @@ def test_another_question_said_outright_starts_over(turns: list[str]) -> None:
     assert not t.followup and t.query.concurrency is None
 
 
-
 def test_a_new_workload_drops_what_only_the_old_one_had() -> None:
     t = turn("4090 服务 llama3 8b，并发 16", "那 LoRA 微调呢")
     assert t.query.workloads == ["lora"] and t.query.concurrency is None and "concurrency" in t.changed

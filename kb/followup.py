@@ -43,20 +43,25 @@ _OPENER = re.compile(
     r"(?:go(?:ing)?|bump(?:ed)?|step|scale|move|upgrade|drop|come) (?:it |things )?(?:up |down |out )?to\b|"
     r"(?:升|加|扩|降|减|涨)到|"
     r"swap (?:the|it|to|in|out)\b|switch (?:the|it|to)\b|change (?:the|it|to)\b|make it\b|不\s+是|"
-    r"不对|不是|错了|我是说|我说的是|我?(?:打|写|说|搞|记|弄)错|口误|no\b|nope|i meant|i mean\b|"
+    r"不对|不是|错了|我是说|我说的是|我?(?:打|写|说|搞|记|弄)错|口误|no\b|nope|i meant|i mean\b|wrong\b|"
     r"actually|sorry|wait|my bad|typo|correction|i misremembered|scratch that|"
     # "模型换成 llama4 scout", "卡改成 h100": a slot named, then changed
     r"(?:模型|卡|显卡|精度|上下文|并发|gpu|card|model)\s*(?:换成|改成|改为|换|改用))"
     r"|呢\s*[，,]?\s*(?:还是|仍然|仍|依旧|也是)"
     r"|(?:呢|如何|怎么样|行吗|可以吗)\s*[？?。!！]*\s*$|\binstead\b|\bthe same\b|\bthen\s*[?？.!]*\s*$"
     # a turn that points back at the earlier subject: "could it do a full fine-tune too?", "它能训练吗"
+    # "卡和精度不变 换成 gemma2 9b", "keep the card and precision": the slots named are the earlier ones
+    r"|(?:显?卡|模型|精度|上下文|并发|其他|其余|别的)(?:\s*[和、,，与及跟]\s*(?:显?卡|模型|精度|上下文|并发))*"
+    r"\s*(?:都|也)?(?:不变|不换|照旧|一样|没变|保持)"
     r"|\b(?:could|can|would|will|does|is) (?:it|they|that)\b|\btoo\s*[?？.]*\s*$|它|这个模型|这张卡"
     r"|\b(?:tune|train|serve|run|fit|host|quantize|load|give|put) (?:it|them|that model)\b|\balso\b.{0,30}\bit\b"
     r"|\bon (?:it|that|them|this|those|the same (?:card|gpus?|box))\s*[?？.!]*\s*$|在它上面|用它|同一张卡|这台机器"
     r"|\b(?:fine[\s-]?tune|finetune|q?lora)\w*(?:-\w+)? (?:it|them)\b|\bthat same\b|\bthe same (?:card|gpu|box|rig)\b",
     re.IGNORECASE)
 _DOUBLE = r"(?:翻倍|翻一倍|翻个倍|翻了一倍|翻一番|加倍|(?:多|增加|涨|增长)了?一倍|double[ds]?|twice|2x|×\s*2)"
-_TIMES = re.compile(r"(?:改成|变成|扩大|增加到|乘以|翻)?\s*(\d+|[三四五六七八九十]|three|four|five|six|eight|ten)\s*"
+# (a number glued to letters is a name: "mi300x" is not ×300)
+_TIMES = re.compile(r"(?:改成|变成|扩大|增加到|乘以|翻)?\s*(?<![a-z0-9.])"
+                    r"(\d+|[三四五六七八九十]|three|four|five|six|eight|ten)\s*"
                     r"(?:倍|x\b|times)|(?:[x×*]|乘以?|multiplied by)\s*(\d+|[三四五六七八九十])(?![0-9a-z])|"
                     r"\b(tripl|quadrupl)e[ds]?\b", re.IGNORECASE)  # ("人数乘3": ×3)
 _TOKENS = r"(?:tokens?|数据量|训练数据|语料|数据|data(?:set)?|corpus)"

@@ -446,8 +446,11 @@ _PRICE_PER_GB = re.compile(r"每\s*g[bi]?b?\s*(?:显存)?.{0,6}(?:多少钱|价�
 
 
 _SPARSE = re.compile(r"sparsity|sparse|稀疏|(?<![\d:])2:4(?![\d:])", re.IGNORECASE)
-_DENSE = re.compile(r"dense|稠密|(?:不算|不要|不含|别|非|去掉|除去).{0,4}稀疏|not (?:the )?sparse|non-?sparse|"
-                    r"(?:without|no|excluding|ignore|minus) (?:the )?(?:2:4 )?sparsity", re.IGNORECASE)
+_DENSE = re.compile(r"dense|稠密|(?:不算|不要|不含|别|非|去掉|除去|不开|不用|没开|关掉?|关闭)\s*.{0,4}稀疏|"
+                    r"稀疏(?:不开|关掉?|关闭)|not (?:the )?sparse|non-?sparse|sparsity off|"
+                    r"(?:without|no|excluding|ignore|minus) (?:the )?(?:2:4 )?sparsity|"
+                    r"(?:turn|switch)(?:ed)? off sparsity",
+                    re.IGNORECASE)
 
 
 def asks_sparse(question: str) -> bool:

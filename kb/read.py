@@ -202,7 +202,7 @@ def _size_first(t: Text, q: Query, registry: Registry) -> None:
     for note_ in [n for n in q.notes if n.key == "default_of"]:
         gid, name = str(note_.values.get("gpu")), str(note_.values.get("name"))
         family = card_family(gid)
-        m = re.search(rf"(?<![0-9.])(\d{{2,3}})\s*(?:g|gb|gib)\s*(?:的|版本?的?)?\s*(?:nvidia\s*)?"
+        m = re.search(rf"(?<![0-9.])(\d{{2,3}})\s*(?:gigs?|gib|gb|g)\s*(?:的|版本?的?)?\s*(?:nvidia\s*)?"
                       rf"{re.escape(name.lower())}", t.original.lower())
         sibling = f"{family}-{m.group(1)}gb" if m else ""
         if sibling in registry.gpu_ids:  # (the default's own size said first: no longer a default either)
@@ -349,7 +349,10 @@ _ASKED: tuple[tuple[str, str], ...] = (
                     r"(?:concurren\w*|users?|sessions?|seqs?|sequences?) (?:limit|cap|ceiling|max)\b|"
                     r"(?:开|撑|跑|带)(?:多少|几)(?:路|个)|多少路|"
                     r"最多(?:能|可以)?(?:开|跑|同时)?几(?:个|路|条)(?!\s*(?:token|字|卡|张))|最多几个人|几个人同时|"
-                    r"max(?:imum)? (?:seqs|sequences|users|sessions|streams)|how many seqs|"
+                    r"max(?:imum)? (?:seqs|sequences|users|sessions|streams|requests|chats|conversations)"
+                    r"(?!\s*(?:per|/|a (?:sec|second|minute|day)))|how many seqs|"
+                    # "max requests in flight", "how many in flight": the requests served at once
+                    r"in[\s-]flight|"
                     r"max(?:imum)? batch(?:[ _-]?size)?|biggest batch|largest batch|batch.{0,8}(?:最大|最多|上限)|"
                     r"最大.{0,4}(?:batch|批)|"
                     r"(?:同时|并发|一起).{0,4}(?:几|多少)\s*(?:路|个|人|条|用户|请求)|几路|"
@@ -493,6 +496,7 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     amounts.budget(t, q, usd_cny)
     amounts.tokens(t, q)
     amounts.each(t, q)
+    amounts.counted_sequences(t, q)
     amounts.context(t, q)
     amounts.batch(t, q)
     amounts.bare_context(t, q)

@@ -166,6 +166,21 @@ def context(t: Text, q: Query) -> None:
             q.seq_len = value * (10_000 if num.endswith("万") else 1)
 
 
+def counted_sequences(t: Text, q: Query) -> None:
+    """"32 个 8k 请求", "20 parallel 64k-context requests": a count of sequences, each of a context length (run
+    before the context reader, which would otherwise take the "64k-context" and leave the 20 unread)."""
+    # ("20 parallel 64k-context requests": the count, a word for at once, then each one's context)
+    for m in t.take(rf"({NUM})\s*(?:个|路|条|x)?\s*(?:(?:parallel|concurrent|simultaneous)\s+|并行\s*)?({NUM})\s*k\s*"
+                    rf"(?:tokens?\s*)?(?:的|[-\s]?(?:context|ctx)(?:[-\s]length)?\s*)?\s*"
+                    rf"(?:并发|concurrent|sequences?|requests?|会话|请求|对话|chats?|users?|用户)"
+                    rf"|({NUM})\s*(?:concurrent\s*)?(?:users?|people|ppl|persons?|requests?|sequences?|seqs?|chats?)\s*"
+                    rf"(?:at|of|with|w/|@|x|\*|on)\s*(?:a\s*)?({NUM})\s*k"
+                    rf"(?:\s*(?:tokens?|context))*"):
+        n, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        q.concurrency = int(float(n.replace(",", "")))
+        q.seq_len = int(float(k.replace(",", "")) * 1024)
+
+
 def bare_context(t: Text, q: Query) -> None:
     """"serving a 7B at 8k" / "@32k": a context said with no word for it, once nothing else has read it (run
     after the batch reader, so "100 users at 8k" stays 100 sequences of 8k)."""
@@ -210,14 +225,6 @@ def batch(t: Text, q: Query) -> None:
         q.seq_len = int(float(m.group(2).replace(",", "")) * 1024)
     for m in t.take(rf"({NUM})\s*(?:个|路)?\s*(?:并发|concurrent)\s*(?:的|at|of)?\s*({NUM})\s*k(?![a-z])"
                     rf"|({NUM})\s*路\s*(?:的|每路)?\s*({NUM})\s*k(?![a-z])"):  # "20路 8k"
-        n, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        q.concurrency = int(float(n.replace(",", "")))
-        q.seq_len = int(float(k.replace(",", "")) * 1024)
-    for m in t.take(rf"({NUM})\s*(?:个|路|条|x)?\s*({NUM})\s*k\s*(?:tokens?\s*)?(?:的|context\s*)?\s*"
-                    rf"(?:并发|concurrent|sequences?|requests?|会话|请求|对话|chats?|users?|用户)"
-                    rf"|({NUM})\s*(?:concurrent\s*)?(?:users?|people|ppl|persons?|requests?|sequences?|seqs?|chats?)\s*"
-                    rf"(?:at|of|with|w/|@|x|\*|on)\s*(?:a\s*)?({NUM})\s*k"
-                    rf"(?:\s*(?:tokens?|context))*"):
         n, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         q.concurrency = int(float(n.replace(",", "")))
         q.seq_len = int(float(k.replace(",", "")) * 1024)

@@ -428,6 +428,8 @@ def test_what_the_driver_reports_is_the_records_driver_total(ask: Any, question:
     ("a100 80gb 装机后驱动里报多少 MiB", r"^A100 80GB：标称 80 GiB；驱动报告 81,920 MiB"),
     ("h200 bf16 with sparsity: how many tflops?", r"^H200 BF16 sparse[^.]*: 1979 TFLOPS"),
     ("b200 的 FP8 稀疏算力是多少", r"^B200 FP8 稀疏：9000 TFLOPS"),
+    # sparsity turned off is the dense row, though the question says "稀疏"
+    ("h200 关掉稀疏以后 fp16 是多少 tflops", r"^H200 BF16 稠密[^。]*：989"),
 ])
 def test_the_driver_total_and_a_sparse_rate_are_the_rows_asked(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)

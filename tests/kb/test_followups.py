@@ -432,3 +432,21 @@ def test_every_spec_attribute_has_a_name_to_carry_it_by() -> None:
 
     missing = [a for a in SPEC_ATTRIBUTES if not has(f"attribute.{a}")]
     assert not missing, missing  # a follow-up that carries the attribute names it on its first line
+
+
+@pytest.mark.parametrize(("turns", "gpus", "model", "precision"), [
+    # a card named by a number glued to letters is not "×300" of the cards
+    (["两张 h100 跑 qwen2.5 32b int8", "口误 应该是 mi300x"], [("mi300x", 2)], "qwen2.5-32b", "int8"),
+    # slots said to stay ("显卡和精度都不变") make the turn a follow-up, whatever comes after
+    (["l40s 上跑 llama3 8b fp8", "显卡和精度都不变 模型改 qwen2.5 14b"], [("l40s", None)], "qwen2.5-14b", "fp8"),
+    # "wrong model" is a correction of the earlier subject
+    (["h200 running qwen2.5 32b in int4", "wrong model, it's llama 3 70b"], [("h200", None)], "llama-3-70b", "int4"),
+    # the size said in "gigs" picks the sibling record, not the family the conversation had
+    (["qwen2.5 14b int8 on one a100 40gb", "my bad, the 80 gig a100"], [("a100-80gb", 1)], "qwen2.5-14b", "int8"),
+    # a bare "gaudis" is the Gaudi record, counted
+    (["llama 3 70b int8 on 2 gaudi 3", "bump it to 4 gaudis"], [("gaudi-3", 4)], "llama-3-70b", "int8"),
+])
+def test_corrections_and_kept_slots_carry_the_rest(turns: list[str], gpus: list[object], model: str,
+                                                   precision: str) -> None:
+    t = turn(*turns)
+    assert t.followup and t.query.gpus == gpus and t.query.model == model and t.query.precision == precision

@@ -441,3 +441,14 @@ def test_the_eleventh_rounds_ways_of_saying_training_users_and_the_driver(questi
 def test_a_turn_with_no_words_of_its_own_keeps_the_conversations_language(turn: str, conversation: Language | None,
                                                                             expected: str) -> None:
     assert turn_language(turn, conversation) == expected
+
+
+@pytest.mark.parametrize(("question", "concurrency", "seq_len", "asked"), [
+    ("llama 3 8b on an l40s - 12 simultaneous 32k-context chats, kv size?", 12, 32768, "kv"),
+    ("a100 80gb + qwen2.5 32b int4 at 8k per request: how many requests in flight at most", None, 8192,
+     "concurrency"),
+])
+def test_sequences_counted_with_their_context_and_in_flight_asks(question: str, concurrency: int | None,
+                                                                 seq_len: int, asked: str) -> None:
+    q = read(question)
+    assert (q.concurrency, q.seq_len, q.asked) == (concurrency, seq_len, asked)

@@ -20,7 +20,16 @@ from kb.fit.presets import PRESETS, resolve_model
 from kb.fit.render import layout_text
 from kb.fit.result import FitResult
 from kb.focus import FRAMING, asks_framing
-from kb.guide_rules import audience_rule, budget_rule, scale_rule, setting_rule
+from kb.guide_rules import (
+    asks_long_runs,
+    audience_rule,
+    budget_rule,
+    long_run_reasons,
+    model_size_rule,
+    rules_by_size,
+    scale_rule,
+    setting_rule,
+)
 from kb.intent import KEY_FIGURES, also_asked_figures, asks_rent, asks_which, asks_why, derived_ask
 from kb.language import Language
 from kb.mechanism_sentences import mechanism_sentences
@@ -417,7 +426,30 @@ class Composer(CaseSentences):
         prices = [p[0] for g in self._gpus_named(rule) if (p := self._figure(g, "price"))]
         if budget is not None and prices and min(prices) > budget:  # "5000 cny, a chatbot": no 4090 in reach
             return []
-        return [self._advice(f, chunk, setting, rule, top_k)]
+        out = [self._advice(f, chunk, setting, rule, top_k)]
+        if sized := model_size_rule(self._groups.get("guide-11.2", []), f.question, f.language):
+            out.append(Sentence(sized[1].rstrip("。.") + ("。" if f.language == "zh" else "."),
+                                [self._cite(f, sized[0], top_k)]))  # "模型都不大": the guide's line for small models
+        return out
+
+    def _rules_by_size(self, f: Facts, top_k: int) -> list[Sentence]:
+        """'we want a private llm box, what gpu': nothing to size, so the guide's picks by model size, said as
+        such (only when no model is named: a named model's own check answers instead)."""
+        if f.budget_cny is not None or f.checks or f.gpus or f.unknown:
+            return []
+        training = bool(re.search(r"训练|微调|train|fine[\s-]?tun|finetun", f.question, re.IGNORECASE))
+        found = rules_by_size(self._groups.get("guide-11.1", []), self._groups.get("guide-11.2", []), training,
+                              f.language)
+        if not found:
+            return []
+        stop = "。" if f.language == "zh" else "."
+        lines = [Sentence(say("block_rule", f.language, block=block, rule=rule.rstrip("。.")) if training
+                          else rule.rstrip("。.") + stop, [self._cite(f, chunk, top_k)])
+                 for chunk, rule, block in found]
+        if training:  # §11.1's "单卡或双卡" under 10B cannot hold a full training: its note says so
+            lines += [Sentence(note, [self._cite(f, c, top_k)]) for c, note in
+                      self._corrections.noted("10B以下单卡或双卡", f.language)]
+        return [Sentence(say("pick_by_size", f.language), []), *lines]
 
     def _advice(self, f: Facts, chunk: Chunk, who: str, rule: str, top_k: int) -> Sentence:
         """'The guide's advice for <a setting or a block of §11>: <its line>', cited to its passage."""
@@ -547,6 +579,7 @@ class Composer(CaseSentences):
             return Composition(self._join(said, f, []), "not_covered", f.passages)
         lead = self._unknown(f)
         direct: list[Sentence] = []
+        by_size: list[Sentence] = []
         if kind == "selection":
             direct = self._selection(f, top_k)
         elif kind == "fit":
@@ -566,8 +599,18 @@ class Composer(CaseSentences):
         elif kind == "why" and f.gpus and f.intent.attributes:
             direct = self._why_cards(f, top_k)
         if kind in ("general", "why") and not direct and _PICK.search(f.question) and not asks_why(f.question):
-            # "solo dev, one card, which?": the guide's line for individual developers
-            direct = self._audience_rule(f, top_k)
+            # "solo dev, one card, which?": the guide's line for individual developers; "high-concurrency serving,
+            # small models, what to buy": its line for that setting
+            direct = self._audience_rule(f, top_k) or self._setting_rule(f, top_k, f.budget_cny)
+            by_size = [] if direct else self._rules_by_size(f, top_k)  # (the guide's lines are the whole answer)
+            direct = direct or by_size
+        if (kind in ("why", "general") or (kind == "spec" and len(f.gpus) >= 2)) and asks_long_runs(f.question):
+            # "why an a100 for a week-long run", "a100 vs 4090 for runs of weeks": the guide's ECC lines first
+            direct = [Sentence(say("section_line", f.language, section=chunk.section,
+                                   heading=re.sub(r"^[\d.]+\s*", "", chunk.shown_heading(f.language)),
+                                   line=line.lstrip("- ").strip()), [self._cite(f, chunk, top_k)],
+                               exempt=(chunk.section,))
+                      for chunk, line in long_run_reasons(self._groups, f.language)] + direct
         if "driver_capacity" in mechanisms(f.question) or (kind == "spec" and "driver" in f.intent.attributes
                                                           and "ecc" not in f.intent.attributes):
             # "标称 48g 为啥 nvidia-smi 只显示 45g", "5090 装好以后 nvidia-smi 里显存总量显示多少"
@@ -604,8 +647,8 @@ class Composer(CaseSentences):
             support = self._support(f, SUPPORT.get(kind, 1), prefer, require_match=True, after_direct=True)
         else:  # a reason, a rule or a general question: the guide's own sentences are the answer
             support = self._support(f, REASONS, prefer, require_match=False, per_passage=2)
-        if syncs:  # one computed figure the guide never states: its chapters' sentences would only be nearby
-            support = []
+        if syncs or by_size:  # one computed figure the guide never states: its chapters' sentences would only be
+            support = []  # nearby; the guide's picks by size: a chapter's sentence beside them is out of its block
         dropped: list[str] = []
         text = self._join(lead + direct + support, f, dropped)
         if not text.strip():  # nothing survived: say so, and where the guide comes nearest, rather than nothing
@@ -713,7 +756,8 @@ _HEADROOM = re.compile(r"剩|留给|余下|余量|富余|空间|headroom|margin|
 # Memory left over asked beside a fit: "留多少余量", "还剩多少显存", "how much margin".
 _SPARE = re.compile(r"余量|剩(?:余|下)?多少|还剩|富余|headroom|margin|to spare|room left|left over|leftover",
                     re.IGNORECASE)  # (beside a verdict: not "空间" of a chassis)
-_PICK = re.compile(r"which|哪(?:张|块|款|个|种)|推荐|recommend|buy|买|选|pick|get\b", re.IGNORECASE)
+_PICK = re.compile(r"which|哪(?:张|块|款|个|种)|推荐|recommend|buy|买|购|选|pick|get\b|什么(?:显卡|gpu|硬件)",
+                   re.IGNORECASE)
 _COMPUTED = {"fit", "speed", "cost", "selection", "spec"}  # answers from records and checks
 _SPLIT = {"zh": re.compile(r"(?<=[。！？])"), "en": re.compile(r"(?<=[.!?])\s+(?=[A-Z])")}
 _ALT_CHANGES = {"precision", "count", "workload", "zero", "offload"}

@@ -319,7 +319,7 @@ class Engine:
             gpus.insert(gpus.index("a100-80gb"), "a100-40gb")  # "the A100" is both cards
         intent = classify(text, self.domain, has_checks=bool(checks), has_selection=selection is not None,
                           names_gpu=len(set(query_gpus)), names_model=bool(found.models), names_unknown=bool(unknown),
-                          asked=query.asked, how_many=query.how_many)
+                          asked=query.asked, how_many=query.how_many, wants_pick=query.wants_selection)
         if intent.kind == "not_covered" and mechanisms(text) and not off_domain(text):
             intent = Intent("why")  # "上下文拉长以后 同时服务的人为啥少了": how serving works, with no card named
         if intent.kind == "not_covered":

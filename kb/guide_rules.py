@@ -45,12 +45,14 @@ _LEVELS = (("入门级", r"入门|新手|学习|entry[- ]level|beginner|learning
 
 def for_an_individual(question: str) -> bool:
     """Whether a pick is for one person (a solo developer, a freelancer, a learner): §11.4's audience."""
-    return bool(_AUDIENCE.search(question))
+    m = _AUDIENCE.search(question)
+    # ("我们想自己训练": a team doing it themselves, not one person)
+    return bool(m) and not (m.group(0) == "自己" and re.search(r"我们|咱们|团队|公司", question))
 
 
 def audience_rule(parts: list[Chunk], question: str, language: Language) -> tuple[Chunk, str] | None:
     """§11.4's advice for individual developers at the level the question says (entry-level, professional)."""
-    if not _AUDIENCE.search(question):
+    if not for_an_individual(question):
         return None
     # (the professional words win over "getting into": "a pro getting into local llms" is a professional)
     level = next((zh for zh, p in reversed(_LEVELS) if re.search(p, question, re.IGNORECASE)), "入门级")
@@ -76,7 +78,16 @@ def _line_under(parts: list[Chunk], language: Language, block: Callable[[str], b
 # The setting a pick is for, in the question → the heading of its §11.2 block ("边缘部署和特殊环境：").
 _SETTINGS = (("边缘部署", r"边缘|edge|kiosk|盒子|工控|嵌入式|embedded|产线|production line|诊所|clinic|门店|"
                          r"low[\s-]power|低功耗|功耗越低"),
-             ("实时交互式应用", r"实时|real[\s-]?time|chat\s?bot|聊天机器人|interactive|交互式|客服|customer service"))
+             ("实时交互式应用", r"实时|real[\s-]?time|chat\s?bot|聊天机器人|interactive|交互式|客服|customer service"),
+             ("高并发企业级推理服务", r"高并发|大并发|并发(?:量)?(?:很|比较|特别)?(?:高|大)|企业级(?:推理|服务|部署)|"
+                                     r"high[\s-]?concurrency|highly concurrent|lots of (?:concurrent )?users|"
+                                     r"many concurrent|high[\s-]throughput (?:serving|inference)|"
+                                     r"enterprise[\s-](?:inference|serving|llm serving)"))
+# The size of the models a setting serves, said without a model: "模型都不大", "small models" (§11.2's lines).
+_MODEL_SIZES = (("小规模模型", r"模型(?:都|也)?(?:不大|较小|比较小|很小|偏小)|小模型|small(?:er|ish)? models?|"
+                              r"models? (?:are|is) (?:all )?small"),
+                ("大规模模型", r"模型(?:都|也)?(?:很大|较大|比较大|偏大)|大模型(?:为主)|big models?|large models?|"
+                              r"models? (?:are|is) (?:all )?(?:big|large)"))
 
 
 def setting_of(question: str) -> str | None:
@@ -93,6 +104,16 @@ def setting_rule(parts: list[Chunk], question: str, language: Language) -> tuple
     return _line_under(parts, language, lambda zh: zh.startswith(heading), lambda zh: "推荐配置" in zh)
 
 
+def model_size_rule(parts: list[Chunk], question: str, language: Language) -> tuple[Chunk, str, str] | None:
+    """Within the question's §11.2 setting, the guide's line for the size of model it says it serves ("模型都不大":
+    "小规模模型：RTX 4090通常是最佳选择"), when it says one and the setting has such a line."""
+    heading = setting_of(question)
+    size = next((h for h, p in _MODEL_SIZES if re.search(p, question, re.IGNORECASE)), None)
+    if heading is None or size is None:
+        return None
+    return _line_under(parts, language, lambda zh: zh.startswith(heading), lambda zh: zh.lstrip("- ").startswith(size))
+
+
 # §11.1's blocks by the size of the model trained (their headings as the guide writes them), and fine-tuning.
 _SCALES = ((70e9, "超大规模模型训练"), (10e9, "大规模模型训练"), (0.0, "中小规模模型训练"))
 
@@ -105,3 +126,41 @@ def scale_rule(parts: list[Chunk], params: float, workload: str, language: Langu
     else:
         heading = next(h for floor, h in _SCALES if params > floor or floor == 0.0)
     return _line_under(parts, language, lambda zh: zh.startswith(heading), lambda zh: "首选" in zh)
+
+
+def rules_by_size(parts_11_1: list[Chunk], parts_11_2: list[Chunk], training: bool,
+                  language: Language) -> list[tuple[Chunk, str, str]]:
+    """A pick with nothing to size (no model, no budget, no setting): the guide's picks by model size — §11.1's
+    first choice for each training scale, or §11.2's lines for small and large models served."""
+    if training:
+        found = [_line_under(parts_11_1, language, lambda zh, h=h: zh.startswith(h), lambda zh: "首选" in zh)
+                 for _, h in reversed(_SCALES)]
+    else:
+        heading = "高并发企业级推理服务"
+        found = [_line_under(parts_11_2, language, lambda zh: zh.startswith(heading),
+                             lambda zh, size=size: zh.lstrip("- ").startswith(size)) for size, _ in _MODEL_SIZES]
+    return [f for f in found if f]
+
+
+# A run that lasts days or weeks, or its reliability, asked about: the guide's ECC lines (§3.3, §4.4) are its reason.
+_LONG_RUN = re.compile(r"长时间|长期(?:跑|训练|运行)|连续.{0,6}(?:天|周|月)|跑(?:几|一|好几)(?:天|周|个月)|稳定性|可靠|"
+                       r"week[\s-]long|(?:days?|weeks?|months?)[\s-]long|long[\s-]running|long (?:training )?runs?|"
+                       r"for (?:days|weeks|months|a week|a month)|around the clock|24/7|7\s*[x×*]\s*24|reliab|stabil|"
+                       r"(?<![a-z])ecc(?![a-z]).{0,30}(?:matter|重要|需要|need|why|为什么|为啥)", re.IGNORECASE)
+
+
+def asks_long_runs(question: str) -> bool:
+    """'why an a100 for a week-long run', '4090 长时间训练稳定吗': reliability over long runs."""
+    return bool(_LONG_RUN.search(question))
+
+
+def long_run_reasons(groups: dict[str, list[Chunk]], language: Language) -> list[tuple[Chunk, str]]:
+    """The guide's lines on ECC over long training runs: what the A100 has (§3.3), what the RTX 40 cards lack
+    (§4.4)."""
+    out: list[tuple[Chunk, str]] = []
+    for group in ("guide-3.3", "guide-4.4"):
+        found = _line_under(groups.get(group, []), language, lambda zh: True,
+                            lambda zh: "ECC" in zh and "长时间" in zh)
+        if found:
+            out.append(found[:2])
+    return out

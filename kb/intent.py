@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from kb.foreign import Vocabulary
+from kb.guide_rules import asks_long_runs
 
 # A question is inside the guide when it names a strong term, or two weak ones ("train" alone may be a railway).
 _STRONG = re.compile(
@@ -61,6 +62,10 @@ _DONE = re.compile(r"\bdid (?:they|meta|openai|google|the (?:team|company|lab|st
                    r"\bwere (?:the|its|their) [^?？]{0,30}(?:gpus?|cards?)\b", re.IGNORECASE)
 _OURS = re.compile(r"\b(?:we|i|our|my|us)\b|我们|我|咱", re.IGNORECASE)
 _NAMED_CASE = re.compile(r"案例|(?<![a-z])case(?: study)?(?![a-z])", re.IGNORECASE)
+# The asker's own organisation ("我们团队", "our startup"): what they are choosing for, not one of the guide's cases.
+_OWN_ORG = re.compile(r"(?:我们|咱们|我的|我司|本)\s*(?:的)?\s*(?:团队|公司|实验室|项目|平台|创业公司)|"
+                      r"\b(?:our|my) (?:small |little |tiny )?(?:team|company|lab|startup|project|platform)\b",
+                      re.IGNORECASE)
 _CASE = re.compile(
     r"案例|case|公司|company|团队|team|实验室|\blab\b|startup|创业|初创|fintech|金融|医疗|medical|制造|manufactur|"
     r"平台|platform|university|大学|高校|chatbot|客服|机器人|project|项目", re.IGNORECASE)
@@ -178,6 +183,9 @@ _OFF_DOMAIN = re.compile(
     r"(?<![a-z])apex(?: legends)?(?![a-z])|fortnite|堡垒之夜|minecraft|我的世界|dota|守望先锋|overwatch|"
     r"开满特效|全高特效|(?:玩|跑).{0,10}(?:卡不卡|流畅|满帧|掉帧)|满帧|掉帧|(?<![a-z])1440p|"
     r"(?<![a-z])4k (?:60|120|144)|"
+    # training a body, not a model: sport, fitness, diet
+    r"马拉松|marathon|半马|跑步计划|running (?:plan|shoes|pace)|健身|fitness|workouts?|(?<![a-z])gym(?![a-z])|"
+    r"减肥|减脂|(?<![a-z])diet(?![a-z])|瑜伽|(?<![a-z])yoga|游泳|swimming|举铁|weightlifting|couch to 5k|"
     # other models than language models
     r"文生图|text[- ]to[- ]image|图像生成|image generation|midjourney|comfyui|视频生成|video generation|"
     r"语音合成|(?<![a-z])tts(?![a-z])|whisper|推荐系统|recommend(?:er|ation) system|自动驾驶|autonomous driving|"
@@ -230,6 +238,18 @@ def off_domain(question: str) -> bool:
         # driver's ecc toggle": what the driver reports of memory, or its ECC switch
         q = re.sub(r"驱动|drivers?", " ", SPEC_ATTRIBUTES["driver"].sub(" ", q))  # is the record's, not an install
     return bool(_OFF_DOMAIN.search(q)) and not _LLM.search(q)
+
+
+def _about_a_case(q: str, wants_pick: bool) -> bool:
+    """A company, team or lab in a question is one of the guide's cases — unless it is the asker's own ("我们团队"),
+    or a pick is asked of one not pointed at ("公司准备本地部署 该买什么卡": theirs, not the guide's)."""
+    if not _CASE.search(_OWN_ORG.sub(" ", q)):
+        return False
+    return not wants_pick or bool(_NAMED_CASE.search(q) or _POINTED.search(q))
+
+
+_POINTED = re.compile(r"那家|那个|这家|这个(?:公司|团队|实验室)|该(?:公司|团队)|"
+                      r"the (?:company|team|lab|startup|firm)\b", re.IGNORECASE)
 
 
 def about_a_case(question: str) -> bool:
@@ -515,9 +535,10 @@ SHEET = ["role", *KEY_FIGURES, "power", "nvlink", "price"]
 
 
 def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: bool, names_gpu: int,
-             names_model: bool, names_unknown: bool, asked: str | None = None, how_many: bool = False) -> Intent:
-    """The answer kind, from the question's words and what the fit engine found in it (`asked`, `how_many`: as the
-    Query read them)."""
+             names_model: bool, names_unknown: bool, asked: str | None = None, how_many: bool = False,
+             wants_pick: bool = False) -> Intent:
+    """The answer kind, from the question's words and what the fit engine found in it (`asked`, `how_many`,
+    `wants_pick`: as the Query read them)."""
     q = normalise(question)
     speed, cost = bool(_SPEED.search(q)) or asked == "time", bool(_COST.search(q))  # (a training time asked)
     attrs = spec_attributes(q)
@@ -551,7 +572,7 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
         return Intent("not_covered")
     if not (has_checks or has_selection or attrs or asked or names_model or names_unknown) \
             and not _CASE.search(re.sub(r"(?<![a-z])cases?(?![a-z])", " ", q)) and not _ASKS_WHY.search(q) \
-            and not derived_ask(q) and domain.foreign(q):
+            and not derived_ask(q) and not wants_pick and domain.foreign(q):
         return Intent("not_covered")  # "买了张4070ti 快递盒压坏了 怎么找快递理赔": a card, and words the guide never
         # uses (a mechanism asked in such words is still a why: the engine reads mechanisms after this)
     if _DONE.search(q) and not _OURS.search(q):  # "how many GPUs did Meta use": what someone did is a case
@@ -569,10 +590,10 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
     if names_gpu and attrs and not _WHY.search(q) and not (_CASE.search(q) and "price" in attrs) \
             and not _NAMED_CASE.search(q):  # (a figure asked of a card inside a case named outright: the case)
         return Intent("spec", attributes=attrs)
-    if _CASE.search(q) and (not names_gpu or "price" in attrs or _NAMED_CASE.search(q)):
+    if _about_a_case(q, wants_pick) and (not names_gpu or "price" in attrs or _NAMED_CASE.search(q)):
         return Intent("case", attributes=attrs)
     if names_gpu and not names_model and not names_unknown and not attrs and not _ASKS_WHY.search(q) \
-            and not _CASE.search(q) and not derived_ask(q) and not domain.topical(q):
+            and not _CASE.search(q) and not derived_ask(q) and not domain.topical(q) and not asks_long_runs(q):
         return Intent("not_covered")  # "4090 温度 85 度正常吗", "best monitor for a 4090": the card, nothing else
     if _WHY.search(q):
         topics = [a for a in why_topics(q) if a not in attrs] if names_gpu else []
@@ -582,7 +603,7 @@ def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: 
         return Intent("why", attributes=attrs + topics)
     if names_gpu and attrs:
         return Intent("spec", attributes=attrs)
-    if _CASE.search(q):
+    if _about_a_case(q, wants_pick):
         return Intent("case")
     if names_gpu == 1 and not names_model and not attrs and not has_checks \
             and len(_FUNCTION.sub("", _NAMES.sub(" ", q))) < 2:

@@ -319,9 +319,12 @@ def _words(t: Text, q: Query) -> None:
     q.scratch = t.has(r"预训练|pre[\s-]*train|from scratch|从头训|从零训|from zero|from the ground up")
     q.speed = t.has(RATE) or t.has(r"throughput|吞吐")
     # ("which single gpu": the count reader has taken "single gpu" from the text, so the words are read as said)
-    if re.search(r"which (?:single |one )?(?:gpu|card)s?\b", t.original.lower()) or t.has(
+    if re.search(r"which (?:single |one )?(?:(?:rtx|geforce|nvidia|amd) )?(?:gpu|card)s?\b|which (?:rtx|geforce)\b",
+                 t.original.lower()) or t.has(
             r"选哪|哪种|哪款|哪个|哪张|哪一|[,，\-–]\s*which\s*[?？]?\s*$|what (?:gpu|card)|买什么|选什么|推荐|"
-            r"怎么配|如何配|配什么|买啥|选啥|啥卡|什么卡|能买|买得起|should i (?:buy|get)|怎么分|如何分配|怎么分配|"
+            r"怎么配|如何配|配什么|买啥|选啥|啥卡|什么卡|能买|买得起|should i (?:buy|get)|"
+            r"(?:采购|购买|购置|入手)(?:什么|啥|哪)|(?:用|上|配)(?:什么|啥|哪种|哪款)\s*(?:显?卡|gpus?|硬件)|"
+            r"什么(?:显卡|gpus?|硬件)|怎么分|如何分配|怎么分配|"
             r"how (?:should (?:i|we)|to) split|split (?:the|my|our) budget|"
             r"can (?:i|we) (?:buy|afford)|afford|"
             r"best gpu|best[- ]value|best (?:single |one |budget )?(?:card|gpu)|most bang|性价比(?:最高|最好)|最划算|"

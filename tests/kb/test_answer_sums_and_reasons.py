@@ -577,3 +577,53 @@ def test_a_memory_said_without_a_card_and_the_memory_to_spare(ask: Any, question
 ])
 def test_the_guides_misleading_lines_carry_their_correction(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # the asker's own team serving many users, models said to be small: §11.2's setting and its small-model line
+    ("咱们公司要做高并发的推理服务 模型比较小 该买什么卡",
+     r"^指南对高并发企业级推理服务的建议：推荐配置：根据模型规模和并发需求选择A100或RTX 4090集群 \[\d\]。"
+     r"小规模模型：RTX 4090通常是最佳选择"),
+    ("our platform needs enterprise serving for lots of users, and the models are large - which gpus",
+     r"^The guide's advice for high-concurrency enterprise inference services: .*A100 or RTX 4090 cluster.*"
+     r"Large models: consider A100"),
+    # a run of days or weeks: the guide's ECC lines, the card that has it and the cards that lack it
+    ("a100 vs 4090 for training that runs for weeks - why would the a100 be safer",
+     r"^§3\.3 \(Advantages of the A100 in LLM training\): ECC memory support reduces memory errors.*"
+     r"§4\.4 \(Limitations of the RTX series\): No support for ECC memory"),
+    ("4090 能不能 7x24 连续训练一个月",
+     r"^§3\.3（A100在LLM训练中的优势）：ECC内存支持.*§4\.4（RTX系列的局限性）：不支持ECC内存"),
+])
+def test_a_setting_said_without_a_model_and_long_runs_get_the_guides_lines(ask: Any, question: str,
+                                                                            pattern: str) -> None:
+    assert re.search(pattern, ask(question)), ask(question)
+
+
+@pytest.mark.parametrize("question", ["half marathon training plan for a beginner?", "健身房新手训练计划推荐"])
+def test_training_a_body_is_not_covered(engine: Engine, question: str) -> None:
+    answer = engine.answer(question)
+    assert answer.coverage == "not_covered" and not answer.fit_checks and answer.selection is None
+
+
+def test_a_pick_in_words_the_guide_never_uses_is_still_a_pick(engine: Engine) -> None:
+    answer = engine.answer("设计院想内网私有化部署大模型 图纸不能外传 该采购什么显卡")
+    assert answer.coverage != "not_covered" and re.search(r"RTX|A100|H100|L40S", answer.answer)
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    # nothing to size: the guide's picks by model size, said as such, and §11.1's under-10B note
+    ("our lab wants to train models in-house, which gpus should we get",
+     r"^No model or budget is named, so kb has nothing to size.*<10B parameters\): First choice: a single-card or "
+     r"dual-card RTX 4090.*>70B parameters\): First choice: A100 80GB.*112 GB"),
+    ("公司准备本地部署大模型做内部问答 应该采购什么显卡",
+     r"^问题没有给出模型或预算，kb 无从计算；指南的选择取决于模型规模。小规模模型：RTX 4090通常是最佳选择.*"
+     r"大规模模型：考虑A100"),
+])
+def test_a_pick_with_nothing_to_size_gives_the_guides_picks_by_size(ask: Any, question: str, pattern: str) -> None:
+    assert re.search(pattern, ask(question)), ask(question)
+
+
+def test_a_team_doing_it_themselves_is_not_one_person() -> None:
+    from kb.guide_rules import for_an_individual
+
+    assert not for_an_individual("我们团队打算自己训练 买哪种卡") and for_an_individual("我自己在家跑模型 买哪张卡")

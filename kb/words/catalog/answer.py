@@ -382,6 +382,12 @@ ANSWER: dict[str, dict[str, str]] = {
     "audience_rule": {"en": "The guide's advice for individual developers: {rule}",
                       "zh": "指南对个人开发者的建议：{rule}"},
     "setting_rule": {"en": "The guide's advice for {setting}: {rule}", "zh": "指南对{setting}的建议：{rule}"},
+    "section_line": {"en": "§{section} ({heading}): {line}", "zh": "§{section}（{heading}）：{line}"},
+    "pick_by_size": {
+        "en": "No model or budget is named, so kb has nothing to size; the guide's picks depend on the model's size",
+        "zh": "问题没有给出模型或预算，kb 无从计算；指南的选择取决于模型规模",
+    },
+    "block_rule": {"en": "{block}: {rule}", "zh": "{block}：{rule}"},
     "capex_sides": {
         "en": "{a} ({pa} CNY) costs {ratio}× {b} ({pb} CNY), {diff} CNY more; {b} is {pct}% cheaper",
         "zh": "{a}（{pa} 元）是 {b}（{pb} 元）的 {ratio} 倍，贵 {diff} 元；后者便宜 {pct}%",

@@ -64,5 +64,6 @@ class Facts:
     energy_asked: bool = False  # the question gave that price itself ("at 0.6 元/度")
     period: str = "month"  # the span a power bill is asked for (kb.query.Query.period)
     how_many: bool = False  # it asks how many ("几张", "how many"): of cards a budget or a price buys, too
+    wants_pick: bool = False  # it asks what to buy ("配什么卡", "which gpus"), whether or not kb could rank any
     counts: dict[str, int] = field(default_factory=dict)  # GPU id → the count the question gives beside it
     cited: set[str] = field(default_factory=set)  # passage ids the answer cites (never replaced by another)

@@ -21,11 +21,10 @@ from kb.fit.render import layout_text
 from kb.fit.result import FitResult
 from kb.focus import FRAMING, asks_framing
 from kb.guide_rules import (
-    asks_long_runs,
     audience_rule,
     budget_rule,
-    long_run_reasons,
     model_size_rule,
+    reason_lines,
     rules_by_size,
     scale_rule,
     setting_rule,
@@ -437,7 +436,12 @@ class Composer(CaseSentences):
         such (only when no model is named: a named model's own check answers instead)."""
         if f.budget_cny is not None or f.checks or f.gpus or f.unknown:
             return []
-        training = bool(re.search(r"训练|微调|train|fine[\s-]?tun|finetun", f.question, re.IGNORECASE))
+        if re.search(r"微调|精调|fine[\s-]?tun|finetun|(?<![a-z])q?lora(?![a-z])|peft", f.question, re.IGNORECASE):
+            found_ft = scale_rule(self._groups.get("guide-11.1", []), 0.0, "lora", f.language)
+            if found_ft:  # "lora 微调实验买什么卡": §11.1's block for fine-tuning and experiments, whatever the size
+                chunk, rule, block = found_ft
+                return [self._advice(f, chunk, block, rule, top_k)]
+        training = bool(re.search(r"训练|train", f.question, re.IGNORECASE))
         found = rules_by_size(self._groups.get("guide-11.1", []), self._groups.get("guide-11.2", []), training,
                               f.language)
         if not found:
@@ -580,6 +584,7 @@ class Composer(CaseSentences):
         lead = self._unknown(f)
         direct: list[Sentence] = []
         by_size: list[Sentence] = []
+        reasons: list[Sentence] = []
         if kind == "selection":
             direct = self._selection(f, top_k)
         elif kind == "fit":
@@ -598,19 +603,22 @@ class Composer(CaseSentences):
             direct = self._differences(f, top_k)  # "why is the a800 slower than the a100": what differs
         elif kind == "why" and f.gpus and f.intent.attributes:
             direct = self._why_cards(f, top_k)
-        if kind in ("general", "why") and not direct and _PICK.search(f.question) and not asks_why(f.question):
+        if kind in ("general", "why") and not direct and (f.wants_pick or _PICK.search(f.question)) \
+                and not asks_why(f.question):
             # "solo dev, one card, which?": the guide's line for individual developers; "high-concurrency serving,
             # small models, what to buy": its line for that setting
             direct = self._audience_rule(f, top_k) or self._setting_rule(f, top_k, f.budget_cny)
             by_size = [] if direct else self._rules_by_size(f, top_k)  # (the guide's lines are the whole answer)
             direct = direct or by_size
-        if (kind in ("why", "general") or (kind == "spec" and len(f.gpus) >= 2)) and asks_long_runs(f.question):
-            # "why an a100 for a week-long run", "a100 vs 4090 for runs of weeks": the guide's ECC lines first
-            direct = [Sentence(say("section_line", f.language, section=chunk.section,
-                                   heading=re.sub(r"^[\d.]+\s*", "", chunk.shown_heading(f.language)),
-                                   line=line.lstrip("- ").strip()), [self._cite(f, chunk, top_k)],
-                               exempt=(chunk.section,))
-                      for chunk, line in long_run_reasons(self._groups, f.language)] + direct
+        if kind in ("why", "general") or (kind == "spec" and len(f.gpus) >= 2):
+            # "why an a100 for a week-long run", "a100 vs 4090 for runs of weeks": the guide's ECC lines first;
+            # "why are 4090 drivers worse": its line on what they are tuned for
+            reasons = [Sentence(say("section_line", f.language, section=chunk.section,
+                                    heading=re.sub(r"^[\d.]+\s*", "", chunk.shown_heading(f.language)),
+                                    line=line.lstrip("- ").strip()), [self._cite(f, chunk, top_k)],
+                                exempt=(chunk.section,))
+                       for chunk, line in reason_lines(f.question, self._groups, f.language)]
+            direct = reasons + direct
         if "driver_capacity" in mechanisms(f.question) or (kind == "spec" and "driver" in f.intent.attributes
                                                           and "ecc" not in f.intent.attributes):
             # "标称 48g 为啥 nvidia-smi 只显示 45g", "5090 装好以后 nvidia-smi 里显存总量显示多少"
@@ -647,8 +655,10 @@ class Composer(CaseSentences):
             support = self._support(f, SUPPORT.get(kind, 1), prefer, require_match=True, after_direct=True)
         else:  # a reason, a rule or a general question: the guide's own sentences are the answer
             support = self._support(f, REASONS, prefer, require_match=False, per_passage=2)
-        if syncs or by_size:  # one computed figure the guide never states: its chapters' sentences would only be
-            support = []  # nearby; the guide's picks by size: a chapter's sentence beside them is out of its block
+        # a computed figure the guide never states (its chapters' sentences would only be nearby), the guide's picks
+        # by size or its lines for the reason asked (a chapter's sentence beside them is out of their block)
+        if syncs or by_size or (reasons and len(reasons) == len(direct)):
+            support = []
         dropped: list[str] = []
         text = self._join(lead + direct + support, f, dropped)
         if not text.strip():  # nothing survived: say so, and where the guide comes nearest, rather than nothing

@@ -331,7 +331,7 @@ class Engine:
                       model_named=query.model is not None, model=self._model_params(query.model),
                       latency=query.latency,
                       counts={g: c for g, c in query.gpus if c},
-                      how_many=query.how_many, period=query.period,
+                      how_many=query.how_many, period=query.period, wants_pick=query.wants_selection,
                       energy_cny_per_kwh=query.energy_cny_per_kwh or s.energy_price_cny_per_kwh,
                       energy_asked=query.energy_cny_per_kwh is not None)
         composed = self.composer.compose(facts)

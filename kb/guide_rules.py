@@ -154,13 +154,35 @@ def asks_long_runs(question: str) -> bool:
     return bool(_LONG_RUN.search(question))
 
 
-def long_run_reasons(groups: dict[str, list[Chunk]], language: Language) -> list[tuple[Chunk, str]]:
-    """The guide's lines on ECC over long training runs: what the A100 has (§3.3), what the RTX 40 cards lack
-    (§4.4)."""
+# Drivers judged against professional cards or for compute: §4.4 says what GeForce drivers are optimised for.
+_DRIVER_FOCUS = re.compile(r"(?:驱动|drivers?).{0,16}(?:不如|比不上|不及|优化|专业|professional|data ?cent|worse|"
+                           r"behind|compute|计算|游戏|gaming|tuned|optimi[sz])|"
+                           r"(?:专业卡|professional cards?).{0,16}(?:驱动|drivers?)", re.IGNORECASE)
+
+
+def asks_driver_focus(question: str) -> bool:
+    """'为什么都说4090的驱动不如专业卡': what the cards' drivers are optimised for, not installing one."""
+    return bool(_DRIVER_FOCUS.search(question))
+
+
+# A reason asked → the guide's lines that give it: (section group, words its Chinese line holds).
+_REASONS: tuple[tuple[Callable[[str], bool], tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
+    # (what has ECC, then what lacks it)
+    (asks_long_runs, (("guide-3.3", ("ECC", "长时间")), ("guide-4.4", ("ECC", "长时间")))),
+    (asks_driver_focus, (("guide-4.4", ("驱动",)),)),
+)
+
+
+def reason_lines(question: str, groups: dict[str, list[Chunk]], language: Language) -> list[tuple[Chunk, str]]:
+    """The guide's own lines for the reason a question asks about (a week-long run: ECC; drivers: what they are
+    tuned for), as shown in `language`."""
     out: list[tuple[Chunk, str]] = []
-    for group in ("guide-3.3", "guide-4.4"):
-        found = _line_under(groups.get(group, []), language, lambda zh: True,
-                            lambda zh: "ECC" in zh and "长时间" in zh)
-        if found:
-            out.append(found[:2])
+    for asks, lines in _REASONS:
+        if not asks(question):
+            continue
+        for group, words in lines:
+            found = _line_under(groups.get(group, []), language, lambda zh: True,
+                                lambda zh, words=words: all(w in zh for w in words))
+            if found and found[:2] not in out:
+                out.append(found[:2])
     return out

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from kb.foreign import Vocabulary
-from kb.guide_rules import asks_long_runs
+from kb.guide_rules import asks_driver_focus, asks_long_runs
 
 # A question is inside the guide when it names a strong term, or two weak ones ("train" alone may be a railway).
 _STRONG = re.compile(
@@ -237,6 +237,8 @@ def off_domain(question: str) -> bool:
     if re.search(r"显存|v?ram|memory|mib|gib|\d\s*g|(?<![a-z])ecc(?![a-z])", q):  # "驱动里显示多少显存", "the
         # driver's ecc toggle": what the driver reports of memory, or its ECC switch
         q = re.sub(r"驱动|drivers?", " ", SPEC_ATTRIBUTES["driver"].sub(" ", q))  # is the record's, not an install
+    if asks_driver_focus(q):  # "为什么都说4090的驱动不如专业卡": §4.4's point on what drivers are tuned for
+        q = re.sub(r"驱动(?:程序)?|drivers?", " ", q)
     return bool(_OFF_DOMAIN.search(q)) and not _LLM.search(q)
 
 

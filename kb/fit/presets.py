@@ -299,8 +299,9 @@ PRESET_ALIASES: dict[str, tuple[str, ...]] = {
     "qwen2.5-72b": ("qwen 72b",),
     "qwen3-30b-a3b": ("qwen3 30b",),
     "qwen3-235b-a22b": ("qwen3 235b",),
-    "llama-4-scout": ("llama 4 scout 17b 16e", "llama4 scout"),
-    "llama-4-maverick": ("llama 4 maverick 17b 128e", "llama4 maverick"),
+    # (Meta's own short names: "Scout", "Maverick" — no other model is called so)
+    "llama-4-scout": ("llama 4 scout 17b 16e", "llama4 scout", "scout"),
+    "llama-4-maverick": ("llama 4 maverick 17b 128e", "llama4 maverick", "maverick"),
     "mixtral-8x7b": ("mixtral",),
     "deepseek-v3": ("deepseek v3 671b", "deepseek v3"),
     # issue 16's presets (DeepSeek-R1 is its own preset now: the same shape, but asked for by name)

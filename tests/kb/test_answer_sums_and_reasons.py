@@ -627,3 +627,14 @@ def test_a_team_doing_it_themselves_is_not_one_person() -> None:
     from kb.guide_rules import for_an_individual
 
     assert not for_an_individual("我们团队打算自己训练 买哪种卡") and for_an_individual("我自己在家跑模型 买哪张卡")
+
+
+@pytest.mark.parametrize(("question", "pattern"), [
+    ("why do people say geforce drivers lag behind professional cards",
+     r"^§4\.4 \(Limitations of the RTX series\): Driver optimization focuses more on gaming than on professional "
+     r"computing \[\d\]\.$"),
+    ("qlora 为主的微调实验 配什么卡", r"^指南对模型微调和实验的建议：首选：RTX 4090或RTX 4080 \[\d\]。$"),
+])
+def test_the_guides_own_line_is_the_whole_answer_for_drivers_and_fine_tuning_picks(ask: Any, question: str,
+                                                                                   pattern: str) -> None:
+    assert re.search(pattern, ask(question)), ask(question)

@@ -452,3 +452,10 @@ def test_sequences_counted_with_their_context_and_in_flight_asks(question: str, 
                                                                  seq_len: int, asked: str) -> None:
     q = read(question)
     assert (q.concurrency, q.seq_len, q.asked) == (concurrency, seq_len, asked)
+
+
+def test_a_corpus_of_tokens_is_trained_on_and_a_number_of_cards_is_a_count() -> None:
+    q = read("128 h100s, llama 3 70b, 2T tokens - how many weeks?")
+    assert q.workloads == ["full"] and q.tokens == 2e12 and q.asked == "time"
+    q = read("maverick in int4: the number of h200 gpus required")
+    assert q.model == "llama-4-maverick" and q.how_many and q.precision == "int4"

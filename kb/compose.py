@@ -608,7 +608,8 @@ class Composer(CaseSentences):
             # "solo dev, one card, which?": the guide's line for individual developers; "high-concurrency serving,
             # small models, what to buy": its line for that setting
             direct = self._audience_rule(f, top_k) or self._setting_rule(f, top_k, f.budget_cny)
-            by_size = [] if direct else self._rules_by_size(f, top_k)  # (the guide's lines are the whole answer)
+            # (what to buy, as the reader heard it: the guide's lines by size are the whole answer)
+            by_size = [] if direct or not f.wants_pick else self._rules_by_size(f, top_k)
             direct = direct or by_size
         if kind in ("why", "general") or (kind == "spec" and len(f.gpus) >= 2):
             # "why an a100 for a week-long run", "a100 vs 4090 for runs of weeks": the guide's ECC lines first;

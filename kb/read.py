@@ -229,10 +229,11 @@ def _bare_count(t: Text, q: Query) -> None:
     if q.gpus:
         return
     # "单卡要吃掉多少显存" after "平摊下来": each card's share, not a count of one
-    per_card = r"单卡\s*(?:要|需要|得)?\s*(?:吃|占|扛|分到|摊)"
+    # ("两张卡平分的话一张扛多少": one card's share of two)
+    per_card = r"(?:单卡|(?:一|每)\s*(?:张|块)\s*(?:卡)?|每卡)\s*(?:要|需要|得)?\s*(?:吃|占|扛|分到|摊|承担)"
     for m in t.take(rf"(?<![\d.])(?!{per_card})(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:张|块|片)?\s*"
                     rf"(?:显卡|卡|gpus?\b|cards?\b)"
-                    rf"|(?<![\d.])(\d+|{CN_NUMERAL})\s*(?:张|块)(?!\s*[a-z0-9])"
+                    rf"|(?<![\d.])(?!{per_card})(\d+|{CN_NUMERAL})\s*(?:张|块)(?!\s*[a-z0-9])"
                     rf"|(?<![\d.])(\d+|{EN_NUMBER_WORD})\s+of (?:them|those|these|each)"
                     rf"|(?:各|每种|每样)\s*(\d+|{CN_NUMERAL})\s*(?:张|块)"  # "64 of each", "各 8 张": every card named
                     rf"|\b(?:just|only)\s+(?:have\s+|with\s+|use\s+)?(one|a single|1)\b"
@@ -348,7 +349,8 @@ _ASKED: tuple[tuple[str, str], ...] = (
     ("kv", r"kv\s*[-_]?\s*cache|kv\s*bytes|kv\s*缓存|键值缓存|"
            r"(?<![a-z])kv(?![a-z]).{0,12}(?:多大|多少|size|per token|每\s*token)|"
            r"total kv|kv total|(?<![a-z])kv(?![a-z])"),
-    ("concurrency", r"多少(?:个|路)?(?:并发|用户|会话|请求)|并发(?:多少|几)|撑多少|能?(?:支持|扛|带)多少|"
+    ("concurrency", r"多少(?:个|路)?(?:并发|用户|会话|请求)|并发(?:多少|几)|撑多少|"
+                    r"(?<!一张)(?<!每张)(?<!每卡)(?<!单卡)(?<!一块)能?(?:支持|扛|带)多少|"
                     r"(?:并发|路数|用户数|会话数)(?:数|量)?.{0,3}(?:上限|最多|最大|极限)|"
                     r"(?:concurren\w*|users?|sessions?|seqs?|sequences?) (?:limit|cap|ceiling|max)\b|"
                     r"(?:开|撑|跑|带)(?:多少|几)(?:路|个)|多少路|"

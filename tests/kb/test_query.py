@@ -459,3 +459,8 @@ def test_a_corpus_of_tokens_is_trained_on_and_a_number_of_cards_is_a_count() -> 
     assert q.workloads == ["full"] and q.tokens == 2e12 and q.asked == "time"
     q = read("maverick in int4: the number of h200 gpus required")
     assert q.model == "llama-4-maverick" and q.how_many and q.precision == "int4"
+
+
+def test_one_cards_share_of_a_split_is_not_a_count_of_one() -> None:
+    q = ENGINE.read("llama3 70b int8 总共要多少显存 三张卡分摊的话每张扛多少", "zh")
+    assert q.count == 3 and q.asked == "memory"

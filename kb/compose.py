@@ -273,7 +273,7 @@ class Composer(CaseSentences):
         out = []
         for a in alts[:2]:
             values = {"count": a.gpu_count, "gpu": gpu_name(c.gpu), "need": gib(a.per_gpu_required_bytes),
-                      "precision": a.precision, "zero": a.zero_stage,
+                      "precision": a.precision, "zero": a.zero_stage, "rank": a.lora_rank, "was": c.lora_rank,
                       "workload": workload_phrase(c.model, a.workload, None, lang)}
             key = f"answer.alt.{a.change}" if a.change in _ALT_CHANGES else "answer.alt.count"
             if a.change == "count" and a.zero_stage and a.zero_stage != c.zero_stage:
@@ -771,5 +771,5 @@ _PICK = re.compile(r"which|哪(?:张|块|款|个|种)|推荐|recommend|buy|买|�
                    re.IGNORECASE)
 _COMPUTED = {"fit", "speed", "cost", "selection", "spec"}  # answers from records and checks
 _SPLIT = {"zh": re.compile(r"(?<=[。！？])"), "en": re.compile(r"(?<=[.!?])\s+(?=[A-Z])")}
-_ALT_CHANGES = {"precision", "count", "workload", "zero", "offload"}
+_ALT_CHANGES = {"precision", "count", "workload", "zero", "offload", "rank"}
 

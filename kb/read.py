@@ -307,7 +307,7 @@ def _words(t: Text, q: Query) -> None:
     q.how_many = t.has(r"how many(?! (?:tokens?|seqs|sequences|users|people|days|hours))|几张|几块|"
                        r"几个(?!\s*(?:token|字|词|人|用户|会话|请求|并发))|多少张|多少块|多少卡|几卡|需要多少(?:张|块|卡|个gpu|gpu)|"
                        r"minimum number|fewest|max(?:imum)? number of|最多(?:能)?买?几张|"
-                       r"number of (?:[\w-]+ ){0,4}(?:cards|gpus)|(?:cards|gpus) (?:required|needed)\b|"
+                       r"(?:cards|gpus) (?:required|needed)\b|what number of|"
                        r"(?<![a-z])count and (?:change|the rest|what'?s left)|how many (?:can|could|would) (?:i|we)|"
                        # "预算10万 全买4060ti": all the money on one card, so how many it buys
                        r"全(?:部)?(?:拿来|用来)?买|都(?:拿来|用来)?买|(?:spend|put|blow)\b.{0,40}\ball on|"

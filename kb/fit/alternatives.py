@@ -1,4 +1,5 @@
-"""What would make a check fit: the nearest single changes (precision, cards, workload, ZeRO stage, offload).
+"""What would make a check fit: the nearest single changes (adapter rank, precision, cards, workload, ZeRO stage,
+offload).
 
 Each candidate is a full check of its own; only those that fit are listed, nearest first within each kind
 (the highest precision that fits, the lowest ZeRO stage, LoRA before QLoRA). A check that fits with most
@@ -14,6 +15,9 @@ from kb.fit.request import FitRequest
 from kb.fit.result import Alternative, FitResult
 
 IDLE = 0.5  # a check that leaves more than half of each card free gets a "fewer cards" alternative
+# The adapters' rank people commonly train with (Unsloth's default r = 16; LLaMA-Factory's is 8): kb checks the
+# QLoRA paper's r = 64, so a fine-tune that misses only by its adapters says what the usual rank needs.
+COMMON_RANK = 16
 LOWER = {"fp32": ("bf16", "int8", "int4"), "bf16": ("int8", "int4"), "fp16": ("int8", "int4"), "int8": ("int4",),
          "int4": (), "nf4": ()}
 LORA_LOWER = {"fp32": ("bf16", "int8"), "bf16": ("int8",), "fp16": ("int8",), "int8": ()}
@@ -24,6 +28,8 @@ Check = Callable[[FitRequest], FitResult]
 def _candidates(req: FitRequest, res: FitResult) -> list[tuple[str, list[FitRequest]]]:
     """Kinds of change, each with its options nearest first."""
     out: list[tuple[str, list[FitRequest]]] = []
+    if req.workload in ("lora", "qlora") and req.lora_rank > COMMON_RANK:  # (the same cards and method)
+        out.append(("rank", [req.model_copy(update={"lora_rank": COMMON_RANK})]))
     if req.workload == "inference":
         out.append(("precision", [req.model_copy(update={"precision": p}) for p in LOWER.get(res.precision, ())]))
     elif req.workload == "lora":
@@ -63,6 +69,7 @@ def alternatives(req: FitRequest, res: FitResult, check: Check) -> list[Alternat
             if r.fits:
                 found.append(Alternative(change=change, workload=r.workload, precision=r.precision,  # type: ignore[arg-type]
                                          gpu_count=r.gpu_count, zero_stage=r.zero_stage, offload=option.offload,
+                                         lora_rank=option.lora_rank if change == "rank" else None,
                                          fits=True, per_gpu_required_bytes=r.per_gpu_required_bytes,
                                          per_gpu_available_bytes=r.per_gpu_available_bytes))
                 break

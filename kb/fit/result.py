@@ -59,12 +59,13 @@ class Layout(BaseModel):
 class Alternative(BaseModel):
     """One change to a check that makes it fit (or a cheaper one that still fits); words are made at the edge."""
 
-    change: Literal["precision", "count", "workload", "zero", "offload"]
+    change: Literal["precision", "count", "workload", "zero", "offload", "rank"]
     workload: str
     precision: str
     gpu_count: int = Field(ge=1)
     zero_stage: int = Field(ge=0, le=3)
     offload: bool = False
+    lora_rank: int | None = Field(default=None, ge=1, description="the adapters' rank, for a LoRA/QLoRA change")
     fits: bool
     per_gpu_required_bytes: int = Field(ge=0)
     per_gpu_available_bytes: int = Field(ge=0)

@@ -28,6 +28,8 @@ def alternative_note(alt: Any) -> Note:
         return Note("alt.workload", {"workload": Note(f"workload.{alt.workload}"), "count": alt.gpu_count, "gib": gib})
     if alt.change == "zero":
         return Note("alt.zero", {"stage": alt.zero_stage, "count": alt.gpu_count, "gib": gib})
+    if alt.change == "rank":
+        return Note("alt.rank", {"rank": alt.lora_rank, "count": alt.gpu_count, "gib": gib})
     if alt.change == "precision":
         return Note("alt.precision", {"precision": alt.precision, "count": alt.gpu_count, "gib": gib})
     return Note(f"alt.{alt.change}", {"count": alt.gpu_count, "gib": gib})

@@ -37,6 +37,11 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "In {precision} it fits on {cards} ({need} GiB per GPU)",
         "zh": "改用 {precision} 则在 {cards} 上放得下（每卡 {need} GiB）",
     },
+    "answer.alt.rank": {
+        "en": "With rank-{rank} adapters (the rank common tools default to; kb assumes the QLoRA paper's {was}) it "
+              "fits on {cards} ({need} GiB per GPU)",
+        "zh": "适配器秩取 {rank}（常用工具的默认值；kb 按 QLoRA 论文的 {was} 计）则 {cards} 放得下（每卡 {need} GiB）",
+    },
     "answer.alt.count": {
         "en": "On {cards} it fits ({need} GiB per GPU)",
         "zh": "用 {cards} 则放得下（每卡 {need} GiB）",

@@ -687,6 +687,10 @@ FIT: dict[str, dict[str, str]] = {
         "en": "in {precision} it fits on the same {count} card(s) ({gib:,.1f} GiB each)",
         "zh": "改用 {precision} 就能放进同样的 {count} 张卡（每卡 {gib:,.1f} GiB）",
     },
+    "alt.rank": {
+        "en": "with rank-{rank} adapters it fits on the same {count} card(s) ({gib:,.1f} GiB each)",
+        "zh": "适配器秩降到 {rank} 就能放进同样的 {count} 张卡（每卡 {gib:,.1f} GiB）",
+    },
     "alt.count": {
         "en": "on {count} card(s) it fits ({gib:,.1f} GiB each)",
         "zh": "用 {count} 张卡就放得下（每卡 {gib:,.1f} GiB）",

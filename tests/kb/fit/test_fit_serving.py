@@ -113,7 +113,7 @@ def test_a_check_that_does_not_fit_lists_what_would(model: str, workload: str, g
     for a in r.alternatives:
         assert a.fits and a.per_gpu_required_bytes <= a.per_gpu_available_bytes
         again = check(model=model, workload=a.workload, gpu=gpu, count=a.gpu_count, precision=a.precision,
-                      zero=a.zero_stage, offload=a.offload)
+                      zero=a.zero_stage, offload=a.offload, **({"lora_rank": a.lora_rank} if a.lora_rank else {}))
         assert again.fits and again.per_gpu_required_bytes == a.per_gpu_required_bytes
 
 
@@ -122,6 +122,17 @@ def test_full_training_alternatives_name_adapters_and_offload() -> None:
     changes = {a.change: a for a in r.alternatives}
     assert changes["workload"].workload == "lora"
     assert "offload" not in changes or changes["offload"].offload
+
+
+def test_an_adapter_fine_tune_that_misses_by_its_rank_says_what_the_common_rank_needs() -> None:
+    r = check(model="qwen2.5-14b", workload="qlora", gpu="rtx-4060-ti-16gb")  # rank 64: ~17 GiB of 16
+    assert not r.fits and r.lora_rank == 64
+    first = r.alternatives[0]
+    assert (first.change, first.lora_rank, first.gpu_count, first.workload) == ("rank", 16, 1, "qlora")
+    assert first.per_gpu_required_bytes < r.per_gpu_required_bytes
+    # already at the common rank: no rank change to offer
+    low = check(model="qwen2.5-32b", workload="qlora", gpu="rtx-4060-ti-16gb", lora_rank=16)
+    assert "rank" not in {a.change for a in low.alternatives}
 
 
 def test_most_of_the_cards_idle_gets_the_fewer_cards_alternative() -> None:

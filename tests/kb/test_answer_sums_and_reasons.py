@@ -645,7 +645,8 @@ def test_the_guides_own_line_is_the_whole_answer_for_drivers_and_fine_tuning_pic
      r"^No: QLoRA fine-tuning of qwen2.5-14b needs about 17\.2 GiB .*With rank-16 adapters \(the rank common tools "
      r"default to; kb assumes the QLoRA paper's 64\) it fits on one RTX 4060 Ti 16GB \(14\.7 GiB per GPU\)"),
     ("4060ti 16g 上 qlora 微调 qwen2.5 14b 行不行",
-     r"^不能：.*适配器秩取 16（常用工具的默认值；kb 按 QLoRA 论文的 64 计）则 1 张 RTX 4060 Ti 16GB 放得下（每卡 14\.7 GiB）"),
+     r"^不能：.*适配器秩取 16（常用工具的默认值；kb 按 QLoRA 论文的 64 计）"
+     r"则 1 张 RTX 4060 Ti 16GB 放得下（每卡 14\.7 GiB）"),
 ])
 def test_a_fine_tune_that_misses_by_its_rank_says_the_common_rank_fits(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)

@@ -154,11 +154,13 @@ def context(t: Text, q: Query) -> None:
     zh = r"[一二两三四五六七八九十百千万]+(?=\s*(?:左右|个?\s*token|字|$|\W))"  # "上下文大概八千左右"
     # (a number before the word is a context when it has a k or three digits: "并发 12 上下文 8k" is 12 users)
     before_word = r"(?<![A-Za-z\d.])(?:\d{3,}(?:,\d{3})*|\d+(?:\.\d+)?(?=\s*k))"
-    for m in t.take(rf"({before_word})\s*(k)?[\s-]*(?:tokens?[\s-]*)?(?:的)?\s*{word}"
+    # ("64k长上下文": a long context said with its length first; "上下文 4个并发" is four sequences, not a context)
+    for m in t.take(rf"({before_word})\s*(k)?[\s-]*(?:tokens?[\s-]*)?(?:的)?\s*(?:长|long\s*)?{word}"
                     rf"|{before}\s*(?:of|为|是|=|:|is|was|(?:拉|提|加|开|改|扩|增加|提高|调|降|缩|减|砍)到|设[为成]|改[为成]|"
                     rf"换成|变成|各|都是|到|"
                     rf"(?:up|bumped|raised|goes|went|grows|grew|is|gets|increased|set) to|to)?\s*{about}({NUM}|{zh})"
-                    rf"\s*(k)?"):
+                    rf"(?:\s*(k)|(?![\d.])(?!\s*(?:个|路|条|名|位)?\s*(?:并发|用户|人|请求|会话|对话|users?|requests?|"
+                    rf"sequences?|seqs?|concurrent|chats?|sessions?|张|块|卡|gpus?|cards?)(?![a-z])))"):
         num, k = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         if num[:1].isdigit():
             q.seq_len = int(float(num.replace(",", "")) * (1024 if k else 1))

@@ -464,3 +464,15 @@ def test_a_corpus_of_tokens_is_trained_on_and_a_number_of_cards_is_a_count() -> 
 def test_one_cards_share_of_a_split_is_not_a_count_of_one() -> None:
     q = ENGINE.read("llama3 70b int8 总共要多少显存 三张卡分摊的话每张扛多少", "zh")
     assert q.count == 3 and q.asked == "memory"
+
+
+@pytest.mark.parametrize(("question", "seq_len", "concurrency", "asked"), [
+    ("qwen2.5 32b 128k长上下文 2个并发 kv 占多少", 131072, 2, "kv"),  # the length said before "长上下文"
+    ("上下文 6个用户同时 l40s 跑 llama3 8b", None, 6, None),  # a count after the word is people, not a context
+    ("l40s 上 llama3 8b，32k 上下文，能支持几个并发", 32768, None, "concurrency"),
+    ("llama 3 70b int4 - how much do the weights take up on their own", None, None, "memory"),
+])
+def test_a_context_and_the_sequences_beside_it_are_told_apart(question: str, seq_len: int | None,
+                                                              concurrency: int | None, asked: str | None) -> None:
+    q = ENGINE.read(question, "en")
+    assert (q.seq_len, q.concurrency, q.asked) == (seq_len, concurrency, asked)

@@ -140,10 +140,15 @@ def focus_terms(query: Query) -> list[str]:
 def asked_sections(q: Query) -> frozenset[str]:
     """The guide's own section on what a question asks, for search to put beside the named cards' sheets: KV caches
     and concurrency (§7.3), decode speed (§7.1), what fits for inference (§7.2), training performance and time
-    (§6.1, §6.2), budgets (§11.3). Only for a model sized or a budget spent: a card's figure is its sheet's."""
+    (§6.1, §6.2), budgets (§11.3), picks for one person (§11.4) or a setting (§11.2). Only for a model sized, a
+    budget spent or a pick asked: a card's figure is its sheet's."""
     workload = (q.workloads or ["inference"])[0]
     if q.asked in ("kv", "concurrency", "context"):
         return frozenset({"guide-7.3"})
+    if q.individual and q.budget_cny is None and not q.gpus and (q.wants_selection or q.unknown_gpus):
+        return frozenset({"guide-11.4"})  # "student, small budget, which card": §11.4, advice for individuals
+    if q.setting and q.wants_selection and q.model is None and q.budget_cny is None:
+        return frozenset({"guide-11.2"})  # "an edge box / a realtime chatbot, which card": §11.2's settings
     if q.model is None:
         return frozenset({"guide-11.3"}) if q.budget_cny is not None and q.wants_selection else frozenset()
     if q.budget_cny is not None and q.wants_selection:

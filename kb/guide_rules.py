@@ -38,7 +38,8 @@ def budget_rule(parts: list[Chunk], budget_cny: float, language: Language) -> tu
 # Who a selection is for, in the question → the guide's §11.4 line for them ("对于入门级应用，RTX 4070或4080…").
 _AUDIENCE = re.compile(r"(?<![\d一二三四五六七八九十两几多百千万])个人(?!用)|"  # (not "10个人用": ten people)
                        r"自己|solo|indie|hobby|personal|individual|side project|home ?lab|入门|新手|学习|"
-                       r"entry[- ]level|beginner|learning|starter|freelanc|自由职业|接活|独立开发", re.IGNORECASE)
+                       r"entry[- ]level|beginner|learning|starter|freelanc|自由职业|接活|独立开发|学生|student|"
+                       r"tinker|hobbyist|at home|在家|自用", re.IGNORECASE)
 _LEVELS = (("入门级", r"入门|新手|学习|entry[- ]level|beginner|learning|starter|hobby|getting into|just start"),
            ("专业应用", r"专业|pro(?:fessional)?\b|paid|client|接活|不差钱|serious|freelanc"))
 

@@ -72,3 +72,13 @@ def test_chat_style_questions_reach_the_passage_about_what_they_ask(engine: Engi
     "mi250x memory and bandwidth?"])
 def test_another_makers_card_kb_lacks_finds_the_guides_section_on_other_makers(engine: Engine, question: str) -> None:
     assert "10.2" in [p.section for p in engine.search(question, 3)]
+
+
+@pytest.mark.parametrize(("question", "section"), [
+    ("grad student, tight budget, want to tinker with local llms - which gpu", "11.4"),
+    ("独立开发者 给客户做项目 想买一张卡 推荐哪张", "11.4"),
+    ("a low-power kiosk box for a small model, which card", "11.2"),
+])
+def test_a_pick_for_one_person_or_a_setting_finds_the_guides_advice_for_it(engine: Engine, question: str,
+                                                                           section: str) -> None:
+    assert section in [p.section for p in engine.search(question, 3)]

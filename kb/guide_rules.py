@@ -38,17 +38,22 @@ def budget_rule(parts: list[Chunk], budget_cny: float, language: Language) -> tu
 # Who a selection is for, in the question → the guide's §11.4 line for them ("对于入门级应用，RTX 4070或4080…").
 _AUDIENCE = re.compile(r"(?<![\d一二三四五六七八九十两几多百千万])个人(?!用)|"  # (not "10个人用": ten people)
                        r"自己|solo|indie|hobby|personal|individual|side project|home ?lab|入门|新手|学习|"
-                       r"entry[- ]level|beginner|learning|starter|freelanc|自由职业|接活|独立开发|学生|student|"
-                       r"tinker|hobbyist|at home|在家|自用", re.IGNORECASE)
+                       r"entry[- ]level|beginner|learning|starter|freelanc|自由职业|接活|独立开发|"
+                       r"学生党|我是学生|作为学生|"
+                       r"(?<![a-z])(?:grad |phd |college |uni )?student(?: here|,| on a| with| budget)|"
+                       r"i'?m a (?:\w+ )?student|as a (?:\w+ )?student|tinker|hobbyist|at home|在家|自用",
+                       re.IGNORECASE)
+# Who is not one person: a team, a lab, a company, or many students ("uni lab: student projects").
+_ORGANISATION = re.compile(r"我们|咱们|团队|公司|实验室|课题组|学生们|(?<![a-z])(?:lab|team|company|group|startup|"
+                           r"students)(?![a-z])", re.IGNORECASE)
 _LEVELS = (("入门级", r"入门|新手|学习|entry[- ]level|beginner|learning|starter|hobby|getting into|just start"),
            ("专业应用", r"专业|pro(?:fessional)?\b|paid|client|接活|不差钱|serious|freelanc"))
 
 
 def for_an_individual(question: str) -> bool:
     """Whether a pick is for one person (a solo developer, a freelancer, a learner): §11.4's audience."""
-    m = _AUDIENCE.search(question)
-    # ("我们想自己训练": a team doing it themselves, not one person)
-    return bool(m) and not (m.group(0) == "自己" and re.search(r"我们|咱们|团队|公司", question))
+    # ("我们想自己训练": a team doing it themselves; "uni lab: student projects": a lab)
+    return bool(_AUDIENCE.search(question)) and not _ORGANISATION.search(question)
 
 
 def audience_rule(parts: list[Chunk], question: str, language: Language) -> tuple[Chunk, str] | None:

@@ -627,6 +627,8 @@ def test_a_team_doing_it_themselves_is_not_one_person() -> None:
     from kb.guide_rules import for_an_individual
 
     assert not for_an_individual("我们团队打算自己训练 买哪种卡") and for_an_individual("我自己在家跑模型 买哪张卡")
+    assert not for_an_individual("department lab, 500k cny, mostly student theses plus two big runs")
+    assert for_an_individual("phd student with a small budget, which card for local llms")
 
 
 @pytest.mark.parametrize(("question", "pattern"), [

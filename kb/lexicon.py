@@ -83,4 +83,14 @@ UNKNOWN_MODELS: tuple[str, ...] = (
 # Accelerators of other makers than NVIDIA: the guide speaks of them together, in §10.2 ("其他厂商的AI芯片").
 OTHER_MAKERS = (r"(?<![a-z])(?:amd|radeon|rx|mi\d|instinct|intel|gaudi|arc|habana|ascend|atlas|tpu|trainium|inferentia|"
                 r"groq|cerebras|tenstorrent|wormhole|apple|cambricon|mlu|kunlun|hygon|dcu|moore|mtt|metax|biren|enflame|iluvatar|bi-v|mr-v|"
-                r"w[5-7]\d00)|昇腾|华为|寒武纪|昆仑|海光|摩尔线程|沐曦|壁仞|燧原|天数")
+                r"w[5-7]\d00)|昇腾|华为|寒武纪|昆仑|海光|摩尔线程|沐曦|壁仞|燧原|天数|天垓|智铠|曦思|曦云|云燧")
+# Where the guide speaks of a card kb has no record for (its search puts that section beside the passages):
+# specialised accelerators (§10.3), NVIDIA's next generation (§10.1), other RTX and workstation cards (§4.1).
+SECTION_OF_UNKNOWN = (
+    (r"(?<![a-z])(?:groq|lpu|cerebras|wse|graphcore|ipu|tenstorrent|wormhole|blackhole|grayskull|sambanova|etched|"
+     r"jetson|npu)(?![a-z])", "guide-10.3"),
+    # (Blackwell, and the RTX 50 series §10.1 announces)
+    (r"(?<![a-z])(?:gb?[23]00|b100|rubin|blackwell|vera)(?![a-z0-9])|(?<![a-z0-9])50[6-9]0(?:\s*ti)?(?![0-9])",
+     "guide-10.1"),
+    (r"(?<![a-z])(?:rtx|geforce|quadro|titan|gtx)(?![a-z])|(?<![a-z0-9])[23]0[5-9]0(?:\s*ti)?(?![0-9])", "guide-4.1"),
+)

@@ -82,3 +82,13 @@ def test_another_makers_card_kb_lacks_finds_the_guides_section_on_other_makers(e
 def test_a_pick_for_one_person_or_a_setting_finds_the_guides_advice_for_it(engine: Engine, question: str,
                                                                            section: str) -> None:
     assert section in [p.section for p in engine.search(question, 3)]
+
+
+@pytest.mark.parametrize(("question", "section"), [
+    ("cerebras wse-3 vs a100 cluster for training", "10.3"),  # a specialised accelerator: §10.3
+    ("gb200 nvl72: hbm per gpu?", "10.1"),  # NVIDIA's next generation: §10.1
+    ("rtx a5000 24gb for 13b inference?", "4.1"),  # another RTX card: the RTX series' own section
+])
+def test_a_card_kb_lacks_finds_the_section_that_speaks_of_its_kind(engine: Engine, question: str,
+                                                                   section: str) -> None:
+    assert section in [p.section for p in engine.search(question, 3)]

@@ -408,7 +408,8 @@ class Composer(CaseSentences):
                                   watts=f"{row.power_w or 0:,.0f}"), ["S"]))
         # the guide's own line beside the pick: for who asks ("solo dev"), else for the setting ("an edge box"),
         # else for the budget band
-        rule = self._audience_rule(f, top_k) or self._setting_rule(f, top_k, sel.budget_cny)
+        rule = self._audience_rule(f, top_k) or self._setting_rule(f, top_k, sel.budget_cny) or (
+            self._rules_by_size(f, top_k) if sel.model == "" and sel.budget_cny is None else [])
         if rule and sel.budget_cny is None and sel.model == "":  # "solo dev, which card": the guide's own pick first
             return rule + out
         if not rule and sel.budget_cny is None and sel.model and sel.workload in ("full", "lora", "qlora"):

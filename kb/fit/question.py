@@ -96,7 +96,8 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
         found.selection = budget_options(engine, q.budget_cny, max_gpus=q.max_gpus, workload=workload,
                                          low_power=q.low_power, language=language)
         return found
-    one_box = q.individual or q.setting in ("边缘部署", "实时交互式应用")  # (high-concurrency serving: a cluster)
+    # (high-concurrency serving: a cluster; adapter fine-tuning experiments: one card each, as §11.1 picks them)
+    one_box = q.individual or q.setting in ("边缘部署", "实时交互式应用") or q.workloads in (["lora"], ["qlora"])
     if q.model is None and q.budget_cny is None and q.wants_selection and one_box \
             and not q.gpus and not q.unknown:  # "solo dev, one card, which?", "an edge box, which card?"
         from kb.fit.select import single_card_options

@@ -635,9 +635,11 @@ def test_a_team_doing_it_themselves_is_not_one_person() -> None:
     ("why do people say geforce drivers lag behind professional cards",
      r"^§4\.4 \(Limitations of the RTX series\): Driver optimization focuses more on gaming than on professional "
      r"computing \[\d\]\.$"),
-    ("qlora 为主的微调实验 配什么卡", r"^指南对模型微调和实验的建议：首选：RTX 4090或RTX 4080 \[\d\]。$"),
+    # a fine-tuning pick: §11.1's block first, then the one-card ranking (one of each priced consumer card)
+    ("qlora 为主的微调实验 配什么卡", r"^指南对模型微调和实验的建议：首选：RTX 4090或RTX 4080 \[\d\]。"
+                                r"单张消费级显卡显存最大：1 张 RTX 4090，24 GiB，19,000 元 \[S\]。$"),
 ])
-def test_the_guides_own_line_is_the_whole_answer_for_drivers_and_fine_tuning_picks(ask: Any, question: str,
+def test_the_guides_own_line_leads_for_drivers_and_fine_tuning_picks(ask: Any, question: str,
                                                                                    pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)
 

@@ -134,17 +134,25 @@ def scale_rule(parts: list[Chunk], params: float, workload: str, language: Langu
     return _line_under(parts, language, lambda zh: zh.startswith(heading), lambda zh: "首选" in zh)
 
 
+def _starts(prefix: str) -> Callable[[str], bool]:
+    """A line (judged on the Chinese) that begins with `prefix`, after any list dash."""
+    return lambda zh: zh.lstrip("- ").startswith(prefix)
+
+
+def _holds(words: tuple[str, ...]) -> Callable[[str], bool]:
+    """A line (judged on the Chinese) that holds every one of `words`."""
+    return lambda zh: all(w in zh for w in words)
+
+
 def rules_by_size(parts_11_1: list[Chunk], parts_11_2: list[Chunk], training: bool,
                   language: Language) -> list[tuple[Chunk, str, str]]:
     """A pick with nothing to size (no model, no budget, no setting): the guide's picks by model size — §11.1's
     first choice for each training scale, or §11.2's lines for small and large models served."""
     if training:
-        found = [_line_under(parts_11_1, language, lambda zh, h=h: zh.startswith(h), lambda zh: "首选" in zh)
-                 for _, h in reversed(_SCALES)]
+        found = [_line_under(parts_11_1, language, _starts(h), lambda zh: "首选" in zh) for _, h in reversed(_SCALES)]
     else:
         heading = "高并发企业级推理服务"
-        found = [_line_under(parts_11_2, language, lambda zh: zh.startswith(heading),
-                             lambda zh, size=size: zh.lstrip("- ").startswith(size)) for size, _ in _MODEL_SIZES]
+        found = [_line_under(parts_11_2, language, _starts(heading), _starts(size)) for size, _ in _MODEL_SIZES]
     return [f for f in found if f]
 
 
@@ -187,8 +195,7 @@ def reason_lines(question: str, groups: dict[str, list[Chunk]], language: Langua
         if not asks(question):
             continue
         for group, words in lines:
-            found = _line_under(groups.get(group, []), language, lambda zh: True,
-                                lambda zh, words=words: all(w in zh for w in words))
+            found = _line_under(groups.get(group, []), language, lambda zh: True, _holds(words))
             if found and found[:2] not in out:
                 out.append(found[:2])
     return out

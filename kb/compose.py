@@ -21,6 +21,7 @@ from kb.fit.render import layout_text
 from kb.fit.result import FitResult
 from kb.focus import FRAMING, asks_framing
 from kb.guide_rules import (
+    asks_driver_focus,
     audience_rule,
     budget_rule,
     model_size_rule,
@@ -612,7 +613,7 @@ class Composer(CaseSentences):
             # (what to buy, as the reader heard it: the guide's lines by size are the whole answer)
             by_size = [] if direct or not f.wants_pick else self._rules_by_size(f, top_k)
             direct = direct or by_size
-        if kind in ("why", "general") or (kind == "spec" and len(f.gpus) >= 2):
+        if kind in ("why", "general") or (kind == "spec" and (len(f.gpus) >= 2 or asks_driver_focus(f.question))):
             # "why an a100 for a week-long run", "a100 vs 4090 for runs of weeks": the guide's ECC lines first;
             # "why are 4090 drivers worse": its line on what they are tuned for
             reasons = [Sentence(say("section_line", f.language, section=chunk.section,

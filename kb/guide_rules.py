@@ -170,7 +170,7 @@ def asks_long_runs(question: str) -> bool:
 
 # Drivers judged against professional cards or for compute: §4.4 says what GeForce drivers are optimised for.
 _DRIVER_FOCUS = re.compile(r"(?:驱动|drivers?).{0,16}(?:不如|比不上|不及|优化|专业|professional|data ?cent|worse|"
-                           r"behind|compute|计算|游戏|gaming|tuned|optimi[sz])|"
+                           r"behind|compute|计算|游戏|gaming|tuned|optimi[sz]|企业(?:级)?支持|enterprise support)|"
                            r"(?:专业卡|professional cards?).{0,16}(?:驱动|drivers?)", re.IGNORECASE)
 
 

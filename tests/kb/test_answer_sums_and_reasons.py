@@ -636,6 +636,8 @@ def test_a_team_doing_it_themselves_is_not_one_person() -> None:
      r"^§4\.4 \(Limitations of the RTX series\): Driver optimization focuses more on gaming than on professional "
      r"computing \[\d\]\.$"),
     # a fine-tuning pick: §11.1's block first, then the one-card ranking (one of each priced consumer card)
+    # a card's drivers and enterprise support, asked of one card: §4.4's line
+    ("4070 ti 的驱动和企业级支持咋样", r"^§4\.4（RTX系列的局限性）：驱动程序优化更侧重于游戏而非专业计算 \[\d\]。"),
     ("qlora 为主的微调实验 配什么卡", r"^指南对模型微调和实验的建议：首选：RTX 4090或RTX 4080 \[\d\]。"
                                 r"单张消费级显卡显存最大：1 张 RTX 4090，24 GiB，19,000 元 \[S\]。$"),
 ])

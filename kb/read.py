@@ -365,7 +365,8 @@ _ASKED: tuple[tuple[str, str], ...] = (
                     r"how many (?:at once|at the same time|in parallel)|"
                     rf"how many .{{0,24}}(?:concurrent|{PEOPLE_EN}|{REQUESTS_EN})|"
                     # "4k sessions: how many fit": the sequences named, then counted
-                    rf"(?:{PEOPLE_EN}|{REQUESTS_EN})\W{{1,3}}how many\b|"
+                    rf"(?:{PEOPLE_EN}|{REQUESTS_EN})\W{{1,3}}how many\b"
+                    r"(?!\s+(?:[a-z]{0,3}\d{2,4}\w*|gpus?|cards?|nodes?|servers?|boxes)\b)|"  # (not "how many h100s")
                     r"max(?:imum)? concurren|max concurrent|"
                     # "…, 16k per user - users?": the people, asked at the end as a count
                     r"[-–—:,;]\s*(?:(?:max(?:imum)? )?(?:users|seqs|sessions|streams|concurrency)|并发|几路|多少人)"

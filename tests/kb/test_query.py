@@ -476,3 +476,8 @@ def test_a_context_and_the_sequences_beside_it_are_told_apart(question: str, seq
                                                               concurrency: int | None, asked: str | None) -> None:
     q = ENGINE.read(question, "en")
     assert (q.seq_len, q.concurrency, q.asked) == (seq_len, concurrency, asked)
+
+
+def test_people_then_how_many_cards_asks_the_count_not_the_people() -> None:
+    q = read("we need to serve qwen2.5 72b to 150 analysts, how many a100s")
+    assert q.concurrency == 150 and q.asked == "count" and q.how_many

@@ -416,7 +416,8 @@ _LEFT = (r"还剩|还差|差多少|超(?:出|了)多少|over budget|short|剩(?:
 _POWER_BILL = r"电费|electricity|power bill|耗电|用电|度电|kwh|kilowatt[- ]?hours?"
 _FOLLOWS_A_MODEL = ("kv", "concurrency", "memory", "time", "context")
 # Two cards set against each other with no figure named: "区别大吗", "whats the diff", "worth it over".
-_VERSUS = re.compile(r"区别|差别|差异|差在哪|不同|不一样|有啥两样|对比|比较|哪个好|哪个强|哪个更|选哪|挑哪|买哪|"
+_VERSUS = re.compile(r"区别|差别|差异|差在哪|不同|不一样|有啥两样|对比|比较|哪个好|哪个强|哪个更|哪个适合|哪个合适|"
+                     r"哪张(?:更|好|适合|合适)|选哪|挑哪|买哪|"
                      r"\bvs\.?\b|versus|which (?:one|should|would|is better)|"
                      r"differ|\bdiff\b|compare|comparison|worth it over|better than|upgrade from|或者|还是",
                      re.IGNORECASE)

@@ -481,3 +481,8 @@ def test_a_context_and_the_sequences_beside_it_are_told_apart(question: str, seq
 def test_people_then_how_many_cards_asks_the_count_not_the_people() -> None:
     q = read("we need to serve qwen2.5 72b to 150 analysts, how many a100s")
     assert q.concurrency == 150 and q.asked == "count" and q.how_many
+
+
+def test_two_cards_and_which_suits_a_workload_is_a_comparison() -> None:
+    q = ENGINE.read("h100 和 mi300x 哪个更适合做推理", "zh")
+    assert q.asked == "comparison" and [g for g, _ in q.gpus] == ["h100-sxm", "mi300x"]

@@ -563,6 +563,7 @@ class Composer(CaseSentences):
                     return bool(named & set(f.gpus))
                 family = _HEADING_FAMILY.search(p.heading)
                 return family is None or any(g.startswith(family.group(1).lower()) for g in f.gpus)
+        about = _same_workload(f, about)
         out = []
         for i, text in best_sentences(ranked, f.terms, f.language, n, require_match, per_passage, about):
             out.append(Sentence(text, [f"@{f.passages[i - 1].id}"]))
@@ -714,6 +715,22 @@ class Composer(CaseSentences):
                 out = self._chunk_figures(p.id) or text_figures(f"{p.section} {p.heading}\n{p.text}\n{p.original}")
             cache[marker] = out
         return cache[marker]
+
+
+_TRAINING_WORDS = r"训练|微调|梯度|优化器|反向传播|train|fine[\s-]?tun|gradient|optimi[sz]er|backprop"
+_SERVING_WORDS = r"推理|部署|inference|serv(?:e|ing)"
+
+
+def _same_workload(f: Facts, about: Callable[[Passage, str], bool] | None) -> Callable[[Passage, str], bool] | None:
+    """After checks of one kind of work, a supporting sentence about the other kind only ("计算密集型：训练过程…"
+    after serving DeepSeek-V3 on H20s) is left out, unless the question speaks of that kind too."""
+    kinds = {c.workload == "inference" for c in f.checks}
+    if len(kinds) != 1:
+        return about
+    other = _TRAINING_WORDS if kinds == {True} else _SERVING_WORDS
+    if re.search(other, f.question, re.IGNORECASE):
+        return about
+    return lambda p, s: not re.search(other, s, re.IGNORECASE) and (about is None or about(p, s))
 
 
 def _kv_formula(c: FitResult, lang: Language, markers: list[str]) -> list[Sentence]:

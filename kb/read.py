@@ -308,6 +308,8 @@ def _words(t: Text, q: Query) -> None:
                        r"几个(?!\s*(?:token|字|词|人|用户|会话|请求|并发))|多少张|多少块|多少卡|几卡|需要多少(?:张|块|卡|个gpu|gpu)|"
                        r"minimum number|fewest|max(?:imum)? number of|最多(?:能)?买?几张|"
                        r"(?:cards|gpus) (?:required|needed)\b|what number of|"
+                       # servers counted: "需要几台", "how many nodes" (the layout says the cards a node)
+                       r"几台|多少台|how many (?:nodes|servers|machines|boxes)|"
                        r"(?<![a-z])count and (?:change|the rest|what'?s left)|how many (?:can|could|would) (?:i|we)|"
                        # "预算10万 全买4060ti": all the money on one card, so how many it buys
                        r"全(?:部)?(?:拿来|用来)?买|都(?:拿来|用来)?买|(?:spend|put|blow)\b.{0,40}\ball on|"

@@ -15,6 +15,7 @@ from kb.words.fit import render, render_all
 if TYPE_CHECKING:
     from kb.fit.engine import FitEngine
 
+NODE = 8  # cards in one server
 GEFORCE_COUNTS = tuple(range(1, 9))  # one PCIe node: eight cards is the most a server board takes
 DATACENTER_COUNTS = (*range(1, 9), 16, 24, 32, 48, 64)  # up to 8 a node on NVLink, then whole nodes
 DEFAULT_TRAIN_TOKENS = 1e9  # ranks training configurations by hours a billion tokens when none are given
@@ -43,7 +44,10 @@ def _team_prices(engine: FitEngine) -> list[Note]:
 def _counts(gpu: GpuSpec, need: int, budget: float | None, max_gpus: int | None) -> list[int]:
     counts = DATACENTER_COUNTS if gpu.datacenter else GEFORCE_COUNTS
     price = gpu.price_cny or 0.0
-    return [c for c in counts if c >= need and (max_gpus is None or c <= max_gpus)
+    # (no budget and no cap: one node at most, or the fewest that fit — more cards are always faster, so the
+    # fastest of "up to 64" would only say that 64 cards beat 8)
+    most = max_gpus if max_gpus is not None else None if budget is not None else max(NODE, need)
+    return [c for c in counts if c >= need and (most is None or c <= most)
             and (budget is None or c * price <= budget)]
 
 

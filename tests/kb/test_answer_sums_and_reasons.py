@@ -656,3 +656,14 @@ def test_the_guides_own_line_leads_for_drivers_and_fine_tuning_picks(ask: Any, q
 ])
 def test_a_fine_tune_that_misses_by_its_rank_says_the_common_rank_fits(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)
+
+
+def test_an_inference_answer_quotes_no_sentence_about_training(engine: Engine) -> None:
+    answer = engine.answer("h20 跑 deepseek v3 需要几台").answer
+    assert answer.startswith("deepseek-v3 fp8 推理需要 8 张 H20") and "1 台 × 每台 8 卡" in answer
+    assert not re.search(r"训练|梯度|优化器|反向传播", answer), answer
+
+
+def test_a_pick_with_no_budget_ranks_one_node_not_sixty_four_cards(engine: Engine) -> None:
+    answer = engine.answer("what gpu do i need for llama 3 70b")
+    assert answer.selection is not None and max(r.gpu_count for r in answer.selection.rows) <= 8

@@ -486,3 +486,8 @@ def test_people_then_how_many_cards_asks_the_count_not_the_people() -> None:
 def test_two_cards_and_which_suits_a_workload_is_a_comparison() -> None:
     q = ENGINE.read("h100 和 mi300x 哪个更适合做推理", "zh")
     assert q.asked == "comparison" and [g for g, _ in q.gpus] == ["h100-sxm", "mi300x"]
+
+
+def test_servers_counted_ask_how_many() -> None:
+    assert ENGINE.read("mi300x 跑 llama 3.1 405b bf16 要几台", "zh").how_many
+    assert read("how many servers of l40s for qwen2.5 72b").how_many

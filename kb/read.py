@@ -92,6 +92,10 @@ def _size(t: Text, q: Query) -> None:
             continue
         if re.match(r"\s*(?:模型)?\s*(?:的|那个|那家)?\s*(?:case|案例)", t.s[m.end():]):
             continue  # "the fintech 5b case": the size names a case of the guide, not a model to check
+        near = t.s[max(0, m.start() - 12): m.start()]
+        owner = re.search(r"(?:their|its|他们的?|她们的?|它的|该公司的?|人家的?)\s*$", near)
+        if owner and re.search(r"案例|(?<![a-z])case(?![a-z])", t.s):
+            continue  # "fintech case: what was their 5b model for": the case's own model, not one to check
         value = amount(m.group(2), m.group(3))
         q.model = f"{value / 1e9:g}b"
         before = t.s[max(0, m.start() - 24): m.start()]

@@ -491,3 +491,9 @@ def test_two_cards_and_which_suits_a_workload_is_a_comparison() -> None:
 def test_servers_counted_ask_how_many() -> None:
     assert ENGINE.read("mi300x 跑 llama 3.1 405b bf16 要几台", "zh").how_many
     assert read("how many servers of l40s for qwen2.5 72b").how_many
+
+
+def test_a_cases_own_model_said_by_its_size_is_not_a_model_to_check() -> None:
+    assert read("university case: how long did their 7b take to train").model is None
+    assert ENGINE.read("金融那个案例 他们的5b模型是干什么的", "zh").model is None
+    assert read("can a 4090 run a 7b").model == "7b"

@@ -70,7 +70,10 @@ _CASE = re.compile(
     r"案例|case|公司|company|团队|team|实验室|\blab\b|startup|创业|初创|fintech|金融|医疗|medical|制造|manufactur|"
     r"平台|platform|university|大学|高校|chatbot|客服|机器人|project|项目", re.IGNORECASE)
 # A case said by its section and who it is about: "9.2 fintech", "§9.4 university".
-_CASE_BY_SECTION = re.compile(r"(?<![\d.])§?\s*\d{1,2}\.\d(?![\d.%])\s*(?:" + _CASE.pattern + ")", re.IGNORECASE)
+_SECTION = r"(?<![\d.])§?\s*\d{1,2}\.\d(?![\d.%])"
+_CASE_BY_SECTION = re.compile(  # ("9.2 fintech", "the fintech firm in 9.2")
+    rf"{_SECTION}\s*(?:{_CASE.pattern})|(?:{_CASE.pattern})\w*(?:\s+[a-z]+)?\s+(?:in|of|from)\s+{_SECTION}",
+    re.IGNORECASE)
 # Spec attributes: name → the pattern in a question. The spec composer matches each to a record's table rows.
 SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
     name: re.compile(p, re.IGNORECASE) for name, p in {
@@ -111,6 +114,7 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
         "price": r"价格|价位|差价|价差|多少钱|price|cost|贵|cheap|便宜|售价|报价|花|(?<![省赚])钱|性价比|"
                  r"啥价|什么价|价钱|总价|总价格|一共多少钱|总共多少钱|合计多少钱|"
                  r"per (?:dollar|yuan|buck)|value for money|bang for|每元|"
+                 r"(?:go(?:es)?|sell(?:s|ing)?|retail(?:s)?) for|going rate|street price|"
                  r"how much (?:is|are|for|would|more|extra|less)|more expensive|pricier|costlier|dearer|"
                  r"what'?s the total|total (?:cost|price)|in total\s*[?？]?$|run me|set me back|cost me|"
                  r"cards? only|cards? alone|(?<![a-z])in (?:cny|rmb|yuan)(?![a-z])|(?<![a-z])all[- ]in(?![a-z])|"
@@ -261,7 +265,8 @@ def about_a_case(question: str) -> bool:
 
 def names_a_case(question: str) -> bool:
     """Whether a question says outright that it asks about a case ("案例", "the X case")."""
-    return bool(_NAMED_CASE.search(normalise(question)))
+    q = normalise(question)
+    return bool(_NAMED_CASE.search(q) or _CASE_BY_SECTION.search(q))
 
 
 def spec_attributes(text: str) -> list[str]:
@@ -375,6 +380,7 @@ _WHY_TOPICS = {
     # 4060 tis take twice a 4070's time": x8 against x16)
     "pcie": GRAD_EXCHANGE + r"|(?<![a-z])x8(?![a-z0-9])|(?<![a-z])lanes?(?![a-z])|通道数",
     "nvlink": r"multi[\s-]?(?:gpu|card|node)|多卡|多机|卡间|分布式|distributed|scal(?:e|es|ing)(?: out| up)?|"
+              r"(?:几|多|两|四|八)张.{0,12}一起|一起(?:训练|训|跑)|(?:train|run)\w* (?:them )?together|"
               r"互联|通信|communicat|interconnect|并行训练|parallel",
     "vram": r"长上下文|long[\s-]context|大模型|big(?:ger)? models?|large(?:r)? models?|显存大|memory capacity|容量|"
             r"蒸馏|distil|压缩|compress|量化|quantiz|边缘|(?<![a-z])edge(?![a-z])",  # "why distil for a 4060's box"

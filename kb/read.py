@@ -93,7 +93,8 @@ def _size(t: Text, q: Query) -> None:
         if re.match(r"\s*(?:模型)?\s*(?:的|那个|那家)?\s*(?:case|案例)", t.s[m.end():]):
             continue  # "the fintech 5b case": the size names a case of the guide, not a model to check
         near = t.s[max(0, m.start() - 12): m.start()]
-        owner = re.search(r"(?:their|its|他们的?|她们的?|它的|该公司的?|人家的?)\s*$", near)
+        owner = re.search(r"(?:their|its|他们的?|她们的?|它的|该公司的?|人家的?|fintech|金融(?:科技)?(?:公司)?|"
+                          r"university|大学|高校|startup|创业公司|lab|实验室)\s*$", near)
         if owner and re.search(r"案例|(?<![a-z])case(?![a-z])", t.s):
             continue  # "fintech case: what was their 5b model for": the case's own model, not one to check
         value = amount(m.group(2), m.group(3))
@@ -336,6 +337,7 @@ def _words(t: Text, q: Query) -> None:
             r"how (?:should (?:i|we)|to) split|split (?:the|my|our) budget|"
             r"can (?:i|we) (?:buy|afford)|afford|"
             r"best gpu|best[- ]value|best (?:single |one |budget )?(?:card|gpu)|most bang|性价比(?:最高|最好)|最划算|"
+            r"most cost[- ]effective|cost[- ]effective (?:gpu|card)|用什么卡|用啥卡|"
             r"recommend|cheapest (?:setup|config|configuration|way|option|gpus?|cards?|hardware)|"
             r"what (?:hardware|setup|rig|config(?:uration)?)|which (?:hardware|config(?:uration)?|setup)|"
             r"什么硬件|什么配置|啥配置|(?:do|would|could|can) you (?:suggest|recommend)|建议(?:买|用|配)|"

@@ -450,3 +450,8 @@ def test_corrections_and_kept_slots_carry_the_rest(turns: list[str], gpus: list[
                                                    precision: str) -> None:
     t = turn(*turns)
     assert t.followup and t.query.gpus == gpus and t.query.model == model and t.query.precision == precision
+
+
+def test_a_case_named_by_its_kind_and_section_stands_alone() -> None:
+    t = turn("two h100s serving qwen2.5 32b int8", "by the way, what did the research institute in 9.1 buy")
+    assert not t.followup and t.query.model is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -497,3 +498,21 @@ def test_a_cases_own_model_said_by_its_size_is_not_a_model_to_check() -> None:
     assert read("university case: how long did their 7b take to train").model is None
     assert ENGINE.read("金融那个案例 他们的5b模型是干什么的", "zh").model is None
     assert read("can a 4090 run a 7b").model == "7b"
+
+
+@pytest.mark.parametrize(("question", "check"), [
+    ("what does an h200 retail for these days", lambda q: q.asked == "price"),
+    ("serving small models to lots of concurrent users, most cost-effective card?",
+     lambda q: q.wants_selection and q.setting == "高并发企业级推理服务"),
+    ("装在工厂车间 散热受限 用什么卡", lambda q: q.wants_selection and q.setting == "边缘部署"),
+    ("university 7b pretraining case: how many days did it take", lambda q: q.model is None),
+])
+def test_round_fifteen_misses_in_other_words(question: str, check: Any) -> None:
+    assert check(ENGINE.read(question, "en")), ENGINE.read(question, "en")
+
+
+def test_several_cards_training_together_turns_a_why_on_their_links() -> None:
+    from kb.intent import why_topics
+
+    assert "nvlink" in why_topics("三张4090一起训练为啥扩展性差")
+    assert "nvlink" in why_topics("why do my four cards train together so slowly")

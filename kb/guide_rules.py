@@ -83,7 +83,7 @@ def _line_under(parts: list[Chunk], language: Language, block: Callable[[str], b
 
 # The setting a pick is for, in the question → the heading of its §11.2 block ("边缘部署和特殊环境：").
 _SETTINGS = (("边缘部署", r"边缘|edge|kiosk|盒子|工控|嵌入式|embedded|产线|production line|诊所|clinic|门店|"
-                         r"low[\s-]power|低功耗|功耗越低|车间|工厂|factory|shop floor|散热.{0,4}受限|功耗.{0,6}受限|"
+                         r"low[\s-]power|低功耗|功耗越低|车间|shop floor|散热.{0,4}受限|功耗.{0,6}受限|"
                          r"power and cooling (?:are )?(?:limited|constrained)"),
              ("实时交互式应用", r"实时|real[\s-]?time|chat\s?bot|聊天机器人|interactive|交互式|客服|customer service"),
              ("高并发企业级推理服务", r"高并发|大并发|并发(?:量)?(?:很|比较|特别)?(?:高|大)|企业级(?:推理|服务|部署)|"

@@ -667,3 +667,8 @@ def test_an_inference_answer_quotes_no_sentence_about_training(engine: Engine) -
 def test_a_pick_with_no_budget_ranks_one_node_not_sixty_four_cards(engine: Engine) -> None:
     answer = engine.answer("what gpu do i need for llama 3 70b")
     assert answer.selection is not None and max(r.gpu_count for r in answer.selection.rows) <= 8
+
+
+def test_a_factory_in_a_case_is_the_case_not_an_edge_pick(engine: Engine) -> None:
+    answer = engine.answer("智能制造的案例 工厂里那台服务器配了什么卡")
+    assert answer.selection is None and "2张RTX 4090" in answer.answer

@@ -380,6 +380,11 @@ class Composer(CaseSentences):
         assert sel is not None
         if not sel.rows:
             what = workload_phrase(sel.model, sel.workload, None, lang)
+            if sel.budget_cny is None:  # (no budget to be within: the most cards kb ranks)
+                from kb.fit.select import DATACENTER_COUNTS
+
+                return [Sentence(say("pick_none_open", lang, what=what, cap=max(DATACENTER_COUNTS)), ["S"],
+                                 derived=(float(max(DATACENTER_COUNTS)),))]
             return [Sentence(say("pick_none", lang, what=what), ["S"]), *self._budget_rule(f, sel.budget_cny, top_k)]
         fastest = min(sel.rows, key=lambda r: r.rank_by_time)
         cheapest = min(sel.rows, key=lambda r: r.rank_by_cost)
@@ -387,8 +392,12 @@ class Composer(CaseSentences):
         out = [] if sel.ranked_by in ("memory", "power") else [
             Sentence(say("pick_for", lang, what=workload_phrase(sel.model, sel.workload, sel.precision, lang)), ["S"])]
         if sel.fallback_from:  # "some 30b training" in 700k: the training asked fits nothing, said before the pick
-            out = [Sentence(say("pick_fallback", lang, asked=workload_phrase(sel.model, sel.fallback_from, None, lang),
-                                what=workload_phrase(sel.model, sel.workload, sel.precision, lang)), ["S"])]
+            from kb.fit.select import DATACENTER_COUNTS
+
+            key = "pick_fallback" if sel.budget_cny is not None else "pick_fallback_open"  # (no budget to be within)
+            out = [Sentence(say(key, lang, asked=workload_phrase(sel.model, sel.fallback_from, None, lang),
+                                what=workload_phrase(sel.model, sel.workload, sel.precision, lang),
+                                cap=max(DATACENTER_COUNTS)), ["S"], derived=(float(max(DATACENTER_COUNTS)),))]
         within = [("pick_fastest", fastest), ("pick_cheapest", cheapest)] if sel.budget_cny is not None else [
             ("pick_cheapest", cheapest), ("pick_fastest_open", fastest)]  # no budget: what is enough comes first
         one = sel.budget_cny is None  # (no budget: one card of each, not what a budget buys)

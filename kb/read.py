@@ -267,7 +267,7 @@ _WORKLOADS = [
     ("qlora", r"qlora"),
     ("lora", r"(?<!q)lora|peft|参数高效"),
     ("full", r"全参|全量|full[\s-]*(?:fine[\s-]*tun|finetun|train|param|ft\b)|\bfft\b|pre[\s-]*train|预训练|"
-             r"from scratch|从头训练|"
+             r"from[\s-]scratch|从头训练|"
              r"从零训练|(?<!微)训练|(?<![微培])训(?!练)|\btrain(?:ing|ed)?\b|from zero|from the ground up|"
              # what only training has: every weight updated, an optimizer, mixed-precision master weights
              r"(?:every|all)(?: the| of the)? (?:weights?|params?|parameters?)\b.{0,12}\b(?:trainable|trained|updated)|"
@@ -325,13 +325,13 @@ def _words(t: Text, q: Query) -> None:
                         r"tight power|least power|fewest watts")
     q.individual = for_an_individual(t.original)
     q.setting = setting_of(t.original)
-    q.scratch = t.has(r"预训练|pre[\s-]*train|from scratch|从头训|从零训|from zero|from the ground up")
+    q.scratch = t.has(r"预训练|pre[\s-]*train|from[\s-]scratch|从头训|从零训|from zero|from the ground up")
     q.speed = t.has(RATE) or t.has(r"throughput|吞吐")
     # ("which single gpu": the count reader has taken "single gpu" from the text, so the words are read as said)
     if re.search(r"which (?:single |one )?(?:(?:rtx|geforce|nvidia|amd) )?(?:gpu|card)s?\b|which (?:rtx|geforce)\b",
                  t.original.lower()) or t.has(
             r"选哪|哪种|哪款|哪个|哪张|哪一|[,，\-–]\s*which\s*[?？]?\s*$|what (?:gpu|card)|买什么|选什么|推荐|"
-            r"怎么配|如何配|配什么|买啥|选啥|啥卡|什么卡|能买|买得起|should i (?:buy|get)|"
+            r"怎么配|如何配|配什么|买啥|选啥|啥卡|什么卡|能买|买得起|should (?:i|we) (?:buy|get|pick|choose)|"
             r"(?:采购|购买|购置|入手)(?:什么|啥|哪)|(?:用|上|配)(?:什么|啥|哪种|哪款)\s*(?:显?卡|gpus?|硬件)|"
             r"什么(?:显卡|gpus?|硬件)|怎么分|如何分配|怎么分配|"
             r"how (?:should (?:i|we)|to) split|split (?:the|my|our) budget|"

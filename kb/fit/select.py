@@ -46,9 +46,9 @@ def _counts(gpu: GpuSpec, need: int, budget: float | None, max_gpus: int | None)
     price = gpu.price_cny or 0.0
     # (no budget and no cap: one node at most, or the fewest that fit — more cards are always faster, so the
     # fastest of "up to 64" would only say that 64 cards beat 8)
-    most = max_gpus if max_gpus is not None else None if budget is not None else max(NODE, need)
-    return [c for c in counts if c >= need and (most is None or c <= most)
-            and (budget is None or c * price <= budget)]
+    enough = [c for c in counts if c >= need]
+    most = max_gpus if max_gpus is not None else None if budget is not None else max([NODE, *enough[:1]])
+    return [c for c in enough if (most is None or c <= most) and (budget is None or c * price <= budget)]
 
 
 def _why_not(gpu: GpuSpec, need: int, budget: float | None, max_gpus: int | None) -> Note:

@@ -667,8 +667,17 @@ def test_an_inference_answer_quotes_no_sentence_about_training(engine: Engine) -
 def test_a_pick_with_no_budget_ranks_one_node_not_sixty_four_cards(engine: Engine) -> None:
     answer = engine.answer("what gpu do i need for llama 3 70b")
     assert answer.selection is not None and max(r.gpu_count for r in answer.selection.rows) <= 8
+    # a job no node holds: the fewest cards that do, not nothing
+    big = engine.answer("pretraining a 200b from scratch, which gpus and how many")
+    assert big.selection is not None and big.selection.rows and big.selection.workload == "full"
+    assert all(r.gpu_count > 8 for r in big.selection.rows)
 
 
 def test_a_factory_in_a_case_is_the_case_not_an_edge_pick(engine: Engine) -> None:
     answer = engine.answer("智能制造的案例 工厂里那台服务器配了什么卡")
     assert answer.selection is None and "2张RTX 4090" in answer.answer
+
+
+def test_a_pick_nothing_fits_without_a_budget_says_the_card_cap_not_a_budget(ask: Any) -> None:
+    assert re.search(r"^Nothing kb prices fits full training \(mixed-precision Adam\) of 400b on up to 64 cards",
+                     ask("from-scratch training of a 400b, what should we buy"))

@@ -125,6 +125,10 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "Nothing within the budget fits {asked}; the nearest that works is {what}, ranked here",
         "zh": "预算内没有能做{asked}的配置；最接近可行的是{what}，按它排序",
     },
+    "pick_fallback_open": {
+        "en": "Nothing kb prices fits {asked} on up to {cap} cards; the nearest that works is {what}, ranked here",
+        "zh": "kb 有价格的显卡用到 {cap} 张也做不了{asked}；最接近可行的是{what}，按它排序",
+    },
     "pick_fastest": {
         "en": "Fastest within the budget: {cards} ({capex} CNY{speed})",
         "zh": "预算内最快：{cards}（{capex} 元{speed}）",
@@ -156,6 +160,10 @@ ANSWER: dict[str, dict[str, str]] = {
     "pick_none": {
         "en": "Nothing kb knows fits {what} within this budget",
         "zh": "在这个预算内，kb 知道的显卡都放不下{what}",
+    },
+    "pick_none_open": {
+        "en": "Nothing kb prices fits {what} on up to {cap} cards",
+        "zh": "kb 有价格的显卡，用到 {cap} 张也放不下{what}",
     },
     "speed_tps": {"en": ", up to {tps} tokens/s", "zh": "，最多 {tps} tokens/s"},
     "speed_hours": {"en": ", {hours} hours for the stated tokens", "zh": "，按给定 token 数 {hours} 小时"},

@@ -376,15 +376,15 @@ class Composer(CaseSentences):
         return out
 
     def _selection(self, f: Facts, top_k: int) -> list[Sentence]:
+        from kb.fit.select import DATACENTER_COUNTS  # (loaded already: it made the selection)
+
         sel, lang = f.selection, f.language
         assert sel is not None
+        cap = max(DATACENTER_COUNTS)  # the most cards a pick with no budget ranks
         if not sel.rows:
             what = workload_phrase(sel.model, sel.workload, None, lang)
             if sel.budget_cny is None:  # (no budget to be within: the most cards kb ranks)
-                from kb.fit.select import DATACENTER_COUNTS
-
-                return [Sentence(say("pick_none_open", lang, what=what, cap=max(DATACENTER_COUNTS)), ["S"],
-                                 derived=(float(max(DATACENTER_COUNTS)),))]
+                return [Sentence(say("pick_none_open", lang, what=what, cap=cap), ["S"], derived=(float(cap),))]
             return [Sentence(say("pick_none", lang, what=what), ["S"]), *self._budget_rule(f, sel.budget_cny, top_k)]
         fastest = min(sel.rows, key=lambda r: r.rank_by_time)
         cheapest = min(sel.rows, key=lambda r: r.rank_by_cost)
@@ -392,12 +392,10 @@ class Composer(CaseSentences):
         out = [] if sel.ranked_by in ("memory", "power") else [
             Sentence(say("pick_for", lang, what=workload_phrase(sel.model, sel.workload, sel.precision, lang)), ["S"])]
         if sel.fallback_from:  # "some 30b training" in 700k: the training asked fits nothing, said before the pick
-            from kb.fit.select import DATACENTER_COUNTS
-
             key = "pick_fallback" if sel.budget_cny is not None else "pick_fallback_open"  # (no budget to be within)
             out = [Sentence(say(key, lang, asked=workload_phrase(sel.model, sel.fallback_from, None, lang),
-                                what=workload_phrase(sel.model, sel.workload, sel.precision, lang),
-                                cap=max(DATACENTER_COUNTS)), ["S"], derived=(float(max(DATACENTER_COUNTS)),))]
+                                what=workload_phrase(sel.model, sel.workload, sel.precision, lang), cap=cap),
+                            ["S"], derived=(float(cap),))]
         within = [("pick_fastest", fastest), ("pick_cheapest", cheapest)] if sel.budget_cny is not None else [
             ("pick_cheapest", cheapest), ("pick_fastest_open", fastest)]  # no budget: what is enough comes first
         one = sel.budget_cny is None  # (no budget: one card of each, not what a budget buys)
@@ -438,8 +436,7 @@ class Composer(CaseSentences):
             return []
         out = [self._advice(f, chunk, setting, rule, top_k)]
         if sized := model_size_rule(self._groups.get("guide-11.2", []), f.question, f.language):
-            out.append(Sentence(sized[1].rstrip("。.") + ("。" if f.language == "zh" else "."),
-                                [self._cite(f, sized[0], top_k)]))  # "模型都不大": the guide's line for small models
+            out.append(Sentence(sized[1], [self._cite(f, sized[0], top_k)]))  # "模型都不大": its small-model line
         return out
 
     def _rules_by_size(self, f: Facts, top_k: int) -> list[Sentence]:
@@ -447,7 +444,7 @@ class Composer(CaseSentences):
         such (only when no model is named: a named model's own check answers instead)."""
         if f.budget_cny is not None or f.checks or f.gpus or f.unknown:
             return []
-        if re.search(r"微调|精调|fine[\s-]?tun|finetun|(?<![a-z])q?lora(?![a-z])|peft", f.question, re.IGNORECASE):
+        if _FINE_TUNE.search(f.question):
             found_ft = scale_rule(self._groups.get("guide-11.1", []), 0.0, "lora", f.language)
             if found_ft:  # "lora 微调实验买什么卡": §11.1's block for fine-tuning and experiments, whatever the size
                 chunk, rule, block = found_ft
@@ -457,10 +454,8 @@ class Composer(CaseSentences):
                               f.language)
         if not found:
             return []
-        stop = "。" if f.language == "zh" else "."
-        lines = [Sentence(say("block_rule", f.language, block=block, rule=rule.rstrip("。.")) if training
-                          else rule.rstrip("。.") + stop, [self._cite(f, chunk, top_k)])
-                 for chunk, rule, block in found]
+        lines = [Sentence(say("block_rule", f.language, block=block, rule=rule) if training else rule,
+                          [self._cite(f, chunk, top_k)]) for chunk, rule, block in found]
         if training:  # §11.1's "单卡或双卡" under 10B cannot hold a full training: its note says so
             lines += [Sentence(note, [self._cite(f, c, top_k)]) for c, note in
                       self._corrections.noted("10B以下单卡或双卡", f.language)]
@@ -474,7 +469,7 @@ class Composer(CaseSentences):
 
     def _scale_rule(self, f: Facts, model: str, workload: str, top_k: int) -> list[Sentence]:
         """'train a 3b from scratch, which gpus': §11.1's first choice for training a model of that size."""
-        if re.search(r"fine[\s-]?tun|finetun|微调|精调", f.question, re.IGNORECASE):
+        if _FINE_TUNE.search(f.question):
             workload = "lora"  # a fine-tune, however it is ranked: §11.1's fine-tuning block
         params = resolve_model(model).params
         found = scale_rule(self._groups.get("guide-11.1", []), params, workload, f.language)
@@ -726,6 +721,8 @@ class Composer(CaseSentences):
         return cache[marker]
 
 
+# A fine-tune said outright ("微调", "fine-tune", "qlora"): §11.1's block for fine-tuning and experiments.
+_FINE_TUNE = re.compile(r"微调|精调|fine[\s-]?tun|finetun|(?<![a-z])q?lora(?![a-z])|peft", re.IGNORECASE)
 _TRAINING_WORDS = r"训练|微调|梯度|优化器|反向传播|train|fine[\s-]?tun|gradient|optimi[sz]er|backprop"
 _SERVING_WORDS = r"推理|部署|inference|serv(?:e|ing)"
 

@@ -28,7 +28,7 @@ from kb.followup import Turn, asks_same_money, is_reset, merge, slot_values
 from kb.index import LoadedIndex, open_index
 from kb.intent import Domain, Intent, about_a_case, classify, names_a_case, off_domain
 from kb.language import Language, detect_language, turn_language
-from kb.lexicon import OTHER_MAKERS, SECTION_OF_UNKNOWN
+from kb.lexicon import section_of_unknown
 from kb.mechanisms import mechanisms
 from kb.models import Answer, Passage
 from kb.passages import to_passage
@@ -177,10 +177,8 @@ class Engine:
             named |= self._price_sections(query)
         if names_a_case(question):  # "smart manufacturing case: …": that case and its section of the guide
             named |= self._cases_named(question)
-        for name in (n.lower() for n in query.unknown_gpus):
-            special = next((g for p, g in SECTION_OF_UNKNOWN if re.search(p, name)), None)
-            named |= {special} if special else {"guide-10.2"} if re.search(OTHER_MAKERS, name) else set()
-            # ("昇腾 310p 做推理怎么样": other makers; "groq": specialised chips; "b100", "rtx a4000": NVIDIA's)
+        # "昇腾 310p 做推理怎么样": other makers; "groq": specialised chips; "b100", "rtx a4000": NVIDIA's
+        named |= {s for name in query.unknown_gpus if (s := section_of_unknown(name))}
         named |= asked_sections(query)  # "qwen2.5 14b 16k ctx, kv per request?": the guide's section on KV caches
         hits = searcher.search(vector, question, language, top_k, named, focus)
         if self.observe_retrieval is not None:

@@ -111,6 +111,16 @@ def setting_rule(parts: list[Chunk], question: str, language: Language) -> tuple
     return _line_under(parts, language, lambda zh: zh.startswith(heading), lambda zh: "推荐配置" in zh)
 
 
+def _starts(prefix: str) -> Callable[[str], bool]:
+    """A line (judged on the Chinese) that begins with `prefix`, after any list dash."""
+    return lambda zh: zh.lstrip("- ").startswith(prefix)
+
+
+def _holds(words: tuple[str, ...]) -> Callable[[str], bool]:
+    """A line (judged on the Chinese) that holds every one of `words`."""
+    return lambda zh: all(w in zh for w in words)
+
+
 def model_size_rule(parts: list[Chunk], question: str, language: Language) -> tuple[Chunk, str, str] | None:
     """Within the question's §11.2 setting, the guide's line for the size of model it says it serves ("模型都不大":
     "小规模模型：RTX 4090通常是最佳选择"), when it says one and the setting has such a line."""
@@ -118,7 +128,7 @@ def model_size_rule(parts: list[Chunk], question: str, language: Language) -> tu
     size = next((h for h, p in _MODEL_SIZES if re.search(p, question, re.IGNORECASE)), None)
     if heading is None or size is None:
         return None
-    return _line_under(parts, language, lambda zh: zh.startswith(heading), lambda zh: zh.lstrip("- ").startswith(size))
+    return _line_under(parts, language, lambda zh: zh.startswith(heading), _starts(size))
 
 
 # §11.1's blocks by the size of the model trained (their headings as the guide writes them), and fine-tuning.
@@ -133,16 +143,6 @@ def scale_rule(parts: list[Chunk], params: float, workload: str, language: Langu
     else:
         heading = next(h for floor, h in _SCALES if params > floor or floor == 0.0)
     return _line_under(parts, language, lambda zh: zh.startswith(heading), lambda zh: "首选" in zh)
-
-
-def _starts(prefix: str) -> Callable[[str], bool]:
-    """A line (judged on the Chinese) that begins with `prefix`, after any list dash."""
-    return lambda zh: zh.lstrip("- ").startswith(prefix)
-
-
-def _holds(words: tuple[str, ...]) -> Callable[[str], bool]:
-    """A line (judged on the Chinese) that holds every one of `words`."""
-    return lambda zh: all(w in zh for w in words)
 
 
 def rules_by_size(parts_11_1: list[Chunk], parts_11_2: list[Chunk], training: bool,

@@ -8,6 +8,8 @@ entry here, so adding a record for, say, the H800 needs no edit of this file.
 
 from __future__ import annotations
 
+import re
+
 _SEP = r"[\s_-]*"
 # A Chinese product-line word between a maker and a code (曦思, 智铠, 云燧): no verb or particle of a question
 # ("寒武纪 能跑 70B" is the maker, then a question).
@@ -84,8 +86,9 @@ UNKNOWN_MODELS: tuple[str, ...] = (
 OTHER_MAKERS = (r"(?<![a-z])(?:amd|radeon|rx|mi\d|instinct|intel|gaudi|arc|habana|ascend|atlas|tpu|trainium|inferentia|"
                 r"groq|cerebras|tenstorrent|wormhole|apple|cambricon|mlu|kunlun|hygon|dcu|moore|mtt|metax|biren|enflame|iluvatar|bi-v|mr-v|"
                 r"w[5-7]\d00)|昇腾|华为|寒武纪|昆仑|海光|摩尔线程|沐曦|壁仞|燧原|天数|天垓|智铠|曦思|曦云|云燧")
-# Where the guide speaks of a card kb has no record for (its search puts that section beside the passages):
-# specialised accelerators (§10.3), NVIDIA's next generation (§10.1), other RTX and workstation cards (§4.1).
+# Where the guide speaks of a card kb has no record for (its search puts that section beside the passages), first
+# match wins: specialised accelerators (§10.3), NVIDIA's next generation (§10.1), other RTX and workstation cards
+# (§4.1), other makers (§10.2).
 SECTION_OF_UNKNOWN = (
     (r"(?<![a-z])(?:groq|lpu|cerebras|wse|graphcore|ipu|tenstorrent|wormhole|blackhole|grayskull|sambanova|etched|"
      r"jetson|npu)(?![a-z])", "guide-10.3"),
@@ -93,4 +96,10 @@ SECTION_OF_UNKNOWN = (
     (r"(?<![a-z])(?:gb?[23]00|b100|rubin|blackwell|vera)(?![a-z0-9])|(?<![a-z0-9])50[6-9]0(?:\s*ti)?(?![0-9])",
      "guide-10.1"),
     (r"(?<![a-z])(?:rtx|geforce|quadro|titan|gtx)(?![a-z])|(?<![a-z0-9])[23]0[5-9]0(?:\s*ti)?(?![0-9])", "guide-4.1"),
+    (OTHER_MAKERS, "guide-10.2"),
 )
+
+
+def section_of_unknown(name: str) -> str | None:
+    """The guide section that speaks of the kind of card `name` is, if any."""
+    return next((group for pattern, group in SECTION_OF_UNKNOWN if re.search(pattern, name.lower())), None)

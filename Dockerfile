@@ -19,7 +19,7 @@ RUN scripts/setup.sh wheel
 # The index is built into the image from the packaged corpus (KB_CORPUS_DIR unset): the container never embeds
 # at start. There is no embedding cache in a fresh build stage, so this build embeds every chunk.
 ENV KB_INDEX_DIR=/var/lib/kb/index
-RUN cd / && /app/.venv/bin/kb index && /app/.venv/bin/python -c "from kb.index import is_stale; \
+RUN cd / && /app/.venv/bin/kb index && /app/.venv/bin/python -c "from kb.retrieve.index import is_stale; \
 from kb.settings import get_settings; s = get_settings(); assert not is_stale(s.index_dir, s.corpus_dir)"
 
 FROM python:3.11-slim

@@ -33,14 +33,14 @@ PHASES = [
     ("read the question", "kb.engine:Engine._turn"),
     ("search", "kb.engine:Engine.search"),
     ("  search: what it asks (focus)", "kb.engine:focus_of"),
-    ("  search: query vector (cached)", "kb.search:HybridSearcher.query_vector"),
-    ("  search: BM25", "kb.search:HybridSearcher.lexical_scores"),
-    ("  search: fusion", "kb.search:HybridSearcher.rank"),
+    ("  search: query vector (cached)", "kb.retrieve.search:HybridSearcher.query_vector"),
+    ("  search: BM25", "kb.retrieve.search:HybridSearcher.lexical_scores"),
+    ("  search: fusion", "kb.retrieve.search:HybridSearcher.rank"),
     ("  search: passages", "kb.engine:to_passage"),
-    ("fit checks", "kb.fit.engine:FitEngine.for_query"),
+    ("fit checks", "kb.engine:answer_query"),
     ("intent", "kb.engine:classify"),
-    ("compose", "kb.compose:Composer.compose"),
-    ("  compose: number check", "kb.compose:Composer._join"),
+    ("compose", "kb.answer.compose:Composer.compose"),
+    ("  compose: number check", "kb.answer.compose:Composer._join"),
 ]
 # Questions answered before the timing starts, so the process is a warm server's: patterns compiled on first
 # use (glossary phrases, names) and the focus terms' vectors met. Dev sets only, and none of the timed ones.

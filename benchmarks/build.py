@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from indexer.build import BuildReport, build_index  # noqa: E402
-from indexer.chunks import load_chunks  # noqa: E402
+from indexer.corpus import load_chunks  # noqa: E402
 from indexer.embedder import make_embedder  # noqa: E402
 
 EDITED = "specs/rtx-4090.md"  # the record the "one edit" changes: one sentence appended to its last section

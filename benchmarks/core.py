@@ -106,7 +106,7 @@ def main() -> int:
 
 
 def _open(settings: Settings):  # type: ignore[no-untyped-def]
-    from kb.index import open_index
+    from kb.retrieve.index import open_index
 
     index, embedder = open_index(settings, build_if_needed=False)
     return index, embedder, settings

@@ -3,7 +3,7 @@ commit's, runs alternating so both see the same machine.
 
 Each side gets its own copy of the real corpus and its own index (built once first, untimed; the baseline's
 embedding cache is copied beside the new side's index, so the model embeds the corpus once). Then `--runs`
-rounds of `python -m kb.cli index` for each, timed by wall clock and by CPU (user + system, from the child's
+rounds of `python -m kb.cli.main index` for each, timed by wall clock and by CPU (user + system, from the child's
 rusage: less disturbed than the wall clock when other work shares the cores). Target: the new median ≤ 0.5 s.
 
     .venv/bin/python benchmarks/noop_index.py [--baseline 82164cd] [--runs 15] [--json]
@@ -61,7 +61,7 @@ def as_format_1(source: Path, target: Path) -> None:
 def timed(cwd: Path, env: dict[str, str]) -> tuple[float, float, str]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "kb.cli", "index"], cwd=cwd, env=env, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "kb.cli.main", "index"], cwd=cwd, env=env, capture_output=True,
                           text=True, timeout=600)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

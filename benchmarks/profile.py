@@ -19,7 +19,7 @@ IDLE = ("Condition.wait", "Queue.get", "EpollSelector.select", "Event.wait", "_w
         "Future.result", "SimpleQueue.get")
 BUCKETS = [
     ("query embedding (inside the embedder)", ("E5._encode", "SentenceTransformer.encode")),
-    ("answer: fit checks", ("fit_checks_for_question",)),
+    ("answer: fit checks", ("answer_query",)),
     ("answer: composition (summary, passages)", ("summarise", "to_passage")),
     ("answer: search (dense + BM25)", ("HybridSearcher.", "LexicalIndex.", "DenseIndex.")),
     ("answer: JSON rendering", ("model_dump_json",)),

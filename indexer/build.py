@@ -14,8 +14,9 @@ import faiss
 import numpy as np
 
 from indexer.artifact import clean_stale, publish, staging_dir, write_manifest
-from indexer.chunks import Chunk, corpus_files, load_chunks
+from indexer.chunks import Chunk
 from indexer.code_id import index_code_id
+from indexer.corpus import corpus_files, load_chunks
 from indexer.embed_cache import EmbeddingCache, cache_path, text_key
 from indexer.embedder import Embedder, embedder_version
 from indexer.freshness import current_corpus_hash

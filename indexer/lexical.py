@@ -1,7 +1,7 @@
 """The lexical terms: jieba terms for Chinese, plain lower-cased terms for Latin text, stop words dropped.
 
 Chunks are cut once (indexer/build.py caches the terms by text; a team's document stores them beside
-it); the postings are indexer/postings.py, BM25 over them is kb/lexical.py. Queries are cut by the same
+it); the postings are indexer/postings.py, BM25 over them is kb/retrieve/lexical.py. Queries are cut by the same
 rules (`keep_terms`) with a jieba tokenizer over the index's own vocabulary.
 """
 

@@ -1,7 +1,7 @@
 """Term postings as the artifact stores them: term → (chunk rows, term frequencies), and each chunk's length.
 
 BM25's weights depend on every chunk (document frequencies, the average length), so they are not stored:
-kb weighs the postings at query time (kb/lexical.py), which lets a document's chunks join or leave the
+kb weighs the postings at query time (kb/retrieve/lexical.py), which lets a document's chunks join or leave the
 index without reweighing the rest. Building is vectorised (one sort over (term, row) keys), so a million
 chunks of 40 terms build in seconds rather than the minutes a Counter a chunk takes.
 """

@@ -2,7 +2,7 @@
 
 An Engine is complete once constructed (index, embedder, search configuration, retrieval observer), so one
 can be shared between threads: teams' documents join and leave its index in place, by id (rows appended or
-tombstoned, never renumbered: kb/search_index.py), the embedder serialises its own calls, and the
+tombstoned, never renumbered: kb/retrieve/search_index.py), the embedder serialises its own calls, and the
 query-embedding cache has its own lock.
 """
 
@@ -17,32 +17,35 @@ import numpy as np
 
 from indexer.chunks import Chunk
 from indexer.embedder import Embedder
-from kb.answer_parts import Facts, TeamPrices
+from kb.answer.checks import answer_query
+from kb.answer.compose import Composer
+from kb.answer.conversation import carried_line, resolved_question
+from kb.answer.parts import Facts, TeamPrices
+from kb.answer.sentences import question_terms
 from kb.cache import LruCache
-from kb.compose import Composer
+from kb.documents.live import LiveDocuments
+from kb.documents.store import Store
 from kb.errors import BadInput, KbError
 from kb.fit.engine import FitEngine
 from kb.fit.presets import resolve_model
-from kb.focus import asked_sections, case_terms, focus_of
-from kb.followup import Turn, asks_same_money, is_reset, merge, slot_values
-from kb.index import LoadedIndex, open_index
-from kb.intent import Domain, Intent, about_a_case, classify, names_a_case, off_domain
 from kb.language import Language, detect_language, turn_language
-from kb.lexicon import section_of_unknown
-from kb.mechanisms import mechanisms
 from kb.models import Answer, Passage
-from kb.passages import to_passage
-from kb.query import Query, from_state, to_state
-from kb.question import clean_question, clean_top_k
-from kb.search import HybridSearcher, SearchConfig
-from kb.search_index import SearchIndex
-from kb.sentences import question_terms
+from kb.retrieve.focus import asked_sections, case_terms, focus_of
+from kb.retrieve.index import LoadedIndex, open_index
+from kb.retrieve.passages import to_passage
+from kb.retrieve.search import HybridSearcher, SearchConfig
+from kb.retrieve.search_index import SearchIndex
 from kb.settings import Settings, get_settings
-from kb.words.conversation import carried_line, resolved_question
+from kb.understand.followup import Turn, asks_same_money, is_reset, merge, slot_values
+from kb.understand.intent import Domain, Intent, about_a_case, classify, names_a_case, off_domain
+from kb.understand.lexicon import section_of_unknown
+from kb.understand.mechanisms import mechanisms
+from kb.understand.query import Query, from_state, to_state
+from kb.understand.question import clean_question, clean_top_k
+from kb.understand.reader import Reader
 
 if TYPE_CHECKING:
     from indexer.build import Progress
-    from kb.documents.live import LiveDocuments
     from kb.fit.gpus import TeamPrice
 
 # Called with the seconds spent in retrieval (embedding + search), for metrics.
@@ -70,9 +73,10 @@ class Engine:
                 self._cases.setdefault(c.group, (c.section, c.heading))
         self.observe_retrieval = on_retrieval
         self.fit = FitEngine.from_settings(settings)
+        self.reader = Reader.for_corpus(settings.corpus_dir, settings.usd_cny)
         self.composer = Composer(index.chunks, self._passage_of, len, self._figure, self._team_prices,
                                  self.index.by_id, self._lacks, self._cards_in,
-                                 self.fit.gpus_named)
+                                 self.reader.gpus_named)
         self.domain = Domain(index.glossary, [t for c in index.chunks
                                               for t in (c.heading, c.text, c.heading_en, c.text_en)])
         self.documents: LiveDocuments | None = None  # teams' documents joining the index (kb/documents/live.py)
@@ -102,7 +106,7 @@ class Engine:
         """The cards a case's text counts ("4卡A100集群", "16张RTX 4090"), each at the largest count it gives."""
         counts: dict[str, int] = {}
         for part in re.split(r"[；;。\n]", text):
-            for gpu, n in self.fit.read(part, "zh").gpus:
+            for gpu, n in self.reader.read(part, "zh").gpus:
                 if n:
                     counts[gpu] = max(n, counts.get(gpu, 0))
         return counts
@@ -150,9 +154,8 @@ class Engine:
 
     def with_documents(self) -> Engine:
         """This engine with the teams' documents of its settings' store joined (kb/documents/live.py)."""
-        from kb.documents.live import attach
-
-        attach(self)
+        self.documents = LiveDocuments(self, Store(self.settings.sources_dir))
+        self.documents.refresh()
         return self
 
     def set_prices(self, prices: dict[str, TeamPrice]) -> None:
@@ -169,7 +172,7 @@ class Engine:
         language = language or detect_language(question)
         searcher = searcher or self.searcher
         started = time.perf_counter()
-        query = query or self.fit.read(question, language)
+        query = query or self.reader.read(question, language)
         focus = focus_of(question, query)
         vector = searcher.query_vector(self.embed_query, question, language, focus.terms)
         named = frozenset(f"spec-{g}" for g, _ in query.gpus[:2])
@@ -225,15 +228,15 @@ class Engine:
         turn = self._turn(prior, text)
         if turn.followup and "case" in turn.carried and turn.query.case:
             asked = f"{self._case_title(turn.query.case, language)}{'：' if language == 'zh' else ': '}{text}"
-            query = self.fit.read(asked, language)  # "and what did it cost them": asked of the case named earlier
+            query = self.reader.read(asked, language)  # "and what did it cost them": asked of the case named earlier
         elif turn.followup:
             asked = resolved_question(turn.query, language)
-            query = self.fit.read(asked, language)
+            query = self.reader.read(asked, language)
             query.earlier_gpus = list(turn.query.earlier_gpus)  # not in the words: kept for the next turn
         else:  # a question standing alone was read once already, as the turn
             rest = is_reset(text)[1]
             asked = rest.strip() or text
-            query = turn.query if asked == (rest or text) else self.fit.read(asked, language)
+            query = turn.query if asked == (rest or text) else self.reader.read(asked, language)
         answer = self._answer(asked, query, k, language)
         if answer.state.get("intent") == "case":  # kept so that "what did they pay" next asks the same case
             query.case = turn.query.case or self.composer.case_named(asked, answer.passages)
@@ -267,7 +270,7 @@ class Engine:
         another); the turn being answered otherwise takes it from its answer's own passages."""
         reset, rest = is_reset(text)
         language = turn_language(text, prior.language if prior is not None and not reset else None)
-        new = self.fit.read(rest or text, language)
+        new = self.reader.read(rest or text, language)
         if about_a_case(rest or text) and new.model is None and (earlier or (prior is not None and prior.case)):
             found = self.search(rest or text, self.settings.default_top_k, language, query=new)
             new.case = self.composer.case_named(rest or text, found)
@@ -311,7 +314,7 @@ class Engine:
         """A standalone question's answer, from its Query."""
         s = self.settings
         passages = self.search(text, k, language, query=query)
-        found = self.fit.for_query(query, language)
+        found = answer_query(self.fit, query, language)
         checks, selection, unknown = found.checks, found.selection, found.unknown
         gpus = list(found.gpus)
         query_gpus = [g for g, _ in query.gpus] + list(query.unknown_gpus)

@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from kb.errors import BadInput, IndexUnavailable, KbError
-from kb.gaps import GapsUnavailable
+from kb.gaps.entries import GapsUnavailable
 from service.context import request_id
 from service.schemas import ErrorBody, ErrorDetail
 from service.state import NotReady

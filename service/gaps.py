@@ -7,8 +7,9 @@ never the answer. Reading (GET /v1/gaps) asks Redis itself and is a 503 while it
 
 from __future__ import annotations
 
-from kb.gaps import GapStore, gap_log, record_quietly
-from kb.gaps_redis import RedisGapLog
+from kb.gaps.entries import GapStore, record_quietly
+from kb.gaps.factory import gap_log
+from kb.gaps.redis_store import RedisGapLog
 from kb.settings import Settings
 from service.shared import Shared
 

@@ -47,7 +47,7 @@ def prepare_index(settings: Settings) -> None:
     from indexer.build import build_index
     from indexer.embedder import make_embedder
     from indexer.freshness import embedder_name
-    from kb.index import is_stale, load_index
+    from kb.retrieve.index import is_stale, load_index
     from service.embedding import on_embedding_thread
 
     if settings.corpus_dir.is_dir() and is_stale(settings.index_dir, settings.corpus_dir):

@@ -2,7 +2,7 @@
 
 Adding a document embeds and segments its own chunks once, at add time, and stores the vectors and the
 terms beside it; joining reads them back, so nothing is embedded or segmented twice. The index takes them
-by id (kb/search_index.py): the guide's and the other documents' rows are not touched.
+by id (kb/retrieve/search_index.py): the guide's and the other documents' rows are not touched.
 """
 
 from __future__ import annotations

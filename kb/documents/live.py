@@ -10,15 +10,25 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from indexer.embedder import Embedder
 from kb.documents.index import read_document, together
 from kb.documents.pricebook import team_prices
 from kb.documents.prices import PriceFact
 from kb.documents.store import Store
+from kb.fit.gpus import TeamPrice
+from kb.retrieve.search_index import SearchIndex
 
-if TYPE_CHECKING:
-    from kb.engine import Engine
+
+class Host(Protocol):
+    """What the documents join: an index changed in place by id, the embedder of its vectors, and the prices
+    the fit engine uses (kb.engine.Engine is one)."""
+
+    index: SearchIndex
+    embedder: Embedder
+
+    def set_prices(self, prices: dict[str, TeamPrice]) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -32,7 +42,7 @@ class Joined:
 class LiveDocuments:
     """The store whose current documents are in the engine's index, and which they are."""
 
-    def __init__(self, engine: Engine, store: Store) -> None:
+    def __init__(self, engine: Host, store: Store) -> None:
         self.engine = engine
         self.store = store
         self._joined: dict[str, Joined] = {}
@@ -65,10 +75,3 @@ class LiveDocuments:
             self._stamp, self.generation = stamp, manifest.generation
             return bool(gone or arrived)
 
-
-def attach(engine: Engine) -> LiveDocuments:
-    """Join the store at the engine's settings' sources_dir (nothing to do when it holds no documents)."""
-    live = LiveDocuments(engine, Store(engine.settings.sources_dir))
-    engine.documents = live
-    live.refresh()
-    return live

@@ -13,13 +13,13 @@ from kb.fit import cost, serving, speed, topology
 from kb.fit.config import shape_from_config
 from kb.fit.gpus import GpuSpec
 from kb.fit.memory import TERMS, MemoryPlan, adapter_memory, gb, inference_memory, kv_bytes_per_token
-from kb.fit.notes import Note, note
 from kb.fit.precision import FP4, compute_tflops, release_precision
 from kb.fit.presets import ModelShape, resolve_model
 from kb.fit.request import DEFAULT_INTER_NODE_GBPS, DEFAULT_SEQ, MAX_COUNT, WORKLOAD_PRECISIONS, FitRequest
 from kb.fit.result import Breakdown, FitResult
 from kb.fit.training import layout_line, plan_training, time_notes
 from kb.numbers import GIB
+from kb.words.note import Note, note
 
 MAX_SEARCH = MAX_COUNT  # min_gpus looks as far as --count may go
 

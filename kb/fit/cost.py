@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kb.fit.gpus import GpuSpec
-from kb.fit.notes import Note, note
+from kb.words.note import Note, note
 
 AMORTISATION_HOURS = 3 * 365 * 24  # cards written off over 3 years of round-the-clock use
 

@@ -2,30 +2,25 @@
 
     engine = FitEngine.from_settings(settings)          # or FitEngine(corpus_dir, mfu=…, …)
     result = engine.check(FitRequest(...), language="en")   # FitResult, prose in that language
-    found = engine.for_question("四张4090能跑Llama 3 70B吗", "zh")  # QuestionFit: checks, selection, unknown…
+
+It knows requests, not questions: what a question asks of it is kb/answer/checks.py's to work out.
 """
 
 from __future__ import annotations
 
-import unicodedata
-from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from kb.cache import LruCache
 from kb.fit.alternatives import alternatives
 from kb.fit.check import Checked, Conventions, run_check
 from kb.fit.gpus import GpuSpec, TeamPrice, get_gpu, gpu_records, load_gpus, with_team_prices
-from kb.fit.notes import Note
 from kb.fit.request import FitRequest
 from kb.fit.result import FitResult, Selection
+from kb.fit.select import select
 from kb.language import Language, check_language
-from kb.query import Query
 from kb.words.fit import render_all
-
-if TYPE_CHECKING:
-    from kb.names import Registry
+from kb.words.note import Note
 
 CHECKS_REMEMBERED = 4096  # checks (numbers and Notes, a few KB each) an engine keeps, least recently used first
 
@@ -37,17 +32,6 @@ class _Settings(Protocol):
     usd_cny: float
     inter_node_gbps: float
 
-
-@dataclass
-class QuestionFit:
-    """What a question asked of the fit engine: the checks run, a selection, and names kb does not know."""
-
-    checks: list[FitResult] = field(default_factory=list)
-    selection: Selection | None = None
-    unknown: list[str] = field(default_factory=list)  # as the user wrote them: "RTX 3090", "GPT-4"
-    gpus: list[str] = field(default_factory=list)  # GPU ids recognised, even when no check ran
-    models: list[str] = field(default_factory=list)  # model presets or sizes recognised
-    budget_cny: float | None = None  # the budget the question states, even when no model is named
 
 
 class FitEngine:
@@ -113,39 +97,7 @@ class FitEngine:
     def gpu_records(self) -> list[dict[str, Any]]:
         return gpu_records(self.corpus_dir)
 
-    # -- selection and questions ------------------------------------------------------------------
+    # -- selection --------------------------------------------------------------------------------
     def select(self, model: str, workload: str, *, language: Language = "en",
                **kw: Any) -> tuple[Selection, list[FitResult]]:
-        from kb.fit.select import select
-
         return select(self, model, workload, language=check_language(language), **kw)
-
-    def for_question(self, question: str, language: Language) -> QuestionFit:
-        """Read a question (Chinese or English) and run the checks it names; prose in `language`."""
-        return self.for_query(self.read(question, language), language)
-
-    def read(self, question: str, language: Language) -> Query:
-        """The question's Query, names from this corpus's registry."""
-        from kb.names import registry_for
-        from kb.read import read_query
-
-        return read_query(question, registry_for(self.corpus_dir), self.usd_cny, check_language(language))
-
-    def gpus_named(self, text: str) -> tuple[str, ...]:
-        """The GPU records a text names, first named first (a passage's sentence: is it about the card asked of?).
-        The corpus's lines repeat from answer to answer, so each is read once."""
-        from kb.names import registry_for
-
-        return _gpus_named(registry_for(self.corpus_dir), text)
-
-    def for_query(self, query: Query, language: Language) -> QuestionFit:
-        """The checks (or the selection) a Query asks for; prose in `language`."""
-        from kb.fit.question import answer_query
-
-        return answer_query(self, query, check_language(language))
-
-
-@lru_cache(maxsize=16384)
-def _gpus_named(registry: Registry, text: str) -> tuple[str, ...]:
-    found = registry.find(unicodedata.normalize("NFKC", text).lower())
-    return tuple(dict.fromkeys(f.id for f in found if f.kind == "gpu" and f.id))

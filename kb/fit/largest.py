@@ -7,17 +7,13 @@ cards at 4,096 tokens). A bisection over sizes: a check is monotone in the param
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from kb.fit.checker import Checker
 from kb.fit.request import parse_request
-
-if TYPE_CHECKING:
-    from kb.fit.engine import FitEngine
 
 MAX_TENTHS = 10_000  # 1,000B: past every card and count a question asks of
 
 
-def largest_size_b(engine: FitEngine, gpu: str, workload: str = "inference", precision: str | None = None,
+def largest_size_b(engine: Checker, gpu: str, workload: str = "inference", precision: str | None = None,
                    count: int = 1, seq_len: int | None = None) -> float:
     """Largest bare size (billions, 0.1 steps) whose `workload` at `precision` fits `count` × `gpu`; 0 if none."""
     def fits(tenths: int) -> bool:

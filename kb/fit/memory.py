@@ -21,10 +21,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from kb.fit.notes import Note, note
 from kb.fit.precision import BITS, QUANTISED, experts_only
 from kb.fit.presets import ModelShape
 from kb.numbers import GIB
+from kb.words.note import Note, note
 
 CONTEXT_BYTES = GIB  # CUDA context, cuBLAS/cuDNN workspaces, NCCL buffers: about 1 GiB a GPU
 FRAGMENTATION = 0.10  # caching-allocator fragmentation, as a fraction of everything else

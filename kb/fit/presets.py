@@ -286,7 +286,7 @@ def estimate_shape(params: float) -> ModelShape:
                       estimated_from=base.name, given_params=round(params))
 
 
-# Names people use for a preset besides its id (any spacing of the id is read already; see kb/names.py).
+# Names people use for a preset besides its id (any spacing of the id is read already; see kb/understand/names.py).
 PRESET_ALIASES: dict[str, tuple[str, ...]] = {
     "llama-65b": ("llama 1 65b", "llama 65b"),
     "llama-3.1-405b": ("llama 3 405b",),

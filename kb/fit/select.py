@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from kb.fit.checker import Checker
 from kb.fit.gpus import GpuSpec
-from kb.fit.notes import Note, note
 from kb.fit.request import parse_request
 from kb.fit.result import FitResult, Selection, SelectionRow
 from kb.language import Language
 from kb.words.fit import render, render_all
-
-if TYPE_CHECKING:
-    from kb.fit.engine import FitEngine
+from kb.words.note import Note, note
 
 NODE = 8  # cards in one server
 GEFORCE_COUNTS = tuple(range(1, 9))  # one PCIe node: eight cards is the most a server board takes
@@ -33,7 +30,7 @@ class _Row:
     request: object = None  # the FitRequest behind `base`
 
 
-def _team_prices(engine: FitEngine) -> list[Note]:
+def _team_prices(engine: Checker) -> list[Note]:
     """One line a card priced from a team's document, its date and the guide's price beside it."""
     from kb.fit.cost import team_where
 
@@ -60,7 +57,7 @@ def _why_not(gpu: GpuSpec, need: int, budget: float | None, max_gpus: int | None
     return note("excluded_over_budget", gpu=gpu.id, need=need, cost=need * (gpu.price_cny or 0))
 
 
-def select(engine: FitEngine, model: str, workload: str, *, budget_cny: float | None = None,
+def select(engine: Checker, model: str, workload: str, *, budget_cny: float | None = None,
            max_gpus: int | None = None, precision: str | None = None, seq_len: int | None = None, batch: int = 1,
            tokens: float | None = None, concurrency: int | None = None,
            language: Language = "en") -> tuple[Selection, list[FitResult]]:
@@ -146,7 +143,7 @@ def select(engine: FitEngine, model: str, workload: str, *, budget_cny: float | 
                      ), checks
 
 
-def budget_options(engine: FitEngine, budget_cny: float, *, max_gpus: int | None = None, workload: str = "",
+def budget_options(engine: Checker, budget_cny: float, *, max_gpus: int | None = None, workload: str = "",
                    low_power: bool = False, language: Language = "en") -> Selection:
     """What a budget buys when no model is named: each priced kind at the most cards within it, by total memory
     (by the cards' power, lowest first, where the question asks for low power: an edge box, a kiosk).
@@ -183,7 +180,7 @@ def budget_options(engine: FitEngine, budget_cny: float, *, max_gpus: int | None
                      ranked_by="power" if low_power else "memory")
 
 
-def single_card_options(engine: FitEngine, *, by_power: bool = False, language: Language = "en") -> Selection:
+def single_card_options(engine: Checker, *, by_power: bool = False, language: Language = "en") -> Selection:
     """A pick with no model and no budget, for one person or one box: each priced consumer card, one each, by memory
     (what an LLM workload runs out of first), then price — or by power, lowest first, for an edge box; the guide's
     §11.4 or §11.2 line says which it would buy."""

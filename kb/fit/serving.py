@@ -24,10 +24,10 @@ from kb.fit.memory import (
     kv_value_bytes,
     prefill_tokens,
 )
-from kb.fit.notes import Note, note
 from kb.fit.presets import ModelShape
 from kb.fit.result import Layout, Serving
 from kb.numbers import GIB
+from kb.words.note import Note, note
 
 Planner = Callable[[int, int], MemoryPlan]  # (GPUs of one replica, sequences it serves) -> memory
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kb.fit.gpus import GpuSpec
-from kb.fit.notes import Note, note
 from kb.fit.presets import ModelShape
+from kb.words.note import Note, note
 
 ALLREDUCE_LATENCY_S = {"nvlink": 10e-6, "pcie": 30e-6}  # kb's allowance a collective, not a measurement
 ACTIVATION_BYTES = 2  # all-reduced activations travel in 16-bit

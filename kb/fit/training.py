@@ -16,12 +16,12 @@ from kb.fit.layout import Layout as LayoutOf
 from kb.fit.layout import Plan, search, tp_options
 from kb.fit.layout import plan as one_plan
 from kb.fit.memory import MemoryPlan, _finish, full_memory, gb, training_activations
-from kb.fit.notes import Note, note
 from kb.fit.precision import compute_tflops
 from kb.fit.presets import ModelShape
 from kb.fit.request import MAX_COUNT, FitRequest
 from kb.fit.result import Layout
 from kb.fit.serving import gallop
+from kb.words.note import Note, note
 
 
 @dataclass

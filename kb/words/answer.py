@@ -1,6 +1,6 @@
 """How an answer writes its names and numbers: cards, workloads, GiB, rates, markers.
 
-The composer (kb/compose.py) decides which facts to state and says them with the catalog's templates
+The composer (kb/answer/compose.py) decides which facts to state and says them with the catalog's templates
 (kb/words/catalog/answer.py); numbers are formatted by the helpers below so that the answer's figures are
 written the way the cited fit check or passage writes them (tests check each against what it cites).
 """

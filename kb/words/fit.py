@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kb.fit.notes import Note
 from kb.language import Language
 from kb.words.catalog import has, say
+from kb.words.note import Note
 
 
 def workload_name(workload: str, language: Language) -> str:

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
 
-from kb.gaps import parse_since, read_summary
+from kb.gaps.entries import parse_since, read_summary
 from service.deps import StateDep
 from service.errors import GUARD_ERRORS, documented
 from service.routes.documents import require_admin

@@ -18,7 +18,7 @@ from slack_sdk.errors import SlackApiError
 
 from kb.errors import BadInput
 from kb.language import check_language, detect_language
-from kb.question import clean_question
+from kb.understand.question import clean_question
 from kb.words import catalog
 from service.shared_limits import SharedSet, SharedUserRateLimiter
 from service.slack.blocks import VOTE_ACTIONS

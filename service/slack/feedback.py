@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from kb.gaps import GapStore, thumbs_down_quietly
+from kb.gaps.entries import GapStore, thumbs_down_quietly
 from kb.language import Language
 
 try:  # an advisory lock keeps lines whole across worker processes; threads share the lock below

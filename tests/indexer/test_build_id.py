@@ -14,7 +14,7 @@ from indexer.code_id import BUILD_CODE, ROOT, build_id, index_code_id, source_ha
 from indexer.embedder import Embedder
 from indexer.freshness import staleness
 from kb.engine import Engine
-from kb.index import open_index
+from kb.retrieve.index import open_index
 from kb.settings import Settings
 from tests.support.paths import MINI
 
@@ -32,7 +32,7 @@ def test_the_source_hash_is_the_same_for_the_same_files_and_moves_with_one_byte(
     copy_sources(same)
     copy_sources(edited)
     assert source_hash(BUILD_CODE, same) == source_hash(BUILD_CODE) and build_id() in source_hash(BUILD_CODE)
-    composer = edited / "kb" / "compose.py"
+    composer = edited / "kb" / "answer" / "compose.py"
     composer.write_text(composer.read_text(encoding="utf-8") + "\n# a changed composer\n", encoding="utf-8")
     assert source_hash(BUILD_CODE, edited) != source_hash(BUILD_CODE)
     assert source_hash(("indexer",), edited) == source_hash(("indexer",))  # the index does not depend on it

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from indexer.build import build_index
-from indexer.chunks import load_chunks
+from indexer.corpus import load_chunks
 from indexer.embed_cache import MAGIC, EmbeddingCache, cache_path
 from kb.engine import Engine
 from kb.settings import Settings

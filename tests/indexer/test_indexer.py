@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from indexer.build import build_index
-from indexer.chunks import MAX_CHUNK_CHARS, load_chunks
+from indexer.chunks import MAX_CHUNK_CHARS
+from indexer.corpus import load_chunks
 from kb.errors import IndexUnavailable
-from kb.index import is_stale, load_index
+from kb.retrieve.index import is_stale, load_index
 from tests.support.paths import MINI, REPO
 
 CORPUS = REPO / "corpus"

@@ -11,7 +11,7 @@ from indexer.build import build_index
 from indexer.embedder import make_embedder
 from kb.engine import Engine
 from kb.errors import BadInput, IndexUnavailable
-from kb.index import load_index
+from kb.retrieve.index import load_index
 from kb.settings import Settings
 from tests.support.paths import MINI
 

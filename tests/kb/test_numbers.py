@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from kb.answer.verify import unsupported
 from kb.numbers import number_values, read_numbers
-from kb.verify import unsupported
 
 
 def test_multipliers_in_both_languages_and_a_shared_range_multiplier() -> None:
@@ -28,7 +28,7 @@ def test_the_verifier_reads_numbers_as_the_records_checker_does() -> None:
 
 
 def test_english_counts_reach_the_hundreds() -> None:
-    from kb.fit.numbers import EN_COUNT, to_int
+    from kb.understand.numerals import EN_COUNT, to_int
 
     assert [to_int(w) for w in ("a hundred", "one hundred", "two hundred and fifty", "three hundred twelve",
                                 "ninety-nine")] == [100, 100, 250, 312, 99]

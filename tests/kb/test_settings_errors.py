@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.cli import main
+from kb.cli.main import main
 from kb.settings import Settings, get_settings
 
 FIT = ["fit", "--model", "7b", "--workload", "inference", "--gpu", "rtx-4090"]

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
 from kb.engine import Engine
-from kb.gaps import gap_log
+from kb.gaps.factory import gap_log
 from kb.settings import Settings
 from service.app import create_app
 from tests.support.servers import RedisServer

@@ -1,6 +1,6 @@
-"""`kb` run in the test's own process: `kb.cli.main` with an argument list, its exit code and what it printed.
+"""`kb` run in the test's own process: `kb.cli.main.main` with an argument list, its exit code and what it printed.
 
-The same entry point `python -m kb.cli` calls, without an interpreter start and kb's imports each time (about a
+The same entry point `python -m kb.cli.main` calls, without an interpreter start and kb's imports each time (about a
 second each on a busy 2-core machine); the tests that must see a real process (what it imports, a kill) start one.
 """
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from kb.cli import main
+from kb.cli.main import main
 from kb.settings import get_settings
 
 

@@ -335,7 +335,7 @@ class FakeEngine:
 
     def answer(self, question: str, top_k: int | None = None, history: list[str] | None = None,
                state: dict[str, Any] | None = None) -> Any:
-        from kb.question import clean_question
+        from kb.understand.question import clean_question
 
         text = clean_question(question, 500)
         self.questions.append(text)

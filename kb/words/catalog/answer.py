@@ -1,4 +1,4 @@
-"""The sentences an answer leads with (kb/compose.py picks the fact, these its words): one template a fact.
+"""The sentences an answer leads with (kb/answer/compose.py picks the fact, these its words): one template a fact.
 
 Keys that share a name with a fit check's sentence (its alternatives, the fewest cards) are prefixed
 "answer.": the answer says them as a lead sentence, the check as a step of its working.

@@ -1,4 +1,4 @@
-"""How a mechanism works, in kb's words: said first when a why-question asks about one (kb/mechanisms.py).
+"""How a mechanism works, in kb's words: said first when a why-question asks about one (kb/understand/mechanisms.py).
 
 These are the mechanisms kb's fit checks compute with (contracts.md conventions); they hold no figures of their
 own, so each says only what the arithmetic does. The figures beside them come from the question's checks.

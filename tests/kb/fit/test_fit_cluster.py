@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kb.fit.command import fit
+from kb.cli.fit import fit
 from kb.fit.request import FitRequest
 from tests.support.fit_engine_helpers import ENGINE
 

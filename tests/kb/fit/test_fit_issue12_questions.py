@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.fit_engine_helpers import ENGINE
+from tests.support.fit_engine_helpers import ENGINE, READER, for_question
 
 # (question, model preset, GPUs with counts)
 CASES = [
@@ -59,7 +59,7 @@ CASES = [
 
 @pytest.mark.parametrize(("question", "model", "gpus"), CASES)
 def test_question_names_the_right_model_and_gpus(question: str, model: str, gpus: list[tuple[str, int | None]]) -> None:
-    q = ENGINE.read(question, "en")
+    q = READER.read(question, "en")
     assert q.model == model
     assert q.gpus == gpus
     assert not q.unknown_models and not q.unknown_gpus
@@ -85,18 +85,18 @@ def test_cases_name_every_preset_and_every_gpu() -> None:
     ("Claude 3 on H100", ["Claude 3"]),
 ])
 def test_unknown_names_are_said_and_never_substituted(question: str, unknown: list[str]) -> None:
-    found = ENGINE.for_question(question, "en")
+    found = for_question(question, "en")
     assert found.unknown == unknown
     assert found.checks == []  # no check on the A100 and 4090 in place of a card kb does not know
 
 
 def test_unknown_model_with_a_known_gpu_lists_the_gpu() -> None:
-    found = ENGINE.for_question("Can GPT-4 run on an A100?", "en")
+    found = for_question("Can GPT-4 run on an A100?", "en")
     assert found.gpus == ["a100-80gb"] and found.models == [] and found.unknown == ["GPT-4"]
 
 
 def test_a_name_that_states_its_size_is_checked_at_that_size() -> None:
-    found = ENGINE.for_question("Falcon 180B on 8 H200", "en")
+    found = for_question("Falcon 180B on 8 H200", "en")
     assert found.unknown == ["Falcon 180B"] and found.models == ["180b"]  # named as unknown, checked by its size
     (check,) = found.checks
     assert check.model_params == 180_000_000_000 and check.gpu == "h200" and check.gpu_count == 8
@@ -104,12 +104,12 @@ def test_a_name_that_states_its_size_is_checked_at_that_size() -> None:
 
 
 def test_mixtral_is_checked_as_mixtral_not_as_7b() -> None:
-    (check,) = ENGINE.for_question("Can I run Mixtral 8x7B on two 4090s in int4?", "en").checks
+    (check,) = for_question("Can I run Mixtral 8x7B on two 4090s in int4?", "en").checks
     assert check.model == "mixtral-8x7b" and check.model_params > 46e9 and check.active_params < 13e9
 
 
 def test_four_4090s_llama_3_70b_says_int8_fits_on_the_same_cards() -> None:
-    (check,) = ENGINE.for_question("Can four RTX 4090s run Llama 3 70B?", "en").checks
+    (check,) = for_question("Can four RTX 4090s run Llama 3 70B?", "en").checks
     assert not check.fits and check.precision == "fp16"
     alt = check.alternatives[0]
     assert (alt.change, alt.precision, alt.gpu_count, alt.fits) == ("precision", "int8", 4, True)
@@ -118,7 +118,7 @@ def test_four_4090s_llama_3_70b_says_int8_fits_on_the_same_cards() -> None:
 
 def test_500_concurrent_users_needs_about_ten_a100s_not_eighteen() -> None:
     q = "Should I buy A100s or 4090s for serving Llama 3 70B to 500 concurrent users?"
-    checks = ENGINE.for_question(q, "en").checks
+    checks = for_question(q, "en").checks
     a100 = next(c for c in checks if c.gpu == "a100-80gb")
     assert a100.serving is not None and a100.serving.concurrency == 500
     assert a100.breakdown.activations < 3 * 2**30  # chunked prefill, not 500 × 4,096 tokens at once
@@ -128,5 +128,5 @@ def test_500_concurrent_users_needs_about_ten_a100s_not_eighteen() -> None:
 
 def test_heads_that_tensor_parallelism_cannot_split_leave_the_other_gpus_as_pipeline_stages() -> None:
     """An estimated 40B has 53 heads: TP 1 only, so two cards hold it as two pipeline stages, not two copies."""
-    (check,) = ENGINE.for_question("40b int4 on 2 rtx 4090", "en").checks
+    (check,) = for_question("40b int4 on 2 rtx 4090", "en").checks
     assert check.fits and check.layout.tp == 1 and check.layout.pp == 2 and check.min_gpus == 2

@@ -16,8 +16,8 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
+from kb.cli.fit import fit
 from kb.errors import BadInput
-from kb.fit.command import fit
 from kb.fit.request import parse_request
 from kb.fit.result import FitResult
 from kb.language import LANGUAGES

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.fit_engine_helpers import ENGINE, fit_checks_for_question
+from tests.support.fit_engine_helpers import READER, fit_checks_for_question
 
 # (question, gpus, model, workloads, precision, extra fields)
 ZH = [
@@ -74,7 +74,7 @@ EN = [
                          ids=[q for q, *_ in ZH + EN])
 def test_question_parses(question: str, gpus: list[tuple[str, int | None]], model: str, workloads: list[str],
                          precision: str | None, extra: dict[str, object]) -> None:
-    q = ENGINE.read(question, "en")
+    q = READER.read(question, "en")
     assert q.gpus == gpus
     assert q.model == model
     assert q.workloads == workloads

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kb.gaps import GapLog
+from kb.gaps.sqlite_store import GapLog
 from service.slack.feedback import FeedbackLog
 
 

@@ -330,7 +330,7 @@ def test_feedback_click_is_recorded_with_a_hashed_user(make_bot: Callable[..., B
 def _cli_answer(question: str, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     from click.testing import CliRunner
 
-    from kb.cli import cli
+    from kb.cli.main import cli
     from kb.settings import get_settings
 
     monkeypatch.setenv("KB_INDEX_DIR", str(settings.index_dir))

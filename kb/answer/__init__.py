@@ -1,0 +1,1 @@
+"""Making the answer: the fit checks a question asks for, the facts and sentences, composition and verification."""

@@ -1,0 +1,1 @@
+"""`kb`: the terminal front end (commands parse options, call the core, print)."""

@@ -1,0 +1,1 @@
+"""kb's own measurement: retrieval recall and MRR, and answer pass rates on labelled sets."""

@@ -1,0 +1,1 @@
+"""Retrieval: the index artifact opened, dense and lexical search, their fusion, and the question's focus."""

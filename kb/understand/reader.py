@@ -1,0 +1,44 @@
+"""The question reader an Engine answers with: the names registry and the exchange rate, fixed at construction.
+
+Every turn of every conversation is read through one of these, so the same words always name the same cards
+and models; the fit engine below never reads questions (it takes explicit requests).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from kb.language import Language, check_language
+from kb.understand.names import Registry, registry_for
+from kb.understand.query import Query
+from kb.understand.read import read_query
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Questions → Queries, over one corpus's names."""
+
+    registry: Registry
+    usd_cny: float = 7.2
+
+    @classmethod
+    def for_corpus(cls, corpus_dir: Path, usd_cny: float = 7.2) -> Reader:
+        return cls(registry_for(Path(corpus_dir).resolve()), usd_cny)
+
+    def read(self, question: str, language: Language) -> Query:
+        """The question's Query (`language`: the language of its notes; both languages are read either way)."""
+        return read_query(question, self.registry, self.usd_cny, check_language(language))
+
+    def gpus_named(self, text: str) -> tuple[str, ...]:
+        """The GPU records a text names, first named first (a passage's sentence: is it about the card asked of?).
+        The corpus's lines repeat from answer to answer, so each is read once."""
+        return _gpus_named(self.registry, text)
+
+
+@lru_cache(maxsize=16384)
+def _gpus_named(registry: Registry, text: str) -> tuple[str, ...]:
+    found = registry.find(unicodedata.normalize("NFKC", text).lower())
+    return tuple(dict.fromkeys(f.id for f in found if f.id and f.kind == "gpu"))

@@ -1,11 +1,13 @@
 """Answer quality on a JSONL answer set: does the answer state the facts a correct answer must hold?
 
 A line is {"q": …, "type": …, "must": [regex …], "en"?: bool, "selection"?: bool, "no_fit"?: bool,
-"fit"?: {…}}, or a conversation {"turns": [q1, …, qN], …} judged on the answer to its last turn asked with
-the earlier turns as history. Every regex must be found (case-insensitive) in `answer`; "selection" requires
-a ranked selection; "no_fit" requires no fit checks; "fit" requires some fit check to match every field it
-gives (`params` [low, high] on model_params, `gpu`, `count`, `workload`, `precision` one of a list, `fits`,
-`seq_len` [low, high], `concurrency`). Patterns state facts, never kb's wording (tests/eval/ANSWERS.md).
+"fit"?: {…}, "must_not"?: [regex …], "coverage"?: [str …]}, or a conversation {"turns": [q1, …, qN], …}
+judged on the answer to its last turn asked with the earlier turns as history. Every `must` regex must be
+found (case-insensitive) in `answer` and no `must_not` regex (a wrong fact); "selection" requires a ranked
+selection; "no_fit" requires no fit checks; "coverage" lists the answer's acceptable coverage values; "fit"
+requires some fit check to match every field it gives (`params` [low, high] on model_params, `gpu`, `count`,
+`workload`, `precision` one of a list, `fits`, `seq_len` [low, high], `concurrency`). Other keys (`rel`,
+`url`) are the set's own. Patterns state facts, never kb's wording (tests/eval/ANSWERS.md).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ class AnswerCase:
     no_fit: bool = False
     history: tuple[str, ...] = ()  # earlier turns of a conversation, oldest first
     fit: tuple[tuple[str, Any], ...] = ()  # fields some fit check must match
+    must_not: tuple[re.Pattern[str], ...] = ()  # wrong facts the answer must not state
+    coverage: tuple[str, ...] = ()  # acceptable coverage values (any, when empty)
 
 
 @dataclass
@@ -54,9 +58,14 @@ def _case(item: dict[str, Any]) -> AnswerCase:
     fit = item.get("fit") or {}
     if not isinstance(fit, dict) or set(fit) - set(_FIT_FIELDS):
         raise ValueError
+    must_not, coverage = item.get("must_not", []), item.get("coverage", [])
+    if not isinstance(must_not, list) or not isinstance(coverage, list) or \
+            not set(coverage) <= {"answered", "partial", "not_covered"}:
+        raise ValueError
     patterns = tuple(re.compile(p, re.IGNORECASE) for p in must)
     return AnswerCase(q, kind, patterns, "en" if item.get("en") else "zh", bool(item.get("selection")),
-                      bool(item.get("no_fit")), tuple(turns[:-1]) if turns else (), tuple(sorted(fit.items())))
+                      bool(item.get("no_fit")), tuple(turns[:-1]) if turns else (), tuple(sorted(fit.items())),
+                      tuple(re.compile(p, re.IGNORECASE) for p in must_not), tuple(coverage))
 
 
 def _fit_matches(check: Any, want: dict[str, Any]) -> bool:
@@ -84,6 +93,9 @@ def load_answer_cases(path: Path) -> list[AnswerCase]:
 
 def judge(case: AnswerCase, answer: Answer) -> Outcome:
     why = [f"missing /{p.pattern}/" for p in case.must if not p.search(answer.answer)]
+    why += [f"states /{p.pattern}/" for p in case.must_not if p.search(answer.answer)]
+    if case.coverage and answer.coverage not in case.coverage:
+        why.append(f"coverage {answer.coverage}, expected one of {list(case.coverage)}")
     if case.selection and not (answer.selection and answer.selection.rows):
         why.append("no ranked selection")
     if case.no_fit and answer.fit_checks:

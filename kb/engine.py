@@ -20,6 +20,7 @@ from indexer.embedder import Embedder
 from kb.answer.checks import answer_query
 from kb.answer.compose import Composer
 from kb.answer.conversation import carried_line, resolved_question
+from kb.answer.joined import join
 from kb.answer.parts import Facts, TeamPrices
 from kb.answer.sentences import question_terms
 from kb.cache import LruCache
@@ -36,6 +37,7 @@ from kb.retrieve.passages import to_passage
 from kb.retrieve.search import HybridSearcher, SearchConfig
 from kb.retrieve.search_index import SearchIndex
 from kb.settings import Settings, get_settings
+from kb.understand.asks import read_asks
 from kb.understand.followup import Turn, asks_same_money, is_reset, merge, slot_values
 from kb.understand.intent import Domain, Intent, about_a_case, classify, names_a_case, off_domain
 from kb.understand.lexicon import section_of_unknown
@@ -43,6 +45,7 @@ from kb.understand.mechanisms import mechanisms
 from kb.understand.query import Query, from_state, to_state
 from kb.understand.question import clean_question, clean_top_k
 from kb.understand.reader import Reader
+from kb.words.answer import gpu_name
 
 if TYPE_CHECKING:
     from indexer.build import Progress
@@ -237,7 +240,9 @@ class Engine:
             rest = is_reset(text)[1]
             asked = rest.strip() or text
             query = turn.query if asked == (rest or text) else self.reader.read(asked, language)
-        answer = self._answer(asked, query, k, language)
+        # (a follow-up was merged into the conversation's one subject: it is answered as its resolved question)
+        answer = self._answer(asked, query, k, language) if turn.followup else \
+            self._answer_asks(asked, query, k, language)
         if answer.state.get("intent") == "case":  # kept so that "what did they pay" next asks the same case
             query.case = turn.query.case or self.composer.case_named(asked, answer.passages)
         lead = ""
@@ -246,7 +251,8 @@ class Engine:
             lead += "" if language == "zh" else " "
         return answer.model_copy(update={
             "question": text, "answer": lead + answer.answer, "resolved_question": asked,
-            "state": to_state(query, answer.state.get("intent", "general"), language),
+            "state": {**to_state(query, answer.state.get("intent", "general"), language),
+                      **({"asks": answer.state["asks"]} if "asks" in answer.state else {})},
             "carried": turn.carried, "changed": turn.changed})
 
     def _prior(self, history: list[str] | None, state: dict[str, Any] | None) -> Query | None:
@@ -310,10 +316,27 @@ class Engine:
         (_, n_dear, dear), (cheap, _, each) = sorted(prices, key=lambda x: -x[2])  # the dearer card is the money
         return cheap, int(dear * (n_dear or 1) // each)
 
-    def _answer(self, text: str, query: Query, k: int, language: Language) -> Answer:
-        """A standalone question's answer, from its Query."""
+    def _answer_asks(self, text: str, query: Query, k: int, language: Language) -> Answer:
+        """A message's answer: its one ask answered whole, or each of its asks in the order asked, joined."""
+        asks = read_asks(text, query, self.reader.read, self.reader.mentions, language)
+        if len(asks) == 1:
+            return self._answer(text, query, k, language, hours=asks[0].hours)
+        parts = []
+        for ask in asks:
+            subject = " ".join([*(gpu_name(g) for g, _ in ask.query.gpus), ask.query.model or ""])
+            parts.append((ask.text, self._answer(ask.text, ask.query, k, language, hours=ask.hours,
+                                                 search_text=f"{ask.text} {subject}".strip())))
+        joined = join(parts, language, k)
+        return joined.model_copy(update={"state": {**parts[0][1].state,
+                                                   "asks": [{"template": a.template, "question": a.text}
+                                                            for a in asks]}})
+
+    def _answer(self, text: str, query: Query, k: int, language: Language, *, hours: float | None = None,
+                search_text: str | None = None) -> Answer:
+        """A standalone question's answer, from its Query (`hours`: a span the question asks about; `search_text`:
+        what to search with, when the question is one clause of a longer message)."""
         s = self.settings
-        passages = self.search(text, k, language, query=query)
+        passages = self.search(search_text or text, k, language, query=query)
         found = answer_query(self.fit, query, language)
         checks, selection, unknown = found.checks, found.selection, found.unknown
         gpus = list(found.gpus)
@@ -336,7 +359,7 @@ class Engine:
                       counts={g: c for g, c in query.gpus if c},
                       how_many=query.how_many, period=query.period, wants_pick=query.wants_selection,
                       energy_cny_per_kwh=query.energy_cny_per_kwh or s.energy_price_cny_per_kwh,
-                      energy_asked=query.energy_cny_per_kwh is not None)
+                      energy_asked=query.energy_cny_per_kwh is not None, hours=hours)
         composed = self.composer.compose(facts)
         return Answer(question=text, language=language,
                       answer=composed.answer, coverage=composed.coverage,  # type: ignore[arg-type]

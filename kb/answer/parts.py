@@ -63,6 +63,7 @@ class Facts:
     energy_cny_per_kwh: float = 1.0  # kb's electricity price (KB_ENERGY_PRICE_CNY_PER_KWH), for a power bill
     energy_asked: bool = False  # the question gave that price itself ("at 0.6 元/度")
     period: str = "month"  # the span a power bill is asked for (kb.understand.query.Query.period)
+    hours: float | None = None  # a span said with its number ("for 90 days", "3 years"): the bill is for it
     how_many: bool = False  # it asks how many ("几张", "how many"): of cards a budget or a price buys, too
     wants_pick: bool = False  # it asks what to buy ("配什么卡", "which gpus"), whether or not kb could rank any
     counts: dict[str, int] = field(default_factory=dict)  # GPU id → the count the question gives beside it

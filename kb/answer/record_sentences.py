@@ -27,7 +27,7 @@ from kb.understand.intent import (
     per_unit,
     why_topics,
 )
-from kb.words.answer import gpu_name, whole
+from kb.words.answer import gpu_name, span, span_figures, whole
 from kb.words.catalog import cards, say
 
 GUIDE_YEAR = 2025  # the guide's own date, said beside a team's dated price (README: "the guide is from 2025")
@@ -112,7 +112,8 @@ class RecordSentences:
             # counted cards' bills added up (not "a100 一个月电费", its two records each priced alone)
             kwh, cny = sum(b.derived[0] for b in bills), sum(b.derived[1] for b in bills)
             bills.insert(0, Sentence(say("power_bill_all", f.language, kwh=_small(kwh), cny=_small(cny),
-                                         period=say(f"period.{f.period}", f.language)),
+                                         period=span(f.hours, f.language) if f.hours
+                                         else say(f"period.{f.period}", f.language)),
                                      list(dict.fromkeys(m for b in bills for m in b.markers)), derived=(kwh, cny)))
         total = self._total_price(f, top_k)  # a sum asked ("一共多少钱") is the answer, not the cards' ratio
         summed = self._totals(f, [(g, f.counts[g]) for g in f.gpus if f.counts.get(g, 1) > 1], top_k)
@@ -212,15 +213,17 @@ class RecordSentences:
         power, parts = self._figure(gpu, "power"), self._groups.get(f"spec-{gpu}", [])
         if power is None or not parts:
             return []
-        n, hours = count or f.counts.get(gpu, 1), PERIOD_HOURS[f.period]
+        n, hours = count or f.counts.get(gpu, 1), f.hours or PERIOD_HOURS[f.period]
         kwh = n * power[0] * hours / 1000
         cny = kwh * f.energy_cny_per_kwh
         return [Sentence(say("power_bill", f.language, count=n, gpu=gpu_name(gpu), watts=f"{power[0]:g}",
-                             period=say(f"period.{f.period}", f.language), hours=f"{hours:,}", kwh=_small(kwh),
+                             period=span(hours, f.language) if f.hours else say(f"period.{f.period}", f.language),
+                             hours=f"{hours:,.0f}", kwh=_small(kwh),
                              price=f"{f.energy_cny_per_kwh:g}", cny=_small(cny),
                              source=say("energy.asked" if f.energy_asked else "energy.kb", f.language)),
                          [self._cite(f, self._part_with(gpu, power[0]), top_k)], exempt=(gpu_name(gpu),),
-                         derived=(kwh, cny, float(hours), f.energy_cny_per_kwh, float(n)))]
+                         derived=(kwh, cny, float(hours), f.energy_cny_per_kwh, float(n),
+                                  *span_figures(f.hours)))]
 
     def _pcie_gen(self, f: Facts, gpu: str, top_k: int) -> list[Sentence]:
         """'它走 pcie 几代': the host link's generation and width, read off the record's two-way PCIe figure

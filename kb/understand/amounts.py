@@ -83,11 +83,16 @@ def bare_budget(t: Text, q: Query) -> None:
         t.blank(m.start(), end)
 
 
-def energy_price(t: Text, q: Query) -> None:
-    """'at 1 cny/kwh', '电价 0.6 元/度': the electricity price a power bill is asked at, not a budget."""
-    for m in t.take(rf"(?:电价|电费)?\s*({NUM}|[一二两三五]|[零〇]?点[一二三四五六七八九]+|五毛|一块)\s*"
-                    rf"(?:{_CURRENCY_CN})?\s*(?:/|每|per|一)\s*(?:kwh|kw·h|kw h|度|千瓦时)"):  # "五毛一度"
-        q.energy_cny_per_kwh = _kwh_price(m.group(1))
+def energy_price(t: Text, q: Query, usd_cny: float = 7.2) -> None:
+    """'at 1 cny/kwh', '电价 0.6 元/度', '$0.12/kWh': the electricity price a power bill is asked at (in CNY), not a
+    budget."""
+    for m in t.take(rf"(?:电价|电费)?\s*((?:us)?\$)?\s*"  # ("五毛一度")
+                    rf"({NUM}|[一二两三五]|[零〇]?点[一二三四五六七八九]+|五毛|一块)\s*"
+                    rf"(?:{_CURRENCY_CN}|({_CURRENCY_US}))?\s*(?:/|每|per|一)\s*(?:kwh|kw·h|kw h|度|千瓦时)"):
+        usd = bool(m.group(1) or m.group(3))
+        q.energy_cny_per_kwh = _kwh_price(m.group(2)) * (usd_cny if usd else 1.0)
+        if usd:
+            q.notes.append(note("energy_usd", usd=_kwh_price(m.group(2)), rate=usd_cny, cny=q.energy_cny_per_kwh))
 
 
 def budget(t: Text, q: Query, usd_cny: float) -> None:

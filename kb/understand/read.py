@@ -510,7 +510,7 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     amounts.denied(t)
     found = _names(t, q, registry)
     _distilled(t, q)
-    amounts.energy_price(t, q)
+    amounts.energy_price(t, q, usd_cny)
     amounts.budget(t, q, usd_cny)
     amounts.tokens(t, q)
     amounts.each(t, q)

@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from kb.language import Language, check_language
+from kb.understand.mentions import Mention, read_mentions
 from kb.understand.names import Registry, registry_for
 from kb.understand.query import Query
 from kb.understand.read import read_query
@@ -31,6 +32,10 @@ class Reader:
     def read(self, question: str, language: Language) -> Query:
         """The question's Query (`language`: the language of its notes; both languages are read either way)."""
         return read_query(question, self.registry, self.usd_cny, check_language(language))
+
+    def mentions(self, text: str) -> list[Mention]:
+        """The question's typed mentions (kb/understand/mentions.py), money in CNY at this reader's rate."""
+        return read_mentions(text, self.registry, self.usd_cny)
 
     def gpus_named(self, text: str) -> tuple[str, ...]:
         """The GPU records a text names, first named first (a passage's sentence: is it about the card asked of?).

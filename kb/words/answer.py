@@ -50,6 +50,21 @@ def rate(x: float) -> str:
     return f"{x:,.0f}" if x >= 10 else f"{x:.1f}"
 
 
+_SPANS = ((8760.0, "years"), (730.0, "months"), (168.0, "weeks"), (24.0, "days"), (1.0, "hours"))
+
+
+def span(hours: float, language: Language) -> str:
+    """A span of time said in the unit it divides evenly ('over 90 days', '3 年里'), hours otherwise."""
+    unit, n = next(((u, hours / h) for h, u in _SPANS if hours >= h and abs(hours / h - round(hours / h)) < 1e-6),
+                   ("hours", hours))
+    return CATALOG[f"span.{unit}"][language].format(n=f"{n:,.0f}" if n == round(n) else f"{n:,.1f}")
+
+
+def span_figures(hours: float | None) -> tuple[float, ...]:
+    """The number a span is said with ("90" of "over 90 days"), for the answer's number check."""
+    return tuple(hours / h for h, _ in _SPANS) if hours else ()
+
+
 def end(sentence: str, markers: list[str], language: Language) -> str:
     """A sentence closed by its markers: '… [1][F1].' or '…[1]。'."""
     body = sentence.rstrip("。.！!？?；;，, ")

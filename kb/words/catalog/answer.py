@@ -291,6 +291,11 @@ ANSWER: dict[str, dict[str, str]] = {
                   "zh": "kb 的电价，KB_ENERGY_PRICE_CNY_PER_KWH"},
     "energy.asked": {"en": "the price asked", "zh": "问题给的电价"},
     "period.day": {"en": "a day", "zh": "一天"},
+    "span.years": {"en": "over {n} years", "zh": "{n} 年里"},
+    "span.months": {"en": "over {n} months", "zh": "{n} 个月里"},
+    "span.weeks": {"en": "over {n} weeks", "zh": "{n} 周里"},
+    "span.days": {"en": "over {n} days", "zh": "{n} 天里"},
+    "span.hours": {"en": "over {n} hours", "zh": "{n} 小时里"},
     "period.month": {"en": "a month", "zh": "一个月"},
     "period.year": {"en": "a year", "zh": "一年"},
     "max_context": {
@@ -501,6 +506,10 @@ ANSWER: dict[str, dict[str, str]] = {
               "selection rules)",
         "zh": "kb 所依据的指南不涉及这个问题：它讲的是为大模型训练和推理选择 GPU（A100、RTX 40 系列及新一代显卡的"
               "规格、性能、成本、案例和选型规则）",
+    },
+    "asks_unanswered": {
+        "en": "What kb could not answer from the guide: {asks}",
+        "zh": "以下问题指南里没有可以回答的内容：{asks}",
     },
     "nothing_direct": {
         "en": "kb found no sentence in the guide or its records that answers this directly",

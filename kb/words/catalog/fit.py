@@ -723,6 +723,10 @@ FIT: dict[str, dict[str, str]] = {
         "en": "budget ${usd:,.0f} converted at {rate:g} CNY a USD = {cny:,.0f} CNY",
         "zh": "预算 ${usd:,.0f} 按每美元 {rate:g} CNY 换算 = {cny:,.0f} CNY",
     },
+    "energy_usd": {
+        "en": "electricity at ${usd:g}/kWh converted at {rate:g} CNY a USD = {cny:.3g} CNY/kWh",
+        "zh": "电价每度 ${usd:g}，按每美元 {rate:g} 元换算 = 每度 {cny:.3g} 元",
+    },
     "not_preset": {
         "en": "'{text}' is not a preset: checked as a {size}B model",
         "zh": "“{text}”不是预设模型：按 {size}B 模型检查",

@@ -1,0 +1,138 @@
+"""Asks: what a message asks, one typed ask for each thing it wants, built from its clauses and mentions.
+
+A template says what kind of answer an ask wants; the mentions bound to it say of what:
+
+    figure · compare · derive · total · match · bill · fit · count · time · serve · pick · case · why ·
+    define · observe · capability · general
+
+An ask's subject (cards and counts, model, workload, precision, context, users, tokens) is what its own clause
+names, then what the rest of the message names ("我们有一台8卡A100 … 1. 放得下吗？2. 要跑多少天？": both asks
+are of the 8 A100s). What an ask asks (the figure, the verdict, the count) is only ever its own clause's.
+A message whose asks are one kind of thing about one subject is read as one ask, as a single question is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from kb.language import Language
+from kb.understand.clauses import ask_clauses
+from kb.understand.mentions import Mention, of_kind
+from kb.understand.query import Query
+
+# Slots that are the subject of an ask (carried from the rest of the message into a clause that lacks them).
+_SUBJECT = ("model", "also", "precision", "seq_len", "concurrency", "batch", "tokens", "zero", "tp", "pp",
+            "energy_cny_per_kwh", "max_gpus")
+_FIGURE_ASKS = ("figure", "price", "comparison")
+# Asks of the cards' own figures and what they add up to: answered together, a later one may use an earlier's
+# result ("how many 4080s for the price of 8 a100s, and how much vram in total").
+_OF_CARDS = {"figure", "compare", "total", "derive", "match", "bill"}
+
+
+@dataclass
+class Ask:
+    """One ask of a message: its template, the clause it was said in, its slots, and the mentions it holds."""
+
+    template: str
+    text: str
+    query: Query
+    mentions: list[Mention] = field(default_factory=list)
+    hours: float | None = None  # a span the ask is about ("for 90 days", "一年"), in hours
+
+    def ops(self) -> set[str]:
+        return {m.key for m in self.mentions if m.kind == "operation"}
+
+    def kinds(self) -> set[str]:
+        return {m.kind for m in self.mentions}
+
+
+def template(q: Query, mentions: list[Mention]) -> str:
+    """What kind of answer a clause wants, from what it names and what its words do."""
+    ops = {m.key for m in mentions if m.kind == "operation"}
+    kinds = {m.kind for m in mentions}
+    attributes = {m.key for m in mentions if m.kind == "attribute"}
+    subject = bool(q.model or q.gpus)
+    if subject and ("observe" in ops or "oom" in ops) and (kinds & {"rate", "throughput", "tokens"} or "oom" in ops):
+        return "observe"
+    if q.gpus and ("energy_price" in kinds or "energy_cost" in attributes) and not q.model:
+        return "bill"
+    if q.derived:
+        return "derive"
+    if "match" in ops and len(q.gpus) == 2 and attributes & {"vram", "bandwidth", "compute"}:
+        return "match"
+    if "total" in ops and q.gpus and any(c for _, c in q.gpus) and attributes and not q.model:
+        return "total"
+    if "why" in ops:
+        return "why"
+    if "how_long" in ops or q.asked == "time":
+        return "time"
+    if q.asked in ("concurrency", "kv"):
+        return "serve"
+    if ("how_many" in ops or q.how_many) and q.model:
+        return "count"
+    if q.wants_selection and not q.gpus:
+        return "pick"
+    if q.model and (q.gpus or q.workloads):
+        return "fit"
+    if q.asked == "comparison" or (len(q.gpus) >= 2 and q.attributes):
+        return "compare"
+    if q.gpus and (q.attributes or q.asked in _FIGURE_ASKS):
+        return "figure"
+    if q.wants_selection:
+        return "pick"
+    if "define" in ops and not subject:
+        return "define"
+    return "general"
+
+
+def _bind(context: Query, own: Query, found: list[Mention]) -> Query:
+    """A clause's Query with the message's subject carried in where the clause does not say it: its cards
+    always, its model, workload and amounts unless the clause asks a figure of the cards alone."""
+    bound = replace(own, notes=list(own.notes))
+    if not own.gpus and context.gpus:
+        bound.gpus = [(g, own.count if own.count is not None else c) for g, c in context.gpus]
+    kind = template(bound, found)
+    if not (kind in ("figure", "compare", "total", "bill", "match") and own.model is None):
+        for name in _SUBJECT:
+            if getattr(bound, name) in (None, []) and getattr(context, name) not in (None, []):
+                setattr(bound, name, getattr(context, name))
+        if not own.workloads and context.workloads:
+            bound.workloads = list(context.workloads)
+    kind = template(bound, found)
+    if kind == "time" and bound.asked is None:
+        bound.asked = "time"  # ("2. 如果继续预训练100B token，要跑多少天？" of the message's model and cards)
+    elif kind == "count":
+        bound.how_many = True
+    if own.budget_cny is None and context.budget_cny is not None and kind == "pick":
+        bound.budget_cny = context.budget_cny
+    for name in ("setting", "individual", "low_power", "scratch"):
+        if not getattr(bound, name) and getattr(context, name):
+            setattr(bound, name, getattr(context, name))
+    return bound
+
+
+def _hours(mentions: list[Mention]) -> float | None:
+    spans = of_kind(mentions, "duration")
+    return spans[-1].value if spans else None  # ("一个月（按30天算）": the figure said last is the one meant)
+
+
+def read_asks(text: str, query: Query, read: Callable[[str, Language], Query],
+              mentions: Callable[[str], list[Mention]], language: Language) -> list[Ask]:
+    """The asks of a message (`query`: the whole message as read; `read` and `mentions` read a clause)."""
+    whole = mentions(text)
+    single = Ask(template(query, whole), text, query, whole, _hours(whole))
+    clauses = ask_clauses(text)
+    if len(clauses) < 2:
+        return [single]
+    asks = []
+    for clause in clauses:
+        own, found = read(clause.text, language), mentions(clause.text)
+        bound = _bind(query, own, found)
+        asks.append(Ask(template(bound, found), clause.text, bound, found, _hours(found) or single.hours))
+    kinds = [a.template for a in asks]
+    subjects = {(a.query.model, a.query.precision, tuple(a.query.workloads)) for a in asks if a.query.model}
+    if (len(set(kinds)) == 1 and len(subjects) <= 1) or set(kinds) <= _OF_CARDS \
+            or sum(k != "general" for k in kinds) < 2:
+        return [single]  # one thing asked in several clauses, or figures of the same cards, one answering the next
+    return asks

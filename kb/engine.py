@@ -37,7 +37,7 @@ from kb.retrieve.passages import to_passage
 from kb.retrieve.search import HybridSearcher, SearchConfig
 from kb.retrieve.search_index import SearchIndex
 from kb.settings import Settings, get_settings
-from kb.understand.asks import read_asks
+from kb.understand.asks import Ask, read_asks
 from kb.understand.followup import Turn, asks_same_money, is_reset, merge, slot_values
 from kb.understand.intent import Domain, Intent, about_a_case, classify, names_a_case, off_domain
 from kb.understand.lexicon import section_of_unknown
@@ -317,24 +317,29 @@ class Engine:
         return cheap, int(dear * (n_dear or 1) // each)
 
     def _answer_asks(self, text: str, query: Query, k: int, language: Language) -> Answer:
-        """A message's answer: its one ask answered whole, or each of its asks in the order asked, joined."""
+        """A message's answer: its one ask answered whole, or each of its asks in the order asked, joined. A bill
+        asked of a run another ask times ("训练期间的电费") is for that run's hours."""
         asks = read_asks(text, query, self.reader.read, self.reader.mentions, language)
         if len(asks) == 1:
-            return self._answer(text, query, k, language, hours=asks[0].hours)
-        parts = []
+            return self._answer(text, query, k, language, ask=asks[0])
+        parts: list[tuple[str, Answer]] = []
         for ask in asks:
             subject = " ".join([*(gpu_name(g) for g, _ in ask.query.gpus), ask.query.model or ""])
-            parts.append((ask.text, self._answer(ask.text, ask.query, k, language, hours=ask.hours,
+            ran = [c.train_wall_hours for _, a in parts for c in a.fit_checks if c.train_wall_hours]
+            if ask.template == "bill" and ask.hours is None and ran:
+                ask.hours, ask.of_a_run = ran[0], True
+            parts.append((ask.text, self._answer(ask.text, ask.query, k, language, ask=ask,
                                                  search_text=f"{ask.text} {subject}".strip())))
         joined = join(parts, language, k)
         return joined.model_copy(update={"state": {**parts[0][1].state,
                                                    "asks": [{"template": a.template, "question": a.text}
                                                             for a in asks]}})
 
-    def _answer(self, text: str, query: Query, k: int, language: Language, *, hours: float | None = None,
+    def _answer(self, text: str, query: Query, k: int, language: Language, *, ask: Ask | None = None,
                 search_text: str | None = None) -> Answer:
-        """A standalone question's answer, from its Query (`hours`: a span the question asks about; `search_text`:
-        what to search with, when the question is one clause of a longer message)."""
+        """A standalone question's answer, from its Query (`ask`: what the ask reader found beside the slots — a
+        span, a rent, dollars; `search_text`: what to search with, when the question is one clause of a longer
+        message)."""
         s = self.settings
         passages = self.search(search_text or text, k, language, query=query)
         found = answer_query(self.fit, query, language)
@@ -359,7 +364,10 @@ class Engine:
                       counts={g: c for g, c in query.gpus if c},
                       how_many=query.how_many, period=query.period, wants_pick=query.wants_selection,
                       energy_cny_per_kwh=query.energy_cny_per_kwh or s.energy_price_cny_per_kwh,
-                      energy_asked=query.energy_cny_per_kwh is not None, hours=hours)
+                      energy_asked=query.energy_cny_per_kwh is not None, hours=ask.hours if ask else None,
+                      of_a_run=bool(ask and ask.of_a_run),
+                      rent_cny=ask.rent_cny if ask else None,
+                      usd_cny=s.usd_cny if ask and ask.in_usd else None)
         composed = self.composer.compose(facts)
         return Answer(question=text, language=language,
                       answer=composed.answer, coverage=composed.coverage,  # type: ignore[arg-type]

@@ -39,7 +39,7 @@ from kb.retrieve.focus import FRAMING, asks_framing
 from kb.understand.audience import asks_driver_focus
 from kb.understand.intent import KEY_FIGURES, also_asked_figures, asks_rent, asks_which, asks_why, derived_ask
 from kb.understand.mechanisms import mechanisms
-from kb.words.answer import WORKLOADS, end, gib, gpu_name, rate, whole, workload_phrase
+from kb.words.answer import WORKLOADS, end, gib, gpu_name, money, rate, whole, workload_phrase
 from kb.words.catalog import cards, say
 
 MAX_CHECKS = 3  # verdicts stated; the rest are in fit_checks
@@ -333,6 +333,13 @@ class Composer(CaseSentences):
                 out.append(Sentence(say(key, lang, days=f"{c.train_wall_hours / 24:,.1f}",
                                         compute_days=f"{compute / 24:,.1f}",
                                         gpu_hours=whole(c.train_gpu_hours), mfu=f"{f.mfu * 100:.0f}", **base), m))
+                if f.rent_cny:  # "at $2.50 per GPU-hour, what will it cost": the hours at the rent asked
+                    cost = c.train_gpu_hours * f.rent_cny
+                    said = f"${f.rent_cny / f.usd_cny:,.2f}" if f.usd_cny else money(f.rent_cny, lang)
+                    out.append(Sentence(say("rent_job", lang, rate=said, gpu_hours=whole(c.train_gpu_hours),
+                                            cost=money(cost, lang, f.usd_cny)), m,
+                                        derived=(cost, f.rent_cny, *((cost / f.usd_cny, f.rent_cny / f.usd_cny)
+                                                                     if f.usd_cny else ()))))
                 out += self._layout(c, m, lang)
             elif c.workload != "inference":
                 out.append(Sentence(say("train_needs_tokens", lang), m))

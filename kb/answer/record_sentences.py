@@ -216,14 +216,19 @@ class RecordSentences:
         n, hours = count or f.counts.get(gpu, 1), f.hours or PERIOD_HOURS[f.period]
         kwh = n * power[0] * hours / 1000
         cny = kwh * f.energy_cny_per_kwh
+        cited = [self._cite(f, self._part_with(gpu, power[0]), top_k)]
+        usd = [Sentence(say("power_bill_usd", f.language, usd=_small(cny / f.usd_cny),
+                            price=f"{f.energy_cny_per_kwh / f.usd_cny:g}"), cited,
+                        derived=(cny / f.usd_cny, f.energy_cny_per_kwh / f.usd_cny))] if f.usd_cny else []
         return [Sentence(say("power_bill", f.language, count=n, gpu=gpu_name(gpu), watts=f"{power[0]:g}",
-                             period=span(hours, f.language) if f.hours else say(f"period.{f.period}", f.language),
+                             period=say("period.run", f.language) if f.of_a_run else span(hours, f.language)
+                             if f.hours else say(f"period.{f.period}", f.language),
                              hours=f"{hours:,.0f}", kwh=_small(kwh),
                              price=f"{f.energy_cny_per_kwh:g}", cny=_small(cny),
                              source=say("energy.asked" if f.energy_asked else "energy.kb", f.language)),
                          [self._cite(f, self._part_with(gpu, power[0]), top_k)], exempt=(gpu_name(gpu),),
                          derived=(kwh, cny, float(hours), f.energy_cny_per_kwh, float(n),
-                                  *span_figures(f.hours)))]
+                                  *span_figures(f.hours))), *usd]
 
     def _pcie_gen(self, f: Facts, gpu: str, top_k: int) -> list[Sentence]:
         """'它走 pcie 几代': the host link's generation and width, read off the record's two-way PCIe figure

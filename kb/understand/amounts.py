@@ -246,6 +246,9 @@ def batch(t: Text, q: Query) -> None:
                     rf"|({n_})\s*(?:concurrent\s+)?(?:chats|conversations|sessions)"
                     rf"(?!\s*(?:/|per\b|a (?:day|second|minute|hour)|每))"):
         q.concurrency = int(count_value(m.group(1) or m.group(2) or m.group(3)) or 0) or None
+    # a count said as running at once ("25 concurrent sessions") is the load; a head count said beside it ("~80 users
+    # internally", "~300 users total") is who may use it, and does not replace it
+    at_once = q.concurrency is not None
     to = r"(?:降|减|加|增加|提高|提升|恢复|改|变|调)?(?:到|为|成)"  # "并发降到 24", "并发恢复到 24 个"
     for m in t.take(rf"(?:并发(?:数|量)?|concurrency(?: of)?|(?:用户|人)数?\s*(?={to}))\s*(?:为|是|=|:|{to})?\s*"
                     rf"({NUM})\s*(?:万|k)?"
@@ -258,6 +261,8 @@ def batch(t: Text, q: Query) -> None:
                     rf"|({NUM}|{EN_COUNT})\s+(?:concurrent\s+)?{_PEOPLE_EN}"
                     rf"|for (?:the |all )?({NUM}|{EN_COUNT}) of us"):
         text = m.group(0)
+        if at_once and not re.search(r"并发|同时|在线|concurren|simultan", text):
+            continue
         n = count_value(next(g for g in m.groups() if g)) or 0.0
         n *= 1e4 if "万" in text else 1e3 if re.search(r"\dk", text) else 1
         q.concurrency = int(n)

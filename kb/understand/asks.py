@@ -27,7 +27,7 @@ _SUBJECT = ("model", "also", "precision", "seq_len", "concurrency", "batch", "to
 _FIGURE_ASKS = ("figure", "price", "comparison")
 # Asks of the cards' own figures and what they add up to: answered together, a later one may use an earlier's
 # result ("how many 4080s for the price of 8 a100s, and how much vram in total").
-_OF_CARDS = {"figure", "compare", "total", "derive", "match", "bill"}
+_OF_CARDS = {"figure", "compare", "total", "derive", "match", "bill", "buys"}
 
 
 @dataclass
@@ -39,6 +39,9 @@ class Ask:
     query: Query
     mentions: list[Mention] = field(default_factory=list)
     hours: float | None = None  # a span the ask is about ("for 90 days", "一年"), in hours
+    of_a_run: bool = False  # the span is a run another ask timed ("训练期间的电费")
+    rent_cny: float | None = None  # a rent a card-hour the message gives ("$2.50 per GPU-hour"), in CNY
+    in_usd: bool = False  # the asker's own money was in dollars: results are said in dollars too
 
     def ops(self) -> set[str]:
         return {m.key for m in self.mentions if m.kind == "operation"}
@@ -67,10 +70,16 @@ def template(q: Query, mentions: list[Mention]) -> str:
         return "why"
     if "how_long" in ops or q.asked == "time":
         return "time"
+    if q.model and (q.speed or kinds & {"rate"}) and q.asked != "concurrency":
+        return "speed"
+    if q.model and (attributes & {"price"} or "cheaper" in ops) and (q.tokens or "rent" in kinds):
+        return "cost"  # what a run costs: its GPU-hours at the rent given, or the cards it needs
     if q.asked in ("concurrency", "kv"):
         return "serve"
     if ("how_many" in ops or q.how_many) and q.model:
         return "count"
+    if q.how_many and len(q.gpus) == 1 and q.budget_cny is not None and not q.model:
+        return "buys"  # "预算4万 买4090的话能买几张": the budget over the card's price
     if q.wants_selection and not q.gpus:
         return "pick"
     if q.model and (q.gpus or q.workloads):
@@ -92,8 +101,10 @@ def _bind(context: Query, own: Query, found: list[Mention]) -> Query:
     bound = replace(own, notes=list(own.notes))
     if not own.gpus and context.gpus:
         bound.gpus = [(g, own.count if own.count is not None else c) for g, c in context.gpus]
+    if own.how_many and len(bound.gpus) == 1 and own.model is None and own.budget_cny is None:
+        bound.budget_cny = context.budget_cny  # ("买4090的话能买几张" of the message's budget)
     kind = template(bound, found)
-    if not (kind in ("figure", "compare", "total", "bill", "match") and own.model is None):
+    if not (kind in _OF_CARDS and own.model is None):
         for name in _SUBJECT:
             if getattr(bound, name) in (None, []) and getattr(context, name) not in (None, []):
                 setattr(bound, name, getattr(context, name))
@@ -121,7 +132,9 @@ def read_asks(text: str, query: Query, read: Callable[[str, Language], Query],
               mentions: Callable[[str], list[Mention]], language: Language) -> list[Ask]:
     """The asks of a message (`query`: the whole message as read; `read` and `mentions` read a clause)."""
     whole = mentions(text)
-    single = Ask(template(query, whole), text, query, whole, _hours(whole))
+    rent = next((m.value for m in whole if m.kind == "rent"), None)
+    usd = any(m.key == "usd" for m in whole if m.kind in ("rent", "energy_price", "money"))
+    single = Ask(template(query, whole), text, query, whole, hours=_hours(whole), rent_cny=rent, in_usd=usd)
     clauses = ask_clauses(text)
     if len(clauses) < 2:
         return [single]
@@ -129,7 +142,8 @@ def read_asks(text: str, query: Query, read: Callable[[str, Language], Query],
     for clause in clauses:
         own, found = read(clause.text, language), mentions(clause.text)
         bound = _bind(query, own, found)
-        asks.append(Ask(template(bound, found), clause.text, bound, found, _hours(found) or single.hours))
+        asks.append(Ask(template(bound, found), clause.text, bound, found, hours=_hours(found) or single.hours,
+                        rent_cny=rent, in_usd=usd))
     kinds = [a.template for a in asks]
     subjects = {(a.query.model, a.query.precision, tuple(a.query.workloads)) for a in asks if a.query.model}
     if (len(set(kinds)) == 1 and len(subjects) <= 1) or set(kinds) <= _OF_CARDS \

@@ -22,7 +22,7 @@ _ENUMERATOR = re.compile(r"[①②③④⑤⑥⑦⑧⑨⑩]|(?:(?<=^)|(?<=[\s:�
 _SENTENCE_END = re.compile(r"[?？!！。；;]+|\.(?=\s+[A-Za-z\u4e00-\u9fff])(?<!e\.g\.)(?<!i\.e\.)")
 # A conjunction that starts another ask inside a sentence: ", and what …", "，还有…多少", "以及…".
 _JOINED = re.compile(r"(?:[,，;；]\s*(?:and\s+|also\s+|plus\s+|then\s+)?|\s+and\s+)"
-                     r"(?=(?:what|how|is|are|can|could|does|do|will|would|which|whats|what's)\b)|"
+                     r"(?=(?:[a-z]+\s+){0,2}?(?:what|how|is|are|can|could|does|do|will|would|which|whats|what's)\b)|"
                      r"[，,]\s*(?:还有|以及|另外|再问一下|顺便问一下)(?=.{0,30}(?:多少|几|吗|么|呢|如何|怎么))",
                      re.IGNORECASE)
 # What makes a piece of text an ask rather than context: a question mark, or a word that asks.

@@ -87,17 +87,18 @@ def _amounts(s: str, usd_cny: float) -> list[Mention]:
         written = _CURRENCY_AFTER.match(after)
         if currency or written:
             said = (currency.group(0) if currency else "") + (written.group(0) if written else "")
-            cny = value * (usd_cny if _USD.search(said) else 1.0)
+            key = "usd" if _USD.search(said) else "cny"  # (the amount itself is in CNY either way)
+            cny = value * (usd_cny if key == "usd" else 1.0)
             rest = after[written.end():] if written else after
             start = m.start() - (len(currency.group(0)) if currency else 0)
             if per := _PER_KWH.match(rest):
-                out.append(Mention("energy_price", "cny_per_kwh", start, m.end() + (written.end() if written else 0)
+                out.append(Mention("energy_price", key, start, m.end() + (written.end() if written else 0)
                                    + per.end(), cny))
             elif per := _PER_CARD_HOUR.match(rest):
-                out.append(Mention("rent", "cny_per_card_hour", start, m.end() + (written.end() if written else 0)
+                out.append(Mention("rent", key, start, m.end() + (written.end() if written else 0)
                                    + per.end(), cny))
             else:
-                out.append(Mention("money", "cny", start, m.end() + (written.end() if written else 0), cny))
+                out.append(Mention("money", key, start, m.end() + (written.end() if written else 0), cny))
             continue
         if tok := _TOKENS_AFTER.match(after):
             per = _PER_SPAN.match(after[tok.end():])

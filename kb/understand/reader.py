@@ -30,17 +30,44 @@ class Reader:
         return cls(registry_for(Path(corpus_dir).resolve()), usd_cny)
 
     def read(self, question: str, language: Language) -> Query:
-        """The question's Query (`language`: the language of its notes; both languages are read either way)."""
-        return read_query(question, self.registry, self.usd_cny, check_language(language))
+        """The question's Query (`language`: the language of its notes; both languages are read either way).
+        A workload the question rules out ("full params, not lora", "不要LoRA") is not one of its workloads."""
+        q = read_query(question, self.registry, self.usd_cny, check_language(language))
+        said = [m for m in self.mentions(question) if m.kind == "workload"]
+        if any(m.negated for m in said):
+            q.workloads = workloads_of({m.key for m in said if not m.negated}) or \
+                [w for w in q.workloads if w not in {_DENIES.get(m.key, m.key) for m in said if m.negated}]
+        return q
 
     def mentions(self, text: str) -> list[Mention]:
         """The question's typed mentions (kb/understand/mentions.py), money in CNY at this reader's rate."""
-        return read_mentions(text, self.registry, self.usd_cny)
+        return list(_mentions(self.registry, text, self.usd_cny))
 
     def gpus_named(self, text: str) -> tuple[str, ...]:
         """The GPU records a text names, first named first (a passage's sentence: is it about the card asked of?).
         The corpus's lines repeat from answer to answer, so each is read once."""
         return _gpus_named(self.registry, text)
+
+
+# A workload word ruled out → the fit engine's workload it rules out.
+_DENIES = {"pretrain": "full", "train": "full"}
+
+
+def workloads_of(keys: set[str]) -> list[str]:
+    """The fit engine's workloads for the workload words said (adapters named win; a fine-tune that names no
+    method is full training or LoRA, as the reader takes it)."""
+    if keys & {"qlora", "lora"}:
+        return [w for w in ("qlora", "lora") if w in keys]
+    if keys & {"full", "pretrain", "train"}:
+        return ["full"]
+    if "fine-tune" in keys:
+        return ["full", "lora"]
+    return ["inference"] if "inference" in keys else []
+
+
+@lru_cache(maxsize=4096)
+def _mentions(registry: Registry, text: str, usd_cny: float) -> tuple[Mention, ...]:
+    return tuple(read_mentions(text, registry, usd_cny))
 
 
 @lru_cache(maxsize=16384)

@@ -50,6 +50,16 @@ def rate(x: float) -> str:
     return f"{x:,.0f}" if x >= 10 else f"{x:.1f}"
 
 
+def money(cny: float, language: Language, usd_cny: float | None = None) -> str:
+    """An amount with its currency and thousands separators; in dollars first, then CNY, when the asker's own
+    figures were in dollars (`usd_cny`: the rate they were converted at)."""
+    yuan = f"{cny:,.0f} 元" if language == "zh" else f"{cny:,.0f} CNY"
+    if not usd_cny:
+        return yuan
+    usd = cny / usd_cny
+    return f"{usd:,.0f} 美元（{yuan}）" if language == "zh" else f"${usd:,.0f} ({yuan})"
+
+
 _SPANS = ((8760.0, "years"), (730.0, "months"), (168.0, "weeks"), (24.0, "days"), (1.0, "hours"))
 
 

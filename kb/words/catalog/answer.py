@@ -291,6 +291,13 @@ ANSWER: dict[str, dict[str, str]] = {
                   "zh": "kb 的电价，KB_ENERGY_PRICE_CNY_PER_KWH"},
     "energy.asked": {"en": "the price asked", "zh": "问题给的电价"},
     "period.day": {"en": "a day", "zh": "一天"},
+    "rent_job": {
+        "en": "At {rate} a GPU-hour, the {gpu_hours} GPU-hours cost about {cost}",
+        "zh": "按每卡每小时 {rate} 计，{gpu_hours} GPU 小时约 {cost}",
+    },
+    "power_bill_usd": {"en": "In dollars that is about ${usd} at ${price}/kWh, the price asked",
+                       "zh": "按问题给的每度 {price} 美元，即约 {usd} 美元"},
+    "period.run": {"en": "over the training run", "zh": "训练期间"},
     "span.years": {"en": "over {n} years", "zh": "{n} 年里"},
     "span.months": {"en": "over {n} months", "zh": "{n} 个月里"},
     "span.weeks": {"en": "over {n} weeks", "zh": "{n} 周里"},

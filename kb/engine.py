@@ -42,6 +42,7 @@ from kb.understand.followup import Turn, asks_same_money, is_reset, merge, slot_
 from kb.understand.intent import Domain, Intent, about_a_case, classify, names_a_case, off_domain
 from kb.understand.lexicon import section_of_unknown
 from kb.understand.mechanisms import mechanisms
+from kb.understand.pointers import point, why_turn
 from kb.understand.query import Query, from_state, to_state
 from kb.understand.question import clean_question, clean_top_k
 from kb.understand.reader import Reader
@@ -232,6 +233,9 @@ class Engine:
         if turn.followup and "case" in turn.carried and turn.query.case:
             asked = f"{self._case_title(turn.query.case, language)}{'：' if language == 'zh' else ': '}{text}"
             query = self.reader.read(asked, language)  # "and what did it cost them": asked of the case named earlier
+        elif turn.followup and turn.why:  # the reason asked, of the cards named beside it
+            names = ", ".join(gpu_name(g) for g, _ in turn.query.gpus)
+            asked, query = (f"{text}（{names}）" if language == "zh" else f"{text} ({names})"), turn.query
         elif turn.followup:
             asked = resolved_question(turn.query, language)
             query = self.reader.read(asked, language)
@@ -282,7 +286,12 @@ class Engine:
             new.case = self.composer.case_named(rest or text, found)
         if prior is None or reset:
             return Turn(new)
-        turn = merge(prior, new, text, tuple(self.fit.gpus))
+        said = self.reader.mentions(text)
+        new = point(prior, new, said, lambda gpu: (p[0] if (p := self._figure(gpu, "price")) else None))
+        if (why := why_turn(prior, new, said)) is not None:  # "为什么不选A100": a reason about these cards
+            return Turn(why, True, ["gpu"], [], {}, why=True)
+        corrects = any(m.kind == "correction" for m in said)
+        turn = merge(prior, new, text, tuple(self.fit.gpus), corrects=corrects)
         bought = self._bought(prior)
         if turn.followup and bought and ([g for g, _ in turn.query.gpus] == [bought[0]] or not new.gpus):
             turn.query.gpus = [bought]  # "那些 4090 显存加起来多少": the cards the earlier money bought
@@ -321,7 +330,7 @@ class Engine:
         asked of a run another ask times ("训练期间的电费") is for that run's hours."""
         asks = read_asks(text, query, self.reader.read, self.reader.mentions, language)
         if len(asks) == 1:
-            return self._answer(text, query, k, language, ask=asks[0])
+            return self._answer(text, asks[0].query, k, language, ask=asks[0])
         parts: list[tuple[str, Answer]] = []
         for ask in asks:
             subject = " ".join([*(gpu_name(g) for g, _ in ask.query.gpus), ask.query.model or ""])
@@ -353,6 +362,8 @@ class Engine:
                           asked=query.asked, how_many=query.how_many, wants_pick=query.wants_selection)
         if intent.kind == "not_covered" and mechanisms(text) and not off_domain(text):
             intent = Intent("why")  # "上下文拉长以后 同时服务的人为啥少了": how serving works, with no card named
+        if intent.kind == "why" and query.attributes:  # a why about the figures a conversation was weighing
+            intent.attributes = list(dict.fromkeys([*intent.attributes, *query.attributes]))
         if intent.kind == "not_covered":
             checks, selection = [], None
         terms = question_terms(text, language, self.index.lexical.tokenize_query(text))
@@ -366,7 +377,7 @@ class Engine:
                       energy_cny_per_kwh=query.energy_cny_per_kwh or s.energy_price_cny_per_kwh,
                       energy_asked=query.energy_cny_per_kwh is not None, hours=ask.hours if ask else None,
                       of_a_run=bool(ask and ask.of_a_run),
-                      rent_cny=ask.rent_cny if ask else None,
+                      rent_cny=ask.rent_cny if ask else None, observed=ask.observed if ask else None,
                       usd_cny=s.usd_cny if ask and ask.in_usd else None)
         composed = self.composer.compose(facts)
         return Answer(question=text, language=language,

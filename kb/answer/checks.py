@@ -117,7 +117,7 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
     workloads = q.workloads or ["inference"]
     if not q.workloads:
         notes.append(note("no_workload"))
-    if q.wants_selection and (q.budget_cny is not None or not q.gpus):
+    if q.wants_selection and (q.budget_cny is not None or not q.gpus or q.among):
         # "Fine-tune" without a method: full training first, then the adapters people mean when it fits nothing;
         # training that fits nothing: the adapters as the nearest configuration that works, said as such (never
         # for pre-training from scratch, which adapters cannot do).
@@ -132,7 +132,9 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
             try:
                 sel, checks = engine.select(q.model, workload, budget_cny=q.budget_cny, max_gpus=q.max_gpus,
                                             precision=precision, seq_len=q.seq_len, batch=q.batch or 1,
-                                            tokens=q.tokens, concurrency=q.concurrency, language=language)
+                                            tokens=q.tokens, concurrency=q.concurrency,
+                                            among=frozenset(q.among), no_datacenter=q.no_datacenter,
+                                            language=language)
             except BadInput:
                 return found
             if sel.rows or n == len(tried) - 1:
@@ -144,6 +146,8 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
                                   next=note(f"workload.{tried[n + 1][0]}")))
         if sel.rows and sel.workload != tried[0][0] and workloads == ["full"]:
             sel.fallback_from = "full"  # training was asked: the adapters ranked are a fallback, said first
+            if (most := _most_memory(engine, q)) is not None:  # and the most memory the budget buys, checked
+                checks = [_asked_on(engine, q, most, language), *checks]
         sel.assumptions = [*render_all(notes, language), *sel.assumptions]
         found.checks, found.selection = checks, sel
         return found
@@ -165,6 +169,22 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
     if q.speed and q.seq_len is None and not (q.concurrency or 1) > 1:  # (users at once: their own rates)
         found.checks += _short_context(engine, found.checks, language)
     return found
+
+
+def _most_memory(engine: FitEngine, q: Query) -> tuple[str, int] | None:
+    """The priced card and count with the most memory the budget buys (at most one 8-card node a kind)."""
+    options = [(spec.capacity_value * n, spec.id, n) for spec in engine.gpus.values()
+               if spec.price_cny and (not q.among or spec.id in q.among)
+               and not (q.no_datacenter and spec.datacenter)
+               and (n := min(8, int((q.budget_cny or 0) // spec.price_cny))) >= 1]
+    return max(options)[1:] if options else None
+
+
+def _asked_on(engine: FitEngine, q: Query, where: tuple[str, int], language: Language) -> FitResult:
+    """The full training asked, checked on the cards the budget could buy: the verdict a fallback pick owes."""
+    req = parse_request(model=q.model or "", workload="full", gpu=where[0], count=where[1], seq_len=q.seq_len,
+                        tokens=q.tokens)
+    return engine.check(req, language)
 
 
 def _of_capacity(engine: FitEngine, gb: int | None) -> list[str]:

@@ -25,6 +25,7 @@ from kb.answer.guide_rules import (
     setting_rule,
 )
 from kb.answer.mechanism_sentences import mechanism_sentences
+from kb.answer.observed import observed_sentences
 from kb.answer.parts import Composition, Facts, Sentence, TeamPrices
 from kb.answer.sentences import best_sentences
 from kb.answer.sync_sentences import TABLE, grad_sync
@@ -330,7 +331,10 @@ class Composer(CaseSentences):
             elif c.train_gpu_hours is not None and c.train_wall_hours is not None:
                 compute = c.train_compute_wall_hours or c.train_wall_hours
                 key = "train_time_comm" if c.train_wall_hours > 1.01 * compute else "train_time"
+                if key == "train_time" and c.train_wall_hours < 48:  # a day or so: said in hours too
+                    key = "train_time_hours"
                 out.append(Sentence(say(key, lang, days=f"{c.train_wall_hours / 24:,.1f}",
+                                        hours=f"{c.train_wall_hours:,.0f}",
                                         compute_days=f"{compute / 24:,.1f}",
                                         gpu_hours=whole(c.train_gpu_hours), mfu=f"{f.mfu * 100:.0f}", **base), m))
                 if f.rent_cny:  # "at $2.50 per GPU-hour, what will it cost": the hours at the rent asked
@@ -403,6 +407,12 @@ class Composer(CaseSentences):
             out = [Sentence(say(key, lang, asked=workload_phrase(sel.model, sel.fallback_from, None, lang),
                                 what=workload_phrase(sel.model, sel.workload, sel.precision, lang), cap=cap),
                             ["S"], derived=(float(cap),))]
+            verdict = [(i, c) for i, c in enumerate(f.checks, 1) if c.workload == sel.fallback_from and not c.fits]
+            for i, c in verdict[:1]:  # "No: …on the 4 × A100 80GB the budget buys": the asked job's own verdict
+                out.insert(0, Sentence(say("fit_no", lang, what=workload_phrase(c.model, c.workload, c.precision,
+                                                                                  lang),
+                                           count=c.gpu_count, gpu=gpu_name(c.gpu), need=gib(c.per_gpu_required_bytes),
+                                           avail=gib(c.per_gpu_available_bytes)), [f"F{i}"]))
         within = [("pick_fastest", fastest), ("pick_cheapest", cheapest)] if sel.budget_cny is not None else [
             ("pick_cheapest", cheapest), ("pick_fastest_open", fastest)]  # no budget: what is enough comes first
         one = sel.budget_cny is None  # (no budget: one card of each, not what a budget buys)
@@ -644,12 +654,17 @@ class Composer(CaseSentences):
             direct = mechanism_sentences(f) + direct
         if kind in ("fit", "speed"):
             direct = self._measured(f) + direct
+        if f.observed is not None:  # "7 tok/s on a 4090, normal?": the observation judged against kb's bound is
+            # the answer (their own run shows it fits, whatever a check at a longer context says)
+            direct = observed_sentences(f, f.observed, self._figure,
+                                        lambda gpu, v: self._cite(f, self._part_with(gpu, v), top_k)) or direct
         if kind in ("fit", "speed", "cost"):  # "4090 显存多大？能跑 32b 吗": the figure asked beside the verdict
             direct = self._figures_also_asked(f, top_k) + direct
         buys = self._budget_buys(f, top_k)  # "how many 4070 tis for 40k": the count, not the guide's budget band
         priced_cards = "price" in f.intent.attributes and any(g in f.counts for g in f.gpus)
         if kind not in ("selection", "case") and f.budget_cny is not None and not buys and not priced_cards:
-            direct = self._budget_rule(f, f.budget_cny, top_k) + direct
+            rule = self._budget_rule(f, f.budget_cny, top_k)  # (after a verdict or a time: the asked answer leads)
+            direct = direct + rule if kind in ("fit", "speed", "cost") and direct else rule + direct
         direct = buys if buys and len(f.gpus) >= 2 else buys + direct  # (a two-step budget: the whole answer)
         prefer = ("tradeoff", "case") if kind in ("why", "case") else ("guide",)
         if f.unknown_gpus and f.gpus and not direct and not f.checks and kind not in ("case", "selection"):

@@ -59,8 +59,8 @@ def _why_not(gpu: GpuSpec, need: int, budget: float | None, max_gpus: int | None
 
 def select(engine: Checker, model: str, workload: str, *, budget_cny: float | None = None,
            max_gpus: int | None = None, precision: str | None = None, seq_len: int | None = None, batch: int = 1,
-           tokens: float | None = None, concurrency: int | None = None,
-           language: Language = "en") -> tuple[Selection, list[FitResult]]:
+           tokens: float | None = None, concurrency: int | None = None, among: frozenset[str] = frozenset(),
+           no_datacenter: bool = False, language: Language = "en") -> tuple[Selection, list[FitResult]]:
     """The configurations that fit, each kind at its fewest cards and at the most the budget buys.
 
     Returns the ranked table and the full checks behind its first row by time and its first by cost,
@@ -71,6 +71,11 @@ def select(engine: Checker, model: str, workload: str, *, budget_cny: float | No
     excluded: list[Note] = []
     train_tokens = tokens or DEFAULT_TRAIN_TOKENS
     for gpu in engine.gpus.values():
+        if among and gpu.id not in among:
+            continue  # ("A100 or 4090?": the others are not asked about)
+        if no_datacenter and gpu.datacenter:
+            excluded.append(note("excluded_datacenter", gpu=gpu.id))
+            continue
         if gpu.price_cny is None:
             excluded.append(note("excluded_no_price", gpu=gpu.id))
             continue

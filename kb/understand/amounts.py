@@ -255,11 +255,11 @@ def batch(t: Text, q: Query) -> None:
                     rf"|({NUM})\s*(?:万|k)?\s*(?:路|个|名)?\s*(?:并发|concurrent)\s*(?:的)?\s*(?:users?|用户|请求|requests?)?"
                     rf"|({NUM})\s*(?:个|名|位)?\s*(?:同时在线的?\s*)?(?:users|用户|seqs?|sequences|people|ppl|persons)"
                     rf"|({NUM})\s*路(?!由|径|线|上)"
-                    rf"|({NUM}|{CN_NUMERAL})\s*(?:个|名|位)\s*(?:人(?![工民])|{_PEOPLE_ZH})"
+                    rf"|({NUM}|{CN_NUMERAL})\s*(?:来|多|余)?\s*(?:个|名|位)\s*(?:人(?![工民])|{_PEOPLE_ZH})"
                     rf"|({NUM}|{CN_NUMERAL})\s*人\s*(?=用|使用|同时|在线|并发|访问)|给\s*({NUM}|{CN_NUMERAL})\s*人"
                     rf"|({EN_COUNT})\s+(?:concurrent\s+)?(?:users|people|seqs|sequences)"
                     rf"|({NUM}|{EN_COUNT})\s+(?:concurrent\s+)?{_PEOPLE_EN}"
-                    rf"|for (?:the |all )?({NUM}|{EN_COUNT}) of us"):
+                    rf"|(?:for|to) (?:the |all )?({NUM}|{EN_COUNT}) of us"):
         text = m.group(0)
         if at_once and not re.search(r"并发|同时|在线|concurren|simultan", text):
             continue

@@ -30,6 +30,15 @@ _FIGURE_ASKS = ("figure", "price", "comparison")
 _OF_CARDS = {"figure", "compare", "total", "derive", "match", "bill", "buys"}
 
 
+@dataclass(frozen=True)
+class Observed:
+    """What an asker measured: a decode rate (tokens/s), a training rate (tokens/s over all the cards), or the batch
+    at which a job ran out of memory."""
+
+    kind: str  # "decode" | "train" | "oom"
+    value: float
+
+
 @dataclass
 class Ask:
     """One ask of a message: its template, the clause it was said in, its slots, and the mentions it holds."""
@@ -42,6 +51,7 @@ class Ask:
     of_a_run: bool = False  # the span is a run another ask timed ("训练期间的电费")
     rent_cny: float | None = None  # a rent a card-hour the message gives ("$2.50 per GPU-hour"), in CNY
     in_usd: bool = False  # the asker's own money was in dollars: results are said in dollars too
+    observed: Observed | None = None  # what the asker measured, to judge against kb's bound
 
     def ops(self) -> set[str]:
         return {m.key for m in self.mentions if m.kind == "operation"}
@@ -66,6 +76,8 @@ def template(q: Query, mentions: list[Mention]) -> str:
         return "match"
     if "total" in ops and q.gpus and any(c for _, c in q.gpus) and attributes and not q.model:
         return "total"
+    if "pick" in ops and (len(q.gpus) >= 2 or q.model or q.workloads) and "why" not in ops:
+        return "pick"  # "A100和4090到底选哪个？", "大概怎么配？": a choice, between the cards named or among all
     if "why" in ops:
         return "why"
     if "how_long" in ops or q.asked == "time":
@@ -74,8 +86,8 @@ def template(q: Query, mentions: list[Mention]) -> str:
         return "speed"
     if q.model and (attributes & {"price"} or "cheaper" in ops) and (q.tokens or "rent" in kinds):
         return "cost"  # what a run costs: its GPU-hours at the rent given, or the cards it needs
-    if q.asked in ("concurrency", "kv"):
-        return "serve"
+    if q.asked in ("concurrency", "kv") or (q.asked is None and q.asks in ("concurrency", "kv")):
+        return "serve"  # (a clause asking a model's KV or users, "KV cache多大？", of the message's model)
     if ("how_many" in ops or q.how_many) and q.model:
         return "count"
     if q.how_many and len(q.gpus) == 1 and q.budget_cny is not None and not q.model:
@@ -111,6 +123,8 @@ def _bind(context: Query, own: Query, found: list[Mention]) -> Query:
         if not own.workloads and context.workloads:
             bound.workloads = list(context.workloads)
     kind = template(bound, found)
+    if bound.asked is None and own.asks and bound.model:
+        bound.asked = own.asks  # ("KV cache多大？" of the message's model: what the words ask of a model)
     if kind == "time" and bound.asked is None:
         bound.asked = "time"  # ("2. 如果继续预训练100B token，要跑多少天？" of the message's model and cards)
     elif kind == "count":
@@ -121,6 +135,25 @@ def _bind(context: Query, own: Query, found: list[Mention]) -> Query:
         if not getattr(bound, name) and getattr(context, name):
             setattr(bound, name, getattr(context, name))
     return bound
+
+
+def observed(q: Query, mentions: list[Mention]) -> Observed | None:
+    """What a clause reports having measured ("7 tok/s", "一天才跑了20B token", "oom at batch 8"), if it asks
+    about it."""
+    ops = {m.key for m in mentions if m.kind == "operation"}
+    if not ops & {"observe", "oom"}:
+        return None
+    if "oom" in ops:
+        return Observed("oom", float(q.batch or 1))
+    training = bool(set(q.workloads) - {"inference"})
+    if through := of_kind(mentions, "throughput"):
+        return Observed("train", (through[0].value or 0.0) / 3600)
+    if rates := of_kind(mentions, "rate"):
+        return Observed("train" if training else "decode", rates[0].value or 0.0)
+    tokens, spans = of_kind(mentions, "tokens"), of_kind(mentions, "duration", "span")
+    if tokens and spans and training:  # "一天才跑了20B token": tokens over the span said
+        return Observed("train", (tokens[0].value or 0.0) / ((spans[0].value or 1.0) * 3600))
+    return None
 
 
 def _hours(mentions: list[Mention]) -> float | None:
@@ -134,7 +167,8 @@ def read_asks(text: str, query: Query, read: Callable[[str, Language], Query],
     whole = mentions(text)
     rent = next((m.value for m in whole if m.kind == "rent"), None)
     usd = any(m.key == "usd" for m in whole if m.kind in ("rent", "energy_price", "money"))
-    single = Ask(template(query, whole), text, query, whole, hours=_hours(whole), rent_cny=rent, in_usd=usd)
+    single = Ask(template(query, whole), text, query, whole, hours=_hours(whole), rent_cny=rent, in_usd=usd,
+                 observed=observed(query, whole))
     clauses = ask_clauses(text)
     if len(clauses) < 2:
         return [single]
@@ -143,7 +177,7 @@ def read_asks(text: str, query: Query, read: Callable[[str, Language], Query],
         own, found = read(clause.text, language), mentions(clause.text)
         bound = _bind(query, own, found)
         asks.append(Ask(template(bound, found), clause.text, bound, found, hours=_hours(found) or single.hours,
-                        rent_cny=rent, in_usd=usd))
+                        rent_cny=rent, in_usd=usd, observed=observed(bound, found)))
     kinds = [a.template for a in asks]
     subjects = {(a.query.model, a.query.precision, tuple(a.query.workloads)) for a in asks if a.query.model}
     if (len(set(kinds)) == 1 and len(subjects) <= 1) or set(kinds) <= _OF_CARDS \

@@ -164,6 +164,7 @@ class Turn:
     carried: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     before: dict[str, object] = field(default_factory=dict)  # the changed slots' earlier values
+    why: bool = False  # a why asked of the conversation's cards (kb/understand/pointers.py), not a new check
 
 
 def slot_values(q: Query) -> dict[str, object]:
@@ -298,9 +299,10 @@ def _workload_change(prior: Query, merged: Query) -> None:
         merged.seq_len = None
 
 
-def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = ()) -> Turn:
+def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (), corrects: bool = False) -> Turn:
     """`new` read against `prior`: a follow-up inherits what it does not say, else it stands alone.
-    `registry_ids` are the GPU records, for a correction that names only a size ("the 40GB one")."""
+    `registry_ids` are the GPU records, for a correction that names only a size ("the 40GB one"); `corrects`: the
+    turn says it corrects something ("不好意思", "my bad": the vocabulary's correction cues), so it is a follow-up."""
     reset, _ = is_reset(text)
     spoken = unicodedata.normalize("NFKC", text)
     if new.seq_len is None and new.budget_cny is None and (prior.seq_len or prior.asked in ("concurrency", "kv")) \
@@ -316,7 +318,7 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
             new = replace(new, budget_cny=value * float(usd["rate"]) if usd else value)
     if _SOFT_RESET.search(text) and (new.model is not None or new.gpus):
         return Turn(new)
-    opener = bool(_OPENER.search(text)) or bool(_SOFT_RESET.search(text))
+    opener = corrects or bool(_OPENER.search(text)) or bool(_SOFT_RESET.search(text))
     # A question with its own subject: a model on a card or a workload, or a figure of a named card asked
     # after a conversation about something else.
     own_subject = not opener and ((new.model is not None and (bool(new.gpus) or bool(new.workloads)))

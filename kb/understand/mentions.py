@@ -20,6 +20,7 @@ from kb.understand.terms import Hit, fold, terms
 VOCABULARY = ("attributes.yaml", "workloads.yaml", "cues.yaml", "settings.yaml")
 NEGATABLE = ("workload", "precision", "setting")
 _NEGATION_REACH = 6  # characters between a negation and what it negates ("not lora", "不要用 lora")
+_STOP = re.compile(r"[。，,.;；!?！？\n]")
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ _USD = re.compile(r"\$|usd|dollar|美元|美金|刀", re.IGNORECASE)
 _PER_KWH = re.compile(r"^\s*(?:/|每|per|一|a)\s*(?:kwh|kw·h|kw h|度|千瓦时|kilowatt[\s-]?hour)", re.IGNORECASE)
 _PER_CARD_HOUR = re.compile(r"^\s*(?:/|每|per|an?|一)\s*(?:(?:gpu|card|卡)[\s-]*)?(?:h|hr|hour|小时|卡时)(?![a-z])|"
                             r"^\s*(?:/|每)\s*卡\s*(?:/|每)?\s*(?:时|小时)", re.IGNORECASE)
-_TOKENS_AFTER = re.compile(r"^\s*(?:个)?\s*(?:tokens|token|toks|tok|词元)(?!s|\s*/)", re.IGNORECASE)
+_TOKENS_AFTER = re.compile(r"^\s*(?:个)?\s*(?:tokens?|toks?|词元)(?![a-z]|\s*/)", re.IGNORECASE)
 _PER_SPAN = re.compile(r"^\s*(?:/|每|per|a|an|一)\s*(天|日|day|小时|hour|h|秒|sec(?:ond)?|s)(?![a-z])", re.IGNORECASE)
 _SPAN_HOURS = {"天": 24.0, "日": 24.0, "day": 24.0, "小时": 1.0, "hour": 1.0, "h": 1.0,
                "秒": 1 / 3600, "sec": 1 / 3600, "second": 1 / 3600, "s": 1 / 3600}
@@ -126,12 +127,14 @@ def _amounts(s: str, usd_cny: float) -> list[Mention]:
     return out
 
 
-def _negate(found: list[Mention], hits: list[Hit]) -> list[Mention]:
-    """A negation just before a workload, precision or setting scopes it out ("full params, not lora")."""
+def _negate(s: str, found: list[Mention], hits: list[Hit]) -> list[Mention]:
+    """A negation just before a workload, precision or setting scopes it out ("full params, not lora"): within a
+    few characters, with no stop and no other mention between them ("不考虑上云。用LoRA" rules out only the cloud)."""
     cues = [h for h in hits if h.kind == "negation"]
     out = []
     for m in found:
-        near = any(c.end <= m.start and m.start - c.end <= _NEGATION_REACH for c in cues)
+        near = any(c.end <= m.start and m.start - c.end <= _NEGATION_REACH and not _STOP.search(s[c.end:m.start])
+                   and not any(c.end <= o.start < m.start for o in found) for c in cues)
         out.append(replace(m, negated=True) if m.kind in NEGATABLE and near else m)
     return out
 
@@ -147,7 +150,7 @@ def read_mentions(question: str, registry: Registry, usd_cny: float = 7.2) -> li
     hits = [h for h in terms(*VOCABULARY).find(s) if not any(a <= h.start < b for a, b in taken)]
     found += [Mention(h.kind, h.key, h.start, h.end) for h in hits if h.kind not in ("negation",)]
     found += [a for a in _amounts(s, usd_cny) if not any(x <= a.start < y for x, y in taken)]
-    return sorted(_negate(found, hits), key=lambda m: (m.start, -m.end))
+    return sorted(_negate(s, found, hits), key=lambda m: (m.start, -m.end))
 
 
 def of_kind(mentions: list[Mention], *kinds: str) -> list[Mention]:

@@ -50,6 +50,8 @@ class Query:
     individual: bool = False  # a pick for one person (a solo developer, a freelancer): one consumer card; not state
     setting: str | None = None  # the §11.2 setting a pick is for ("边缘部署", "实时交互式应用"); not state
     scratch: bool = False  # training said as pre-training or from scratch: adapters are no fallback; not state
+    among: list[str] = field(default_factory=list)  # the records a pick chooses between ("A100和4090选哪个"); not state
+    no_datacenter: bool = False  # where the cards go has no server room (an office): no data-center cards; not state
     speed: bool = False  # asks for a decode rate (tokens/s), which people quote at a short context
     concurrency: int | None = None
     count: int | None = None  # a GPU count said without a GPU ("with 8 cards"): a follow-up's new count

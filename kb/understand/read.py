@@ -236,7 +236,7 @@ def _bare_count(t: Text, q: Query) -> None:
     # "单卡要吃掉多少显存" after "平摊下来": each card's share, not a count of one
     # ("两张卡平分的话一张扛多少": one card's share of two)
     per_card = r"(?:单卡|(?:一|每)\s*(?:张|块)\s*(?:卡)?|每卡)\s*(?:要|需要|得)?\s*(?:吃|占|扛|分到|摊|承担)"
-    for m in t.take(rf"(?<![\d.])(?!{per_card})(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})\s*(?:张|块|片)?\s*"
+    for m in t.take(rf"(?<![\d.])(?!{per_card})(\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})[\s-]*(?:张|块|片)?\s*"
                     rf"(?:显卡|卡|gpus?\b|cards?\b)"
                     rf"|(?<![\d.])(?!{per_card})(\d+|{CN_NUMERAL})\s*(?:张|块)(?!\s*[a-z0-9])"
                     rf"|(?<![\d.])(\d+|{EN_NUMBER_WORD})\s+of (?:them|those|these|each)"

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from kb.fit.gpus import card_family
 from kb.language import Language, check_language
 from kb.understand.mentions import Mention, read_mentions
 from kb.understand.names import Registry, registry_for
@@ -33,7 +34,16 @@ class Reader:
         """The question's Query (`language`: the language of its notes; both languages are read either way).
         A workload the question rules out ("full params, not lora", "不要LoRA") is not one of its workloads."""
         q = read_query(question, self.registry, self.usd_cny, check_language(language))
-        said = [m for m in self.mentions(question) if m.kind == "workload"]
+        found = self.mentions(question)
+        if q.wants_selection and q.model and q.gpus and all(c for _, c in q.gpus) \
+                and not any(m.kind == "operation" and m.key == "pick" for m in found):
+            q.wants_selection = False  # "预算130万…想确认8张40G做全参够不够": a verdict on their cards, not a pick
+        places = {m.key for m in found if m.kind == "setting" and not m.negated}
+        q.no_datacenter = bool(places & {"office", "no_server_room"}) and "server_room" not in places
+        if q.wants_selection and len(q.gpus) >= 2 and any(m.kind == "operation" and m.key == "pick" for m in found):
+            families = {card_family(g) for g, _ in q.gpus}  # "A100和4090选哪个": the pick is between these
+            q.among = [g for g in self.registry.gpu_ids if card_family(g) in families]
+        said = [m for m in found if m.kind == "workload"]
         if any(m.negated for m in said):
             q.workloads = workloads_of({m.key for m in said if not m.negated}) or \
                 [w for w in q.workloads if w not in {_DENIES.get(m.key, m.key) for m in said if m.negated}]

@@ -83,6 +83,10 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "Training time: about {days} days on {cards} ({gpu_hours} GPU-hours at {mfu}% MFU)",
         "zh": "训练时间：{cards} 约 {days} 天（{gpu_hours} GPU 小时，MFU {mfu}%）",
     },
+    "train_time_hours": {
+        "en": "Training time: about {hours} hours ({days} days) on {cards} ({gpu_hours} GPU-hours at {mfu}% MFU)",
+        "zh": "训练时间：{cards} 约 {hours} 小时（{days} 天；{gpu_hours} GPU 小时，MFU {mfu}%）",
+    },
     "train_time_comm": {
         "en": "Training time: about {days} days on {cards} ({gpu_hours} GPU-hours: {compute_days} days of compute at "
               "{mfu}% MFU, the rest the layout's communication that compute does not hide)",
@@ -297,6 +301,39 @@ ANSWER: dict[str, dict[str, str]] = {
     },
     "power_bill_usd": {"en": "In dollars that is about ${usd} at ${price}/kWh, the price asked",
                        "zh": "按问题给的每度 {price} 美元，即约 {usd} 美元"},
+    "observed.decode": {
+        "en": "kb's decode upper bound for {what} on {count} × {gpu} at a {context}-token context is about {bound} "
+              "tokens/s; the {seen} tokens/s you see is {share}% of it, {side}",
+        "zh": "按 kb 的解码上限，{what} 在 {count} 张 {gpu} 上、{context} token 上下文时约 {bound} tokens/s；"
+              "你看到的 {seen} tokens/s 是它的 {share}%，{side}",
+    },
+    "observed.train": {
+        "en": "{count} × {gpu} at {peak} dense BF16 TFLOPS each can train a {params}B model at most about {full} "
+              "tokens/s ({full_day} billion tokens a day) at 100% of their peak, about {mfu_day} billion a day at "
+              "{mfu}% MFU; the {seen} tokens/s you report ({seen_day} billion a day) means about {implied}% of the "
+              "peak, {side}",
+        "zh": "{count} 张 {gpu}（每张稠密 BF16 {peak} TFLOPS）训练 {params}B 模型，满算力时最多约 {full} tokens/s"
+              "（每天约 {full_day} 亿 token），按 MFU {mfu}% 约每天 {mfu_day} 亿；你们的 {seen} tokens/s"
+              "（每天 {seen_day} 亿）相当于峰值的 {implied}% 左右，{side}",
+    },
+    "observed.slow": {"en": "well below what the hardware allows", "zh": "明显低于硬件能达到的水平"},
+    "observed.near": {"en": "in the range real engines reach", "zh": "在实际引擎能达到的范围内，属于正常"},
+    "observed.above": {
+        "en": "above what the hardware can do, so the figure likely counts something else (prompt tokens, several "
+              "cards, or a whole batch)",
+        "zh": "超过了硬件的上限，这个数字可能把别的也算进去了（提示词 token、多张卡或整批）",
+    },
+    "observed.causes_decode": {
+        "en": "Usual causes of a slow decode: layers offloaded to the CPU or not all on the GPU, unquantized or "
+              "fp32 kernels, very long prompts, and other jobs sharing the card",
+        "zh": "解码慢的常见原因：部分层被卸载到 CPU 或没有全部放在 GPU 上、没用量化或用了 fp32 的算子、提示词很长、"
+              "卡上还跑着别的任务",
+    },
+    "observed.causes_train": {
+        "en": "Training falls short of the peak because of communication between cards (PCIe on consumer cards), "
+              "small micro-batches, activation recomputation and data loading",
+        "zh": "训练达不到峰值的常见原因：卡间通信（消费级卡走 PCIe）、微批太小、激活重计算和数据加载",
+    },
     "period.run": {"en": "over the training run", "zh": "训练期间"},
     "span.years": {"en": "over {n} years", "zh": "{n} 年里"},
     "span.months": {"en": "over {n} months", "zh": "{n} 个月里"},

@@ -556,6 +556,11 @@ FIT: dict[str, dict[str, str]] = {
     },
 
     # select.py: why a kind is left out, and what the ranking assumes.
+    "excluded_datacenter": {
+        "en": "{gpu}: a data-center card, left out for a site with no server room (it needs a server's power, "
+              "airflow and cooling)",
+        "zh": "{gpu}：数据中心卡，没有机房的场所不考虑（它需要服务器的供电、风道和散热）",
+    },
     "excluded_no_price": {
         "en": "{gpu}: no price in the document or a vendor list",
         "zh": "{gpu}：文档和厂商价目里都没有价格",

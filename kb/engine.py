@@ -38,6 +38,7 @@ from kb.retrieve.search import HybridSearcher, SearchConfig
 from kb.retrieve.search_index import SearchIndex
 from kb.settings import Settings, get_settings
 from kb.understand.asks import Ask, read_asks
+from kb.understand.clauses import ask_clauses
 from kb.understand.followup import Turn, asks_same_money, is_reset, merge, slot_values
 from kb.understand.intent import Domain, Intent, about_a_case, classify, names_a_case, off_domain
 from kb.understand.lexicon import section_of_unknown
@@ -329,6 +330,8 @@ class Engine:
         """A message's answer: its one ask answered whole, or each of its asks in the order asked, joined. A bill
         asked of a run another ask times ("训练期间的电费") is for that run's hours."""
         asks = read_asks(text, query, self.reader.read, self.reader.mentions, language)
+        if self._outside(text, language):  # a team's message about hiring, wifi or a filing: nothing kb holds
+            return self._answer(text, query, k, language, outside=True)
         if len(asks) == 1:
             return self._answer(text, asks[0].query, k, language, ask=asks[0])
         parts: list[tuple[str, Answer]] = []
@@ -344,8 +347,23 @@ class Engine:
                                                    "asks": [{"template": a.template, "question": a.text}
                                                             for a in asks]}})
 
+    def _outside(self, text: str, language: Language) -> bool:
+        """Whether every ask of a message is about something outside the guide: no card, model or workload of its
+        own, and mostly words the guide never uses ("what's a competitive salary range these days") — however
+        many of the guide's words the context around them holds ("our fine-tuning pipeline", "大模型应用")."""
+        clauses = ask_clauses(text)
+        if len(clauses) < 2 and len(text) < 120:
+            return False  # (a short question is judged whole, as it always was)
+        for clause in clauses:
+            own = self.reader.read(clause.text, language)
+            if own.model or own.gpus or own.unknown or own.attributes:  # (a workload word alone may be context:
+                return False  # "我们的大模型应用要上线了，…备案流程怎么走")
+            if not (self.domain.foreign(clause.text) or off_domain(clause.text)):
+                return False
+        return True
+
     def _answer(self, text: str, query: Query, k: int, language: Language, *, ask: Ask | None = None,
-                search_text: str | None = None) -> Answer:
+                search_text: str | None = None, outside: bool = False) -> Answer:
         """A standalone question's answer, from its Query (`ask`: what the ask reader found beside the slots — a
         span, a rent, dollars; `search_text`: what to search with, when the question is one clause of a longer
         message)."""
@@ -360,8 +378,14 @@ class Engine:
         intent = classify(text, self.domain, has_checks=bool(checks), has_selection=selection is not None,
                           names_gpu=len(set(query_gpus)), names_model=bool(found.models), names_unknown=bool(unknown),
                           asked=query.asked, how_many=query.how_many, wants_pick=query.wants_selection)
-        if intent.kind == "not_covered" and mechanisms(text) and not off_domain(text):
+        if outside:
+            intent = Intent("not_covered")
+        if intent.kind == "not_covered" and mechanisms(text) and not off_domain(text) and not outside:
             intent = Intent("why")  # "上下文拉长以后 同时服务的人为啥少了": how serving works, with no card named
+        if ask is not None and ask.template in ("why", "case") and intent.kind not in ("not_covered", "case", "why") \
+                and not (ask.template == "why" and (found.models or intent.kind == "spec")):
+            # (a why of models is their checks' arithmetic; of a card's figures, the figures themselves)
+            intent = Intent(ask.template, attributes=intent.attributes)  # (what the asks read says it asks)
         if intent.kind == "why" and query.attributes:  # a why about the figures a conversation was weighing
             intent.attributes = list(dict.fromkeys([*intent.attributes, *query.attributes]))
         if intent.kind == "not_covered":
@@ -378,8 +402,11 @@ class Engine:
                       energy_asked=query.energy_cny_per_kwh is not None, hours=ask.hours if ask else None,
                       of_a_run=bool(ask and ask.of_a_run),
                       rent_cny=ask.rent_cny if ask else None, observed=ask.observed if ask else None,
+                      match=ask.attribute() if ask and ask.template == "match" else None,
                       usd_cny=s.usd_cny if ask and ask.in_usd else None)
         composed = self.composer.compose(facts)
+        if intent.kind in ("case", "why") and "[F" not in composed.answer:
+            checks = []  # (what someone did, or a reason: checks the answer does not use were not asked for)
         return Answer(question=text, language=language,
                       answer=composed.answer, coverage=composed.coverage,  # type: ignore[arg-type]
                       unknown=unknown, passages=composed.passages, fit_checks=checks, selection=selection,

@@ -24,6 +24,7 @@ from kb.answer.guide_rules import (
     scale_rule,
     setting_rule,
 )
+from kb.answer.matched import matched
 from kb.answer.mechanism_sentences import mechanism_sentences
 from kb.answer.observed import observed_sentences
 from kb.answer.parts import Composition, Facts, Sentence, TeamPrices
@@ -654,6 +655,9 @@ class Composer(CaseSentences):
             direct = mechanism_sentences(f) + direct
         if kind in ("fit", "speed"):
             direct = self._measured(f) + direct
+        if f.match is not None:  # "how many 4090s to match one a100's memory, and is that cheaper?"
+            direct = matched(f, f.match, self._figure, lambda gpu, v: self._cite(f, self._part_with(gpu, v), top_k)) \
+                + direct
         if f.observed is not None:  # "7 tok/s on a 4090, normal?": the observation judged against kb's bound is
             # the answer (their own run shows it fits, whatever a check at a longer context says)
             direct = observed_sentences(f, f.observed, self._figure,

@@ -59,6 +59,10 @@ class Ask:
     def kinds(self) -> set[str]:
         return {m.kind for m in self.mentions}
 
+    def attribute(self) -> str | None:
+        """The first card figure the ask names ("vram" of "match one a100's vram")."""
+        return next((m.key for m in self.mentions if m.kind == "attribute"), None)
+
 
 def template(q: Query, mentions: list[Mention]) -> str:
     """What kind of answer a clause wants, from what it names and what its words do."""
@@ -70,16 +74,20 @@ def template(q: Query, mentions: list[Mention]) -> str:
         return "observe"
     if q.gpus and ("energy_price" in kinds or "energy_cost" in attributes) and not q.model:
         return "bill"
+    if ops & {"why", "challenge"} and not (q.model and (q.gpus or q.workloads)):
+        return "why"  # (a claim challenged, "4090 比 a100 强，这说得通吗", asks its reason as a why does; a why
+        # of a model on cards, "为啥24g连7b全参都不够", is answered by the check's own arithmetic)
     if q.derived:
         return "derive"
     if "match" in ops and len(q.gpus) == 2 and attributes & {"vram", "bandwidth", "compute"}:
         return "match"
     if "total" in ops and q.gpus and any(c for _, c in q.gpus) and attributes and not q.model:
         return "total"
-    if "pick" in ops and (len(q.gpus) >= 2 or q.model or q.workloads) and "why" not in ops:
+    third = "third" in ops and "party" in kinds and "own" not in kinds  # ("the company …: what do they run")
+    if ("case" in ops or third) and "pick" not in ops:
+        return "case"  # "有团队把7b塞进4卡4090…延迟做到多少": what someone did, named by what happened
+    if "pick" in ops and (q.model or q.workloads or q.budget_cny is not None) and "why" not in ops:
         return "pick"  # "A100和4090到底选哪个？", "大概怎么配？": a choice, between the cards named or among all
-    if "why" in ops:
-        return "why"
     if "how_long" in ops or q.asked == "time":
         return "time"
     if q.model and (q.speed or kinds & {"rate"}) and q.asked != "concurrency":
@@ -110,28 +118,31 @@ def template(q: Query, mentions: list[Mention]) -> str:
 def _bind(context: Query, own: Query, found: list[Mention]) -> Query:
     """A clause's Query with the message's subject carried in where the clause does not say it: its cards
     always, its model, workload and amounts unless the clause asks a figure of the cards alone."""
-    bound = replace(own, notes=list(own.notes))
+    cards = replace(own, notes=list(own.notes))
     if not own.gpus and context.gpus:
-        bound.gpus = [(g, own.count if own.count is not None else c) for g, c in context.gpus]
-    if own.how_many and len(bound.gpus) == 1 and own.model is None and own.budget_cny is None:
-        bound.budget_cny = context.budget_cny  # ("买4090的话能买几张" of the message's budget)
-    kind = template(bound, found)
-    if not (kind in _OF_CARDS and own.model is None):
-        for name in _SUBJECT:
-            if getattr(bound, name) in (None, []) and getattr(context, name) not in (None, []):
-                setattr(bound, name, getattr(context, name))
-        if not own.workloads and context.workloads:
-            bound.workloads = list(context.workloads)
-    kind = template(bound, found)
+        cards.gpus = [(g, own.count if own.count is not None else c) for g, c in context.gpus]
+    if own.how_many and len(cards.gpus) == 1 and own.model is None and own.budget_cny is None:
+        cards.budget_cny = context.budget_cny  # ("买4090的话能买几张" of the message's budget)
+    bound = replace(cards, notes=list(cards.notes))
+    for name in _SUBJECT:
+        if getattr(bound, name) in (None, []) and getattr(context, name) not in (None, []):
+            setattr(bound, name, getattr(context, name))
+    if not own.workloads and context.workloads:
+        bound.workloads = list(context.workloads)
     if bound.asked is None and own.asks and bound.model:
         bound.asked = own.asks  # ("KV cache多大？" of the message's model: what the words ask of a model)
+    kind = template(bound, found)
+    if own.model is None and (kind in _OF_CARDS or template(cards, found) in _OF_CARDS - {"buys"}) \
+            and kind not in ("cost", "time", "serve", "count", "speed"):
+        bound = cards  # ("③4张卡满载功耗加起来多少瓦？": a figure of the cards, whatever model the message runs)
+        kind = template(bound, found)
     if kind == "time" and bound.asked is None:
         bound.asked = "time"  # ("2. 如果继续预训练100B token，要跑多少天？" of the message's model and cards)
     elif kind == "count":
         bound.how_many = True
     if own.budget_cny is None and context.budget_cny is not None and kind == "pick":
         bound.budget_cny = context.budget_cny
-    for name in ("setting", "individual", "low_power", "scratch"):
+    for name in ("setting", "individual", "low_power", "scratch", "no_datacenter"):
         if not getattr(bound, name) and getattr(context, name):
             setattr(bound, name, getattr(context, name))
     return bound

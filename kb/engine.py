@@ -81,7 +81,7 @@ class Engine:
         self.reader = Reader.for_corpus(settings.corpus_dir, settings.usd_cny)
         self.composer = Composer(index.chunks, self._passage_of, len, self._figure, self._team_prices,
                                  self.index.by_id, self._lacks, self._cards_in,
-                                 self.reader.gpus_named)
+                                 self.reader.gpus_named, index.sentences)
         self.domain = Domain(index.glossary, [t for c in index.chunks
                                               for t in (c.heading, c.text, c.heading_en, c.text_en)])
         self.documents: LiveDocuments | None = None  # teams' documents joining the index (kb/documents/live.py)
@@ -403,6 +403,7 @@ class Engine:
                       of_a_run=bool(ask and ask.of_a_run),
                       rent_cny=ask.rent_cny if ask else None, observed=ask.observed if ask else None,
                       match=ask.attribute() if ask and ask.template == "match" else None,
+                      query_vector=self.embed_query(self.searcher.query_text(search_text or text, language)),
                       usd_cny=s.usd_cny if ask and ask.in_usd else None)
         composed = self.composer.compose(facts)
         if intent.kind in ("case", "why") and "[F" not in composed.answer:

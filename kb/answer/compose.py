@@ -28,7 +28,7 @@ from kb.answer.matched import matched
 from kb.answer.mechanism_sentences import mechanism_sentences
 from kb.answer.observed import observed_sentences
 from kb.answer.parts import Composition, Facts, Sentence, TeamPrices
-from kb.answer.sentences import best_sentences
+from kb.answer.sentences import asked_units, best_sentences
 from kb.answer.sync_sentences import TABLE, grad_sync
 from kb.answer.verify import object_figures, text_figures, unsupported
 from kb.fit.presets import PRESETS, resolve_model
@@ -38,6 +38,7 @@ from kb.language import Language
 from kb.models import Passage
 from kb.numbers import GIB
 from kb.retrieve.focus import FRAMING, asks_framing
+from kb.retrieve.sentences import Sentences
 from kb.understand.audience import asks_driver_focus
 from kb.understand.intent import KEY_FIGURES, also_asked_figures, asks_rent, asks_which, asks_why, derived_ask
 from kb.understand.mechanisms import mechanisms
@@ -65,13 +66,15 @@ class Composer(CaseSentences):
                  by_id: Mapping[str, Chunk] | None = None,
                  lacks: Callable[[str], frozenset[str]] = lambda gpu: frozenset(),
                  cards_in: Callable[[str], dict[str, int]] = lambda text: {},
-                 gpus_named: Callable[[str], tuple[str, ...]] = lambda text: ()) -> None:
+                 gpus_named: Callable[[str], tuple[str, ...]] = lambda text: (),
+                 sentences: Sentences | None = None) -> None:
         """`chunks`: the guide's (its records are read here once); `by_id`: every live chunk, teams' documents'
         too, as the index holds them now (kb/retrieve/search_index.py), for the price rows an answer cites."""
         self._figure = figure  # a GPU record's figure for a spec attribute (value, unit), for comparisons
         self._lacks = lacks  # the formats a card has no tensor cores for ("fp8", "fp4"), for a why
         self._cards_in = cards_in  # the cards a case's text counts, for what they cost
         self._gpus_named = gpus_named  # the cards a sentence names: after a card's figures, only sentences about it
+        self._sentences = sentences  # each prose sentence's vector (kb/retrieve/sentences.py), for quoting by meaning
         self._prices = prices  # a card's team price and rent-or-buy break-even (kb/documents), if any
         self._by_id: Mapping[str, Chunk] = by_id if by_id is not None else {c.id: c for c in chunks}
         self._groups: dict[str, list[Chunk]] = {}
@@ -84,6 +87,12 @@ class Composer(CaseSentences):
         self._chunks_by_id = {c.id: c for c in chunks}
         self._figures_of: dict[str, set[float]] = {}
         self._top_k_of = top_k_of
+
+    def _similar(self, f: Facts, p: Passage, texts: list[str]) -> list[float | None]:
+        """Each sentence's cosine with the question, where the index embedded it (None otherwise)."""
+        if self._sentences is None or f.query_vector is None:
+            return [None] * len(texts)
+        return self._sentences.similarity(f.query_vector, p.id, f.language, texts)
 
     # -- passages the answer cites -------------------------------------------------------------------
     def _cite(self, f: Facts, chunk: Chunk, top_k: int) -> str:
@@ -548,7 +557,7 @@ class Composer(CaseSentences):
         return out
 
     def _support(self, f: Facts, n: int, prefer: tuple[str, ...], require_match: bool,
-                 per_passage: int = 1, after_direct: bool = False) -> list[Sentence]:
+                 per_passage: int = 1, after_direct: bool = False, meaning: bool = False) -> list[Sentence]:
         if n <= 0:
             return []
         ranked = sorted(enumerate(f.passages[:3], 1), key=lambda ip: (ip[1].kind not in prefer, ip[0]))
@@ -587,7 +596,12 @@ class Composer(CaseSentences):
                 return family is None or any(g.startswith(family.group(1).lower()) for g in f.gpus)
         about = _same_workload(f, about)
         out = []
-        for i, text in best_sentences(ranked, f.terms, f.language, n, require_match, per_passage, about):
+        # No direct answer: among sentences with the question's words, one stating a figure of the kind asked, and
+        # of those the closest in meaning (e5-small's cosine ranks definitions poorly, so only figures are weighed)
+        units = asked_units(f.question, f.intent.attributes) if meaning else []
+        similar = (lambda p, texts: self._similar(f, p, texts)) if units else None
+        picked = best_sentences(ranked, f.terms, f.language, n, require_match, per_passage, about, similar, units)
+        for i, text in picked:
             out.append(Sentence(text, [f"@{f.passages[i - 1].id}"]))
             f.cited.add(f.passages[i - 1].id)
             for chunk, correction in self._corrections.find(text, f.language):
@@ -688,7 +702,7 @@ class Composer(CaseSentences):
         elif direct:
             support = self._support(f, SUPPORT.get(kind, 1), prefer, require_match=True, after_direct=True)
         else:  # a reason, a rule or a general question: the guide's own sentences are the answer
-            support = self._support(f, REASONS, prefer, require_match=False, per_passage=2)
+            support = self._support(f, REASONS, prefer, require_match=False, per_passage=2, meaning=True)
         # a computed figure the guide never states (its chapters' sentences would only be nearby), the guide's picks
         # by size or its lines for the reason asked (a chapter's sentence beside them is out of their block)
         if syncs or by_size or (reasons and len(reasons) == len(direct)):

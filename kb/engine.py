@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -43,6 +44,7 @@ from kb.understand.mechanisms import mechanisms
 from kb.understand.query import Query, from_state, to_state
 from kb.understand.question import clean_question, clean_top_k
 from kb.understand.reader import Reader
+from kb.understand.state import Known
 
 if TYPE_CHECKING:
     from indexer.build import Progress
@@ -80,6 +82,11 @@ class Engine:
         self.domain = Domain(index.glossary, [t for c in index.chunks
                                               for t in (c.heading, c.text, c.heading_en, c.text_en)])
         self.documents: LiveDocuments | None = None  # teams' documents joining the index (kb/documents/live.py)
+
+    @cached_property
+    def known(self) -> Known:
+        """What a state passed back may name: the spec records and the guide's cases (kb/understand/state.py)."""
+        return Known(frozenset(self.fit.gpus), frozenset(self._cases))
 
     def _figure(self, gpu: str, attribute: str) -> tuple[float, str] | None:
         """A spec record's figure for an asked attribute, as the fit engine reads it (for comparisons)."""
@@ -252,15 +259,15 @@ class Engine:
     def _prior(self, history: list[str] | None, state: dict[str, Any] | None) -> Query | None:
         """The conversation so far as one Query: from a passed-back state, else folded from the history."""
         if state is not None:
-            return from_state(state)
+            return from_state(state, self.known)
         if not history:
             return None
         if not isinstance(history, list) or len(history) > MAX_HISTORY:
             raise BadInput(f"history is a list of at most {MAX_HISTORY} earlier questions, oldest first",
                            field="history")
         prior: Query | None = None
-        for earlier in history:
-            text = clean_question(earlier, self.settings.max_question_chars)
+        for i, earlier in enumerate(history):
+            text = clean_question(earlier, self.settings.max_question_chars, f"history[{i}].question")
             prior = self._turn(prior, text, earlier=True).query
         return prior
 

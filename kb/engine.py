@@ -61,10 +61,10 @@ class Engine:
     def __init__(self, index: LoadedIndex, embedder: Embedder, settings: Settings, *,
                  search: SearchConfig | None = None, on_retrieval: RetrievalObserver | None = None) -> None:
         self.guide = index  # the artifact as loaded; `index` is what search reads and documents change
-        self.index = SearchIndex.from_loaded(index)
+        self.index = SearchIndex.from_loaded(index, texts_remembered=settings.text_cache_size)
         self.embedder = embedder
         self.settings = settings
-        self.searcher = HybridSearcher(self.index, search)
+        self.searcher = HybridSearcher(self.index, search, settings.text_cache_size)
         self.cache: LruCache[str, np.ndarray] = LruCache(settings.embed_cache_size)
         self._tables: dict[str, str] = {}  # section → the first chunk of its computed table
         self._cases: dict[str, tuple[str, str]] = {}  # case group → (its guide section, its title)
@@ -75,7 +75,7 @@ class Engine:
                 self._cases.setdefault(c.group, (c.section, c.heading))
         self.observe_retrieval = on_retrieval
         self.fit = FitEngine.from_settings(settings)
-        self.reader = Reader.for_corpus(settings.corpus_dir, settings.usd_cny)
+        self.reader = Reader.for_corpus(settings.corpus_dir, settings.usd_cny, settings.text_cache_size)
         self.composer = Composer(index.chunks, self._passage_of, len, self._figure, self._team_prices,
                                  self.index.by_id, self._lacks, self._cards_in,
                                  self.reader.gpus_named)

@@ -103,8 +103,13 @@ class Settings(BaseModel):
     # access log see the client it names; anyone else's X-Forwarded-For is ignored. "*" trusts every peer.
     trusted_proxies: list[str] = ["127.0.0.1"]
     rate_limit_per_minute: int = Field(default=600, ge=0)  # 0 turns the limit off
-    embed_cache_size: int = Field(default=4096, ge=0)
-    answer_cache_size: int = Field(default=1024, ge=0)  # whole rendered answers, keyed by (question, top_k)
+    # What kb remembers of work done on what clients send, each cache bounded (0 turns one off; docs/limits.md has
+    # what each holds at these defaults, measured by benchmarks/memory.py):
+    embed_cache_size: int = Field(default=4096, ge=0)  # query vectors (1.5 KiB each)
+    answer_cache_size: int = Field(default=1024, ge=0)  # whole rendered answers, keyed by (question, top_k) …
+    answer_cache_mb: float = Field(default=16.0, ge=0)  # … and at most this many MiB of them
+    fit_cache_size: int = Field(default=4096, ge=0)  # fit checks (numbers and steps, a few KiB each)
+    text_cache_size: int = Field(default=4096, ge=0)  # what was read from one text: its terms, names, glossary phrases
     shutdown_grace_seconds: float = Field(default=10.0, ge=0, le=3600)  # in-flight requests get this long on SIGTERM
     # A request body that has not all arrived this long after its headers is cut: 408, connection closed.
     body_timeout_seconds: float = Field(default=10.0, gt=0)

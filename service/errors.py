@@ -72,11 +72,15 @@ async def _kb_error(_: Request, exc: KbError) -> JSONResponse:
     return error_response(500, str(exc))
 
 
-async def _http(_: Request, exc: HTTPException) -> JSONResponse:
-    if exc.status_code == 400:  # FastAPI's only own 400: a body it could not decode (not UTF-8, say)
+async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+    if exc.status_code == 400:  # FastAPI's only own 400: a body it could not decode (not UTF-8, a broken form)
+        if request.headers.get("content-type", "").lower().startswith("multipart/"):
+            return error_response(400, "the body could not be read as multipart/form-data: send the document as "
+                                       "the form field `file` (curl -F file=@prices.csv)", "body", "bad_multipart")
         return error_response(400, "the body could not be read: send a UTF-8 JSON object", "body", "bad_json")
     message = exc.detail if isinstance(exc.detail, str) else CODES.get(exc.status_code, "error")
-    return error_response(exc.status_code, message, headers=dict(exc.headers or {}))
+    field = "authorization" if exc.status_code in (401, 403) else None  # the key sent, or the one missing
+    return error_response(exc.status_code, message, field, headers=dict(exc.headers or {}))
 
 
 def install(app: FastAPI) -> None:

@@ -107,7 +107,7 @@ def run(settings: Settings) -> None:
     if settings.workers == 1:
         from service.app import create_app
 
-        uvicorn.run(create_app(settings), **common)
+        uvicorn.run(create_app(settings, serving=True), **common)
         return
     export_settings(settings)
     # Every worker writes its metrics here and each one's /metrics reports the sum (prometheus-client's

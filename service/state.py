@@ -111,8 +111,9 @@ class AppState:
             raise IndexUnavailable(str(e)) from None
 
     async def run(self, func: Callable[..., T], *args: object) -> T:
-        """Run CPU-bound core code in the pool, at most KB_THREADS at once."""
-        return await anyio.to_thread.run_sync(func, *args, limiter=self._limiter)
+        """Run CPU-bound core code in the pool, at most KB_THREADS at once. A request cancelled while it waits
+        (a shutdown's grace period over) is answered at once; the thread's result, when it comes, is dropped."""
+        return await anyio.to_thread.run_sync(func, *args, limiter=self._limiter, abandon_on_cancel=True)
 
     async def _compute(self, func: Callable[[], T]) -> T:
         """A fresh answer: on the embedding thread when no other answer is being computed, else in the pool.

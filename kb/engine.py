@@ -86,7 +86,7 @@ class Engine:
     @cached_property
     def known(self) -> Known:
         """What a state passed back may name: the spec records and the guide's cases (kb/understand/state.py)."""
-        return Known(frozenset(self.fit.gpus), frozenset(self._cases))
+        return Known(frozenset(self.fit.gpus), frozenset(self._cases), self.settings.max_question_chars)
 
     def _figure(self, gpu: str, attribute: str) -> tuple[float, str] | None:
         """A spec record's figure for an asked attribute, as the fit engine reads it (for comparisons)."""

@@ -11,8 +11,9 @@ schema refuses a 14,000-character "model" before anything runs), and that they n
 when a `Known` is given as validation context (the Engine's).
 
 To add a field: declare it here with a default (None or an empty list), so that every state returned before
-still validates, and write it in `to_state` / read it in `from_state` (kb/understand/query.py). A key this model
-does not declare is refused, so a state can never carry what kb does not check.
+still validates, and write it in `to_state` / read it in `from_state` (kb/understand/query.py), as `asks` (a
+message's several asks, said back) was. A key this model does not declare is refused, so a state can never carry
+what kb does not check.
 """
 
 from __future__ import annotations
@@ -59,6 +60,11 @@ ATTRIBUTES: tuple[str, ...] = tuple(SPEC_ATTRIBUTES)
 MAX_CARDS = 32  # cards one state names: more than kb has spec records of
 MAX_MODELS = 32  # models compared in one question: more than kb has presets
 MAX_BUDGET_CNY = 1e12  # a trillion yuan: past any purchase a person plans
+MAX_ASKS = 32  # asks one message holds: one a clause
+MAX_QUESTION_CHARS = 10_000  # the most KB_MAX_QUESTION_CHARS may be (kb/settings.py); Known holds the one in force
+# The kinds of ask a message's clauses are read as (the ask reader's templates), for a state's `asks`.
+ASK_TEMPLATES = ("observe", "bill", "derive", "match", "total", "pick", "why", "time", "speed", "cost", "serve",
+                 "count", "buys", "fit", "compare", "figure", "define", "general")
 ID_CHARS = 64  # a record's, a preset's or a case's id is shorter (the longest today: 36)
 _ID = re.compile(r"[a-z0-9][a-z0-9.+-]*")  # "rtx-4060-ti-16gb", "qwen2.5-72b", "1e+06b", "case-9.1-university-team"
 
@@ -66,6 +72,7 @@ Asked = Literal[ASKED]  # type: ignore[valid-type]
 Derived = Literal[DERIVED]  # type: ignore[valid-type]
 Attribute = Literal[ATTRIBUTES]  # type: ignore[valid-type]
 Intent = Literal[INTENT_KINDS]  # type: ignore[valid-type]
+Template = Literal[ASK_TEMPLATES]  # type: ignore[valid-type]
 Id = Annotated[str, Field(min_length=1, max_length=ID_CHARS, pattern=_ID.pattern, strict=True)]
 Count = Annotated[StrictInt, Field(ge=1, le=MAX_COUNT)]
 Amount = Annotated[float, Field(gt=0, allow_inf_nan=False, strict=True)]
@@ -88,6 +95,12 @@ class Known:
 
     gpus: frozenset[str]
     cases: frozenset[str]
+    question_chars: int = MAX_QUESTION_CHARS  # KB_MAX_QUESTION_CHARS: no text of a state is longer than a question
+
+
+def _known(info: ValidationInfo) -> Known | None:
+    known = info.context.get("known") if isinstance(info.context, dict) else None
+    return known if isinstance(known, Known) else None
 
 
 class Card(BaseModel):
@@ -100,9 +113,26 @@ class Card(BaseModel):
     @field_validator("id")
     @classmethod
     def _a_record(cls, value: str, info: ValidationInfo) -> str:
-        known = info.context.get("known") if isinstance(info.context, dict) else None
+        known = _known(info)
         if known is not None and value not in known.gpus:
             raise ValueError("not a card kb has a spec record of")
+        return value
+
+
+class AskSaid(BaseModel):
+    """One ask of the message answered: its kind and the words it was said in (a clause of the question, held to a
+    question's limit; said back to the client, never read again)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    template: Template
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
+
+    @field_validator("question")
+    @classmethod
+    def _like_a_question(cls, value: str, info: ValidationInfo) -> str:
+        known = _known(info)
+        if known is not None and len(value) > known.question_chars:
+            raise ValueError(f"longer than a question may be ({known.question_chars} characters)")
         return value
 
 
@@ -138,6 +168,7 @@ class State(BaseModel):
     wants_selection: StrictBool = False
     latency: StrictBool = False
     speed: StrictBool = False
+    asks: list[AskSaid] = Field(default_factory=list, max_length=MAX_ASKS)  # a message's asks, when it held several
 
     @field_validator("workload", mode="plain")
     @classmethod
@@ -171,7 +202,7 @@ class State(BaseModel):
     @field_validator("case")
     @classmethod
     def _a_case(cls, value: str | None, info: ValidationInfo) -> str | None:
-        known = info.context.get("known") if isinstance(info.context, dict) else None
+        known = _known(info)
         if value is not None and (not value.startswith("case-") or (known is not None and value not in known.cases)):
             raise ValueError("not a case of the guide")
         return value

@@ -18,7 +18,7 @@ from kb.words.catalog import CATALOG
 from tests.support.fit_engine_helpers import READER
 from tests.support.paths import REPO
 
-KNOWN = Known(frozenset({"rtx-4090", "a100-80gb", "l40s"}), frozenset({"case-9.1-university-team"}))
+KNOWN = Known(frozenset({"rtx-4090", "a100-80gb", "l40s"}), frozenset({"case-9.1-university-team"}), 500)
 
 
 def _dev_turns() -> list[str]:
@@ -96,7 +96,13 @@ def test_a_slot_a_later_turn_would_refuse_is_left_out_of_the_state(question: str
     ({"models": ["1e20b"], "model": "1e20b"}, "state.models[0]"),  # a size past any model
     ({"case": "case-0.0-nowhere"}, "state.case"),
     ({"case": "spec-rtx-4090"}, "state.case"),
-    ({"asks": [{"figure": "price"}]}, "state.asks"),  # a key kb never returns
+    ({"asked_for": "price"}, "state.asked_for"),  # a key kb never returns
+    ({"asks": [{"template": "everything", "question": "4090 多少钱"}]}, "state.asks[0].template"),
+    ({"asks": [{"template": "figure", "question": "x" * 14_000}]}, "state.asks[0].question"),
+    ({"asks": [{"template": "figure", "question": "x" * 600}]}, "state.asks[0].question"),  # over KNOWN's 500
+    ({"asks": [{"template": "figure", "question": ""}]}, "state.asks[0].question"),
+    ({"asks": [{"template": "figure"}]}, "state.asks[0].question"),
+    ({"asks": "figure"}, "state.asks"),
 ])
 def test_each_field_refuses_what_kb_never_returns(change: dict[str, Any], field: str) -> None:
     state = {"gpus": [{"id": "rtx-4090", "count": 2}], "models": ["llama-2-13b"], "model": "llama-2-13b",
@@ -118,6 +124,12 @@ def test_a_partial_state_is_a_state() -> None:
     """Every field has a default, so a field added later leaves every state returned before it valid."""
     assert from_state({}).gpus == []
     assert from_state({"workload": ["full", "lora"], "language": "en"}, KNOWN).workloads == ["full", "lora"]
+
+
+def test_a_message_s_asks_are_part_of_a_state() -> None:
+    """An answer to several asks says them in its state (their kinds and clauses); they pass back like the rest."""
+    asks = [{"template": "figure", "question": "4090 显存多大"}, {"template": "buys", "question": "3 万能买几张"}]
+    assert check_state({"gpus": [{"id": "rtx-4090", "count": None}], "asks": asks}, KNOWN).asks[1].template == "buys"
 
 
 @pytest.mark.slow

@@ -105,7 +105,7 @@ class Settings(BaseModel):
     embed_cache_size: int = Field(default=4096, ge=0)  # query vectors (~3 KiB each, with the text)
     answer_cache_size: int = Field(default=1024, ge=0)  # whole rendered answers, keyed by (question, top_k) …
     answer_cache_mb: float = Field(default=16.0, ge=0)  # … and at most this many MiB of them
-    fit_cache_size: int = Field(default=1024, ge=0)  # fit checks (numbers and steps, ~24 KiB each)
+    fit_cache_size: int = Field(default=512, ge=0)  # fit checks (numbers and steps, ~24 KiB each)
     text_cache_size: int = Field(default=4096, ge=0)  # a text's query terms, glossary phrases, cards named (<1 KiB)
     shutdown_grace_seconds: float = Field(default=10.0, ge=0, le=3600)  # in-flight requests get this long on SIGTERM
     # A request body that has not all arrived this long after its headers is cut: 408, connection closed.

@@ -67,8 +67,8 @@ def export_settings(settings: Settings) -> None:
     for name in Settings.model_fields:
         value = getattr(settings, name)
         key = f"KB_{name.upper()}"
-        if value is None:
-            os.environ.pop(key, None)
+        if value is None or (isinstance(value, list) and not value and name in ("api_keys", "admin_keys")):
+            os.environ.pop(key, None)  # (no keys is an unset variable: an empty list of keys is refused)
         elif isinstance(value, list):
             os.environ[key] = json.dumps([v.get_secret_value() if isinstance(v, SecretStr) else v for v in value])
         elif isinstance(value, SecretStr):

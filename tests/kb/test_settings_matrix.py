@@ -121,3 +121,21 @@ def test_kb_serve_with_keys_that_are_no_keys_never_starts(monkeypatch: pytest.Mo
     monkeypatch.setenv("KB_PORT", "1")  # were it to start, binding port 1 would fail differently (exit 1)
     code, err = _run(["serve"], capsys)
     assert code == 2 and "KB_API_KEYS" in err, err
+
+
+def test_the_settings_kb_serve_hands_its_workers_read_back_the_same() -> None:
+    """`kb serve --workers N` exports its settings as KB_* variables for the workers to read: no keys is no variable
+    (an exported "[]" would be refused), and every value read back is the one exported."""
+    import os
+
+    from service.server import export_settings
+
+    before = dict(os.environ)
+    try:
+        for keys in ([], ["k1", "k2"]):
+            given = Settings(api_keys=keys, admin_keys=keys, cors_origins=[], trusted_proxies=[], workers=2)
+            export_settings(given)
+            assert Settings().model_dump() == given.model_dump()
+    finally:
+        os.environ.clear()
+        os.environ.update(before)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -47,6 +48,7 @@ from kb.understand.pointers import point, why_turn
 from kb.understand.query import Query, from_state, to_state
 from kb.understand.question import clean_question, clean_top_k
 from kb.understand.reader import Reader
+from kb.understand.state import Known
 from kb.words.answer import gpu_name
 
 if TYPE_CHECKING:
@@ -64,10 +66,10 @@ class Engine:
     def __init__(self, index: LoadedIndex, embedder: Embedder, settings: Settings, *,
                  search: SearchConfig | None = None, on_retrieval: RetrievalObserver | None = None) -> None:
         self.guide = index  # the artifact as loaded; `index` is what search reads and documents change
-        self.index = SearchIndex.from_loaded(index)
+        self.index = SearchIndex.from_loaded(index, texts_remembered=settings.text_cache_size)
         self.embedder = embedder
         self.settings = settings
-        self.searcher = HybridSearcher(self.index, search)
+        self.searcher = HybridSearcher(self.index, search, settings.text_cache_size)
         self.cache: LruCache[str, np.ndarray] = LruCache(settings.embed_cache_size)
         self._tables: dict[str, str] = {}  # section → the first chunk of its computed table
         self._cases: dict[str, tuple[str, str]] = {}  # case group → (its guide section, its title)
@@ -78,13 +80,18 @@ class Engine:
                 self._cases.setdefault(c.group, (c.section, c.heading))
         self.observe_retrieval = on_retrieval
         self.fit = FitEngine.from_settings(settings)
-        self.reader = Reader.for_corpus(settings.corpus_dir, settings.usd_cny)
+        self.reader = Reader.for_corpus(settings.corpus_dir, settings.usd_cny, settings.text_cache_size)
         self.composer = Composer(index.chunks, self._passage_of, len, self._figure, self._team_prices,
                                  self.index.by_id, self._lacks, self._cards_in,
                                  self.reader.gpus_named, index.sentences)
         self.domain = Domain(index.glossary, [t for c in index.chunks
                                               for t in (c.heading, c.text, c.heading_en, c.text_en)])
         self.documents: LiveDocuments | None = None  # teams' documents joining the index (kb/documents/live.py)
+
+    @cached_property
+    def known(self) -> Known:
+        """What a state passed back may name: the spec records and the guide's cases (kb/understand/state.py)."""
+        return Known(frozenset(self.fit.gpus), frozenset(self._cases), self.settings.max_question_chars)
 
     def _figure(self, gpu: str, attribute: str) -> tuple[float, str] | None:
         """A spec record's figure for an asked attribute, as the fit engine reads it (for comparisons)."""
@@ -263,15 +270,15 @@ class Engine:
     def _prior(self, history: list[str] | None, state: dict[str, Any] | None) -> Query | None:
         """The conversation so far as one Query: from a passed-back state, else folded from the history."""
         if state is not None:
-            return from_state(state)
+            return from_state(state, self.known)
         if not history:
             return None
         if not isinstance(history, list) or len(history) > MAX_HISTORY:
             raise BadInput(f"history is a list of at most {MAX_HISTORY} earlier questions, oldest first",
                            field="history")
         prior: Query | None = None
-        for earlier in history:
-            text = clean_question(earlier, self.settings.max_question_chars)
+        for i, earlier in enumerate(history):
+            text = clean_question(earlier, self.settings.max_question_chars, f"history[{i}].question")
             prior = self._turn(prior, text, earlier=True).query
         return prior
 

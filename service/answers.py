@@ -18,17 +18,15 @@ class AnswerCache(LruCache[AnswerKey, bytes]):
                 self.hits += 1
             return value
 
+    def __init__(self, maxsize: int, max_bytes: int = 0) -> None:
+        super().__init__(maxsize, max_bytes, len)
+
     def put(self, key: AnswerKey, value: bytes) -> None:
         """Keep an answer computed elsewhere (another replica, via Redis)."""
-        if self.maxsize <= 0:
-            return
-        with self._lock:
-            self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self.maxsize:
-                self._data.popitem(last=False)
+        self._keep(key, value)
 
     def clear(self) -> None:
         """Forget every answer: a document was added or removed, so any of them may now read differently."""
         with self._lock:
             self._data.clear()
+            self.bytes = 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from types import ModuleType
@@ -35,8 +37,27 @@ from one Chinese guide. Ask in Chinese or English. 用中文或英文提问：�
 Errors always look like `{"error": {"code", "field", "message", "request_id"}}`."""
 
 
-def create_app(settings: Settings | None = None, engine: Engine | None = None) -> FastAPI:
-    """The app for these settings; the index loads in the lifespan unless an `engine` is handed in (tests)."""
+# Seconds a served process may take to exit once its lifespan has ended: past them, a thread still at work (a
+# document's embedding, abandoned at the grace period's end) no longer holds the process (it is not daemonic).
+EXIT_AFTER_SHUTDOWN_S = 1.0
+
+
+def exit_soon(seconds: float = EXIT_AFTER_SHUTDOWN_S) -> None:
+    """End the process `seconds` from now unless it has ended by then (logs flushed first)."""
+
+    def end() -> None:
+        log.warning("exiting: work still running %.1f s after shutdown is abandoned", seconds)
+        logging.shutdown()
+        os._exit(0)
+
+    timer = threading.Timer(seconds, end)
+    timer.daemon = True
+    timer.start()
+
+
+def create_app(settings: Settings | None = None, engine: Engine | None = None, *, serving: bool = False) -> FastAPI:
+    """The app for these settings; the index loads in the lifespan unless an `engine` is handed in (tests).
+    `serving`: the app of a `kb serve` process, which ends soon after its lifespan does (`exit_soon`)."""
     settings = settings or get_settings()
     metrics = Metrics()
     shared = Shared(settings.redis_url, metrics) if settings.redis_url else None
@@ -57,6 +78,8 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None) -
         if shared is not None:
             await shared.aclose()
         metrics.worker_exited()
+        if serving:
+            exit_soon()
 
     # /docs is served by service/routes/web.py from local files (FastAPI's own loads Swagger UI from a CDN).
     app = FastAPI(title="kb", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
@@ -122,4 +145,4 @@ def create_app_from_env() -> FastAPI:
 
     Logging is already set up in the worker by uvicorn, from the log_config `run` passed it.
     """
-    return create_app(get_settings())
+    return create_app(get_settings(), serving=True)

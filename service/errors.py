@@ -12,6 +12,7 @@ from starlette.exceptions import HTTPException
 
 from kb.errors import BadInput, IndexUnavailable, KbError
 from kb.gaps.entries import GapsUnavailable
+from kb.understand.state import field_of
 from service.context import request_id
 from service.schemas import ErrorBody, ErrorDetail
 from service.state import NotReady
@@ -32,9 +33,12 @@ def error_response(status: int, message: str, field: str | None = None, code: st
 
 
 def field_name(loc: Sequence[Any]) -> str:
-    """("body", "top_k") -> "top_k"; ("body", 17) (a JSON syntax error's offset) -> "body"."""
+    """("body", "top_k") -> "top_k"; ("body", "history", 2, "question") -> "history[2].question"; ("body", 17) (a
+    JSON syntax error's offset) -> "body"."""
     parts = list(loc[1:]) if loc and loc[0] in _LOCATIONS else list(loc)
-    return ".".join(str(p) for p in parts if not isinstance(p, int)) or "body"
+    while parts and isinstance(parts[0], int):
+        parts.pop(0)
+    return field_of(tuple(parts)) or "body"
 
 
 def _is_json(content_type: str) -> bool:
@@ -53,7 +57,7 @@ async def _validation(request: Request, exc: RequestValidationError) -> JSONResp
             not _is_json(request.headers.get("content-type", "")):
         return error_response(415, "send the body as JSON with Content-Type: application/json", "body")
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return error_response(422, f"{field}: {first['msg']}{more}", field)
+    return error_response(422, f"{field}: {str(first['msg']).removeprefix('Value error, ')}{more}", field)
 
 
 async def _bad_input(_: Request, exc: BadInput) -> JSONResponse:
@@ -68,11 +72,15 @@ async def _kb_error(_: Request, exc: KbError) -> JSONResponse:
     return error_response(500, str(exc))
 
 
-async def _http(_: Request, exc: HTTPException) -> JSONResponse:
-    if exc.status_code == 400:  # FastAPI's only own 400: a body it could not decode (not UTF-8, say)
+async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+    if exc.status_code == 400:  # FastAPI's only own 400: a body it could not decode (not UTF-8, a broken form)
+        if request.headers.get("content-type", "").lower().startswith("multipart/"):
+            return error_response(400, "the body could not be read as multipart/form-data: send the document as "
+                                       "the form field `file` (curl -F file=@prices.csv)", "body", "bad_multipart")
         return error_response(400, "the body could not be read: send a UTF-8 JSON object", "body", "bad_json")
     message = exc.detail if isinstance(exc.detail, str) else CODES.get(exc.status_code, "error")
-    return error_response(exc.status_code, message, headers=dict(exc.headers or {}))
+    field = "authorization" if exc.status_code in (401, 403) else None  # the key sent, or the one missing
+    return error_response(exc.status_code, message, field, headers=dict(exc.headers or {}))
 
 
 def install(app: FastAPI) -> None:

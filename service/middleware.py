@@ -1,5 +1,6 @@
 """The request pipeline around every route (pure ASGI, cheap): request id, API keys, rate limit, body size
-limit, metrics, one JSON access-log line, and a JSON 500 for anything unexpected."""
+limit, metrics, one JSON access-log line, a JSON 500 for anything unexpected, and a JSON 503 for a request still
+running when a shutdown's grace period ends (uvicorn cancels it: KB_SHUTDOWN_GRACE_SECONDS)."""
 
 from __future__ import annotations
 
@@ -91,6 +92,14 @@ class RequestMiddleware:
                 await self.app(scope, _replay(body, receive), send_with_id)
             else:
                 sent.status = 499  # the client went away before its body arrived
+        except asyncio.CancelledError:  # the server is stopping and this request outlived the grace period
+            if sent.started:
+                raise
+            # Answered, and the cancellation taken as done: re-raised, uvicorn would log it as a crash.
+            log.warning("shutting down: %s %s answered 503, unfinished", scope["method"], scope["path"])
+            await error_response(503, "kb is shutting down and could not finish this request in time; retry it "
+                                      "(another replica, or this one once restarted)", code="shutting_down",
+                                 headers={"Retry-After": "1", **CLOSE})(scope, receive, send_with_id)
         except Exception:
             log.exception("unhandled error on %s %s", scope["method"], scope["path"])
             if not sent.started:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from kb.understand.state import State
 
 
 class HistoryTurn(BaseModel):
     """One earlier turn of the conversation: the asker's question (kb's own words are never read back)."""
 
     model_config = ConfigDict(extra="forbid")
-    question: str = Field(min_length=1, max_length=2000, examples=["两张 A100 80G 能跑 Llama-3-70B 推理吗？"])
+    question: str = Field(min_length=1, description="An earlier question (limit KB_MAX_QUESTION_CHARS, default 500, "
+                          "like `question`; a longer one is a 422 naming `history[i].question`).",
+                          examples=["两张 A100 80G 能跑 Llama-3-70B 推理吗？"])
 
 
 class AskRequest(BaseModel):
@@ -28,9 +32,10 @@ class AskRequest(BaseModel):
         default=None, max_length=10,
         description="Earlier questions of the same conversation, oldest first (at most 10): this one is then read "
                     "as a follow-up (\"换成 L40S 呢\", \"what about 4 cards?\").")
-    state: dict[str, Any] | None = Field(
+    state: State | None = Field(
         default=None, description="A previous answer's `state`, passed back unchanged: the conversation so far "
-                                  "(used instead of `history` when both are given).")
+                                  "(used instead of `history` when both are given). Checked like every field: a "
+                                  "state kb could not have returned is a 422 naming `state.<field>`.")
     # Strict: "5", 5.0 and true are type errors, not silently coerced.
     top_k: Annotated[StrictInt, Field(ge=1)] | None = Field(
         default=None, description="Passages to return (default 5, at most KB_MAX_TOP_K, default 20).")

@@ -67,8 +67,8 @@ def export_settings(settings: Settings) -> None:
     for name in Settings.model_fields:
         value = getattr(settings, name)
         key = f"KB_{name.upper()}"
-        if value is None:
-            os.environ.pop(key, None)
+        if value is None or (isinstance(value, list) and not value and name in ("api_keys", "admin_keys")):
+            os.environ.pop(key, None)  # (no keys is an unset variable: an empty list of keys is refused)
         elif isinstance(value, list):
             os.environ[key] = json.dumps([v.get_secret_value() if isinstance(v, SecretStr) else v for v in value])
         elif isinstance(value, SecretStr):
@@ -107,7 +107,7 @@ def run(settings: Settings) -> None:
     if settings.workers == 1:
         from service.app import create_app
 
-        uvicorn.run(create_app(settings), **common)
+        uvicorn.run(create_app(settings, serving=True), **common)
         return
     export_settings(settings)
     # Every worker writes its metrics here and each one's /metrics reports the sum (prometheus-client's

@@ -49,7 +49,7 @@ class AppState:
         self.slack_status = "slack: not configured"
         self._loaded = threading.Event()
         # Whole answers as JSON bytes: the index is read-only, so an answer never changes while it is loaded.
-        self.answers = AnswerCache(settings.answer_cache_size)
+        self.answers = AnswerCache(settings.answer_cache_size, int(settings.answer_cache_mb * 2**20))
         self._limiter: CapacityLimiter | None = None
         self._answering = 0  # fresh answers being computed (counted on the event loop, so without a lock)
         if engine is not None:  # opened elsewhere (tests share one index between apps): this app's own over it
@@ -111,8 +111,9 @@ class AppState:
             raise IndexUnavailable(str(e)) from None
 
     async def run(self, func: Callable[..., T], *args: object) -> T:
-        """Run CPU-bound core code in the pool, at most KB_THREADS at once."""
-        return await anyio.to_thread.run_sync(func, *args, limiter=self._limiter)
+        """Run CPU-bound core code in the pool, at most KB_THREADS at once. A request cancelled while it waits
+        (a shutdown's grace period over) is answered at once; the thread's result, when it comes, is dropped."""
+        return await anyio.to_thread.run_sync(func, *args, limiter=self._limiter, abandon_on_cancel=True)
 
     async def _compute(self, func: Callable[[], T]) -> T:
         """A fresh answer: on the embedding thread when no other answer is being computed, else in the pool.

@@ -31,6 +31,7 @@ PROCESS_MODULES = {
     "test_documents_api.py", "test_documents_replicas.py", "test_cli_docs.py",  # uvicorn, kb serve, kb docs
     "test_gaps_redis.py", "test_gaps_replicas.py",  # redis-server
     "test_index_current.py",  # kb index and kb ask in fresh interpreters (what they import)
+    "test_shutdown.py",  # kb serve, stopped
 }
 # Fixtures that mean "the real corpus's index", "a live server", "torch and a sentence-transformers model" or
 # "torch and transformers" (tests/kb/fit/conftest.py).

@@ -1,7 +1,8 @@
 """Plain text, Markdown, CSV and HTML: decoded (UTF-8, UTF-8 with BOM, GBK/GB18030), located by line.
 
-HTML goes through lxml as a tree and only its text is kept: scripts, styles and templates are dropped,
-nothing is ever rendered, and a location is the element's line in the original file.
+HTML goes through lxml as a tree and only its text is kept: scripts, styles, templates, noscript fallbacks and
+comments are dropped wherever they stand (head or body), nothing is ever rendered, and a location is the element's
+line in the original file.
 """
 
 from __future__ import annotations
@@ -120,7 +121,9 @@ def convert_html(data: bytes, name: str) -> Converted:
         root = lxml.html.document_fromstring(text)
     except (lxml.etree.ParserError, ValueError) as e:
         raise Unreadable(f"{name}: not readable HTML ({e})") from None
-    for el in root.iter(*_DROP):
+    # Collected first: dropping elements while iterating over the tree ends the walk at the first one (the <head>),
+    # which left a script in the body to be indexed as text. drop_tree keeps the text that follows an element.
+    for el in list(root.iter(*_DROP, lxml.etree.Comment, lxml.etree.ProcessingInstruction)):
         el.drop_tree()
     out: list[Segment] = []
     heading = ""

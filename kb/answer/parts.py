@@ -55,7 +55,7 @@ class Facts:
     terms: list[str]
     mfu: float
     budget_cny: float | None = None
-    asked: str | None = None  # what the question asks for (kb.understand.query.ASKED)
+    asked: str | None = None  # what the question asks for (kb.understand.state.ASKED)
     unknown_gpus: list[str] = field(default_factory=list)  # the names in `unknown` that are accelerators
     model_named: bool = False  # the question names a model (so it asks for a check, not about a card)
     model: tuple[str, int] | None = None  # the model named and its parameters, for arithmetic that needs no check

@@ -133,7 +133,7 @@ def ask(question: str, top_k: int | None, after: tuple[str, ...], as_json: bool)
         raise BadInput(f"--after is given {len(after)} times; a conversation carries at most {MAX_HISTORY} "
                        "earlier questions", field="after")
     for earlier in after:
-        clean_question(earlier, s.max_question_chars)
+        clean_question(earlier, s.max_question_chars, "--after")
     answer = _engine(s).answer(question, top_k, history=list(after) or None)
     from kb.gaps.entries import record_quietly
     from kb.gaps.factory import gap_log

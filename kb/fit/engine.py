@@ -22,7 +22,7 @@ from kb.language import Language, check_language
 from kb.words.fit import render_all
 from kb.words.note import Note
 
-CHECKS_REMEMBERED = 4096  # checks (numbers and Notes, a few KB each) an engine keeps, least recently used first
+CHECKS_REMEMBERED = 4096  # checks (numbers and Notes, a few KB each) an engine keeps (KB_FIT_CACHE_SIZE)
 
 
 class _Settings(Protocol):
@@ -31,6 +31,7 @@ class _Settings(Protocol):
     energy_price_cny_per_kwh: float
     usd_cny: float
     inter_node_gbps: float
+    fit_cache_size: int
 
 
 
@@ -39,19 +40,20 @@ class FitEngine:
 
     def __init__(self, corpus_dir: Path, *, mfu: float = 0.40, energy_price_cny_per_kwh: float = 1.0,
                  usd_cny: float = 7.2, prefill_budget_tokens: int = 8192, inter_node_gbps: float = 400.0,
-                 prices: dict[str, TeamPrice] | None = None) -> None:
+                 prices: dict[str, TeamPrice] | None = None, checks_remembered: int = CHECKS_REMEMBERED) -> None:
         self.corpus_dir = Path(corpus_dir).resolve()
         self.prices = dict(prices or {})  # teams' newest buy prices by GPU id (kb/documents/pricebook.py)
         self.conventions = Conventions(mfu=mfu, energy_price_cny_per_kwh=energy_price_cny_per_kwh,
                                        prefill_budget_tokens=prefill_budget_tokens, inter_node_gbps=inter_node_gbps)
         self.usd_cny = usd_cny
-        self._checked: LruCache[str, Checked] = LruCache(CHECKS_REMEMBERED)
+        self._checked: LruCache[str, Checked] = LruCache(checks_remembered)
 
     @classmethod
     def from_settings(cls, settings: _Settings) -> FitEngine:
         """Built from kb's Settings (or anything with corpus_dir, mfu, energy_price_cny_per_kwh, usd_cny)."""
         return cls(settings.corpus_dir, mfu=settings.mfu, energy_price_cny_per_kwh=settings.energy_price_cny_per_kwh,
-                   usd_cny=settings.usd_cny, inter_node_gbps=settings.inter_node_gbps)
+                   usd_cny=settings.usd_cny, inter_node_gbps=settings.inter_node_gbps,
+                   checks_remembered=settings.fit_cache_size)
 
     @property
     def gpus(self) -> dict[str, GpuSpec]:
@@ -65,7 +67,7 @@ class FitEngine:
         c = self.conventions
         return FitEngine(self.corpus_dir, mfu=c.mfu, energy_price_cny_per_kwh=c.energy_price_cny_per_kwh,
                          usd_cny=self.usd_cny, prefill_budget_tokens=c.prefill_budget_tokens,
-                         inter_node_gbps=c.inter_node_gbps, prices=prices)
+                         inter_node_gbps=c.inter_node_gbps, prices=prices, checks_remembered=self._checked.maxsize)
 
     # -- one check --------------------------------------------------------------------------------
     def gpu(self, gpu_id: str) -> GpuSpec:

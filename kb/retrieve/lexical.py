@@ -31,7 +31,7 @@ from kb.retrieve.bm25 import Bm25Scores, Part, rare_weights, score
 
 MERGE_FANOUT = 8  # segments of one size tier merged into one: a query visits O(8 · log₈ n) of them
 TERMS_REMEMBERED = 4096  # query terms whose postings and weights a state keeps (the guide's vocabulary is ~3,000)
-QUERY_TEXTS_REMEMBERED = 4096  # query texts whose terms are kept (a few dozen bytes each), until the vocabulary grows
+QUERY_TEXTS_REMEMBERED = 4096  # query texts whose terms are kept (KB_TEXT_CACHE_SIZE), until the vocabulary grows
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,8 @@ class _State:
 class LexicalIndex:
     """BM25 over chunk rows; rows are appended by `add` and tombstoned by `remove`, never renumbered."""
 
-    def __init__(self, postings: Postings, dictionary: Path | None = None) -> None:
+    def __init__(self, postings: Postings, dictionary: Path | None = None,
+                 texts_remembered: int = QUERY_TEXTS_REMEMBERED) -> None:
         self.vocab = list(postings.vocab)
         self.term_ids = {t: i for i, t in enumerate(self.vocab)}
         n = postings.n_docs
@@ -108,7 +109,8 @@ class LexicalIndex:
         self._pending: list[str] = []  # terms added since the tokenizer was made
         # A text's query terms, for the vocabulary as it stands: replaced (not cleared) when terms are added, so
         # a query cut by the old tokenizer can only store into the old one.
-        self._terms_of: LruCache[str, tuple[str, ...]] = LruCache(QUERY_TEXTS_REMEMBERED)
+        self._texts_remembered = texts_remembered
+        self._terms_of: LruCache[str, tuple[str, ...]] = LruCache(texts_remembered)
 
     @classmethod
     def build(cls, docs: list[list[str]]) -> LexicalIndex:
@@ -140,7 +142,7 @@ class LexicalIndex:
             with self._tokenizing:
                 self._pending += new
             if new:
-                self._terms_of = LruCache(QUERY_TEXTS_REMEMBERED)
+                self._terms_of = LruCache(self._texts_remembered)
             lens = np.array([len(d) for d in docs], dtype=np.int64)
             ids = np.fromiter((self.term_ids[t] for d in docs for t in d), dtype=np.int64, count=int(lens.sum()))
             width = max(len(docs), 1)

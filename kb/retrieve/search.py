@@ -22,7 +22,7 @@ import numpy as np
 from kb.language import Language
 from kb.retrieve.bm25 import Bm25Scores
 from kb.retrieve.dense import DenseIndex
-from kb.retrieve.expand import Expander
+from kb.retrieve.expand import TEXTS_REMEMBERED, Expander
 from kb.retrieve.focus import Focus
 from kb.retrieve.search_index import SearchIndex
 
@@ -111,10 +111,11 @@ def _minmax(x: np.ndarray) -> np.ndarray:
 class HybridSearcher:
     """Fuses the two retrievers' candidates (every chunk while there are few) and returns the best."""
 
-    def __init__(self, index: SearchIndex, config: SearchConfig | None = None) -> None:
+    def __init__(self, index: SearchIndex, config: SearchConfig | None = None,
+                 texts_remembered: int = TEXTS_REMEMBERED) -> None:
         self.index = index
         self.config = config or SearchConfig()
-        self.expander = Expander(index.glossary)
+        self.expander = Expander(index.glossary, texts_remembered)
 
     @property
     def use_glossary(self) -> bool:

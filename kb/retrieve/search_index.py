@@ -18,7 +18,7 @@ from indexer.chunks import Chunk
 from kb.retrieve.dense import FLAT_MAX, DenseIndex
 from kb.retrieve.focus import FRAMING
 from kb.retrieve.index import LoadedIndex
-from kb.retrieve.lexical import LexicalIndex
+from kb.retrieve.lexical import QUERY_TEXTS_REMEMBERED, LexicalIndex
 
 
 def _is_record(c: Chunk) -> bool:
@@ -66,11 +66,13 @@ class SearchIndex:
         self._write = threading.Lock()
 
     @classmethod
-    def from_loaded(cls, guide: LoadedIndex, flat_max: int = FLAT_MAX) -> SearchIndex:
-        """The guide's artifact as a searchable index (its own FAISS copy: the artifact stays as loaded)."""
+    def from_loaded(cls, guide: LoadedIndex, flat_max: int = FLAT_MAX,
+                    texts_remembered: int = QUERY_TEXTS_REMEMBERED) -> SearchIndex:
+        """The guide's artifact as a searchable index (its own FAISS copy: the artifact stays as loaded);
+        `texts_remembered`: query texts whose terms the lexical side keeps (KB_TEXT_CACHE_SIZE)."""
         dictionary = guide.folder / "lexicon.txt" if (guide.folder / "lexicon.txt").is_file() else None
         return cls(guide, DenseIndex.build(guide.vectors, flat_max=flat_max),
-                   LexicalIndex(guide.lexical, dictionary))
+                   LexicalIndex(guide.lexical, dictionary, texts_remembered))
 
     @property
     def count(self) -> int:

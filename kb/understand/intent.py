@@ -279,11 +279,15 @@ def spec_attributes(text: str) -> list[str]:
     return found
 
 
+# The kinds of answer there are (an answer's state says which it gave).
+INTENT_KINDS = ("spec", "fit", "speed", "cost", "selection", "why", "case", "general", "not_covered")
+
+
 @dataclass
 class Intent:
     """The kind of the question and what it asks about."""
 
-    kind: str  # spec | fit | speed | cost | selection | why | case | general | not_covered
+    kind: str  # one of INTENT_KINDS
     attributes: list[str] = field(default_factory=list)  # spec attributes asked for, in question order
     wants_speed: bool = False
     wants_cost: bool = False
@@ -521,7 +525,7 @@ _GRAD_SYNC = re.compile(r"(?:梯度.{0,6}(?:同步|通信|all[\s-]?reduce|聚合
 
 
 def derived_ask(question: str) -> str | None:
-    """A quantity derived from the subject's figures that the question asks (kb.understand.query.DERIVED), if any."""
+    """A quantity derived from the subject's figures that the question asks (kb.understand.state.DERIVED), if any."""
     q = normalise(question)
     if _GRAD_SYNC.search(q):
         return "grad_sync"

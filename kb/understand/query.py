@@ -8,17 +8,12 @@ and `from_state` are the JSON form an Answer returns as `state` and a client pas
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
-from kb.errors import BadInput
-from kb.language import LANGUAGES, Language
+from kb.language import Language
+from kb.understand.state import Known, carried, check_state
 from kb.words.note import Note
-
-# What a question asks for (contracts: "what is asked"); None when nothing specific.
-ASKED = ("figure", "price", "comparison", "verdict", "count", "concurrency", "kv", "memory", "speed", "time",
-         "cost", "pick", "reason", "case", "rent_or_buy", "context", "largest")
-DERIVED = ("per_gb", "per_tflops", "per_kw", "per_w", "per_10k", "per_1k", "per_cny", "grad_sync")
 
 
 @dataclass
@@ -56,7 +51,7 @@ class Query:
     concurrency: int | None = None
     count: int | None = None  # a GPU count said without a GPU ("with 8 cards"): a follow-up's new count
     attributes: list[str] = field(default_factory=list)  # spec attributes asked for ("bandwidth", "power" …)
-    asked: str | None = None  # one of ASKED
+    asked: str | None = None  # one of kb.understand.state.ASKED
     asks: str | None = None  # what the words ask of a model even when none is named (a follow-up's ask); not state
     # A quantity derived from the subject's figures that no slot holds ("per_gb": price per GB of memory,
     # "per_tflops": price per dense TFLOPS, "per_kw", "per_w", "per_10k", "per_1k", "per_cny": a figure per unit,
@@ -86,71 +81,40 @@ class Query:
                     or self.concurrency or self.budget_cny or self.tokens or self.attributes or self.case)
 
 
-# The slots a state carries, with their JSON names (contracts.md); "gpus" is a list of {"id", "count"}.
+# The slots a state carries, with their JSON names (contracts.md; kb/understand/state.py declares and checks them).
 _STATE_SCALARS = ("model", "precision", "seq_len", "batch", "tokens", "zero", "tp", "pp", "budget_cny",
                   "max_gpus", "concurrency", "count", "asked", "derived", "case")
 _STATE_FLAGS = ("how_many", "wants_selection", "latency", "speed")
 
 
 def to_state(q: Query, intent: str, language: Language) -> dict[str, Any]:
-    """The Query as the JSON `state` of an Answer (no notes: those are re-derived on every turn)."""
+    """The Query as the JSON `state` of an Answer (no notes: those are re-derived on every turn); a slot a later
+    turn would refuse is left out (kb/understand/state.py: `carried`)."""
+    return carried(state_slots(q, intent, language))
+
+
+def state_slots(q: Query, intent: str, language: Language) -> dict[str, Any]:
+    """The slots a state carries, as read (before `carried` leaves out what a later turn would refuse)."""
     state: dict[str, Any] = {"intent": intent, "language": language,
                              "gpus": [{"id": g, "count": c} for g, c in q.gpus],
                              "earlier_gpus": [{"id": g, "count": c} for g, c in q.earlier_gpus],
                              "models": [q.model, *q.also] if q.model else [],
                              "workload": q.workloads[0] if len(q.workloads) == 1 else (q.workloads or None),
                              "gpu_count": q.gpu_count, "attributes": list(q.attributes)}
-    for name in _STATE_SCALARS:
-        state[name] = getattr(q, name)
-    for name in _STATE_FLAGS:
+    for name in (*_STATE_SCALARS, *_STATE_FLAGS):
         state[name] = getattr(q, name)
     return state
 
 
-def _bad(what: str) -> BadInput:
-    return BadInput(f"state {what}: pass back the `state` of an earlier answer unchanged", field="state")
-
-
-def _cards(state: dict[str, Any], key: str) -> list[tuple[str, int | None]]:
-    """A state's list of {"id", "count"} as (record id, count) pairs."""
-    return [(str(g["id"]), None if g.get("count") is None else int(g["count"])) for g in state.get(key) or []]
-
-
-def from_state(state: dict[str, Any]) -> Query:
-    """A Query from an Answer's `state`; BadInput (field 'state') when it is not one."""
-    if not isinstance(state, dict):
-        raise _bad("must be an object")
-    q = Query()
-    try:
-        q.gpus, q.earlier_gpus = _cards(state, "gpus"), _cards(state, "earlier_gpus")
-        models = state.get("models") or []
-        q.model = str(models[0]) if models else None
-        q.also = [str(m) for m in models[1:]]
-        workload = state.get("workload")
-        q.workloads = [workload] if isinstance(workload, str) else [str(w) for w in workload or []]
-        q.attributes = [str(a) for a in state.get("attributes") or []]
-        for name in _STATE_SCALARS:
-            value = state.get(name)
-            kind = next(f.type for f in fields(Query) if f.name == name)
-            if value is None:
-                continue
-            if "int" in str(kind):
-                value = int(value)
-            elif "float" in str(kind):
-                value = float(value)
-            else:
-                value = str(value)
-            setattr(q, name, value)
-        for name in _STATE_FLAGS:
-            setattr(q, name, bool(state.get(name)))
-        if state.get("language") is not None:
-            if state["language"] not in LANGUAGES:
-                raise _bad(f"has an unknown 'language' {state['language']!r}")
-            q.language = state["language"]
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise _bad(f"is not one kb returned ({type(e).__name__})") from None
-    if q.asked is not None and q.asked not in ASKED:
-        raise _bad(f"has an unknown 'asked' {q.asked!r}")
-    if q.derived is not None and q.derived not in DERIVED:
-        raise _bad(f"has an unknown 'derived' {q.derived!r}")
+def from_state(state: object, known: Known | None = None) -> Query:
+    """A Query from an Answer's `state`, once it has passed State (and names what `known` has); BadInput naming
+    `state.<field>` when it is not one kb returned."""
+    s = check_state(state, known)
+    q = Query(gpus=[(c.id, c.count) for c in s.gpus], earlier_gpus=[(c.id, c.count) for c in s.earlier_gpus],
+              model=s.models[0] if s.models else None, also=list(s.models[1:]),
+              workloads=[s.workload] if isinstance(s.workload, str) else list(s.workload or []),
+              attributes=list(s.attributes), language=s.language or "en")
+    for name in (*_STATE_SCALARS, *_STATE_FLAGS):
+        if name != "model":
+            setattr(q, name, getattr(s, name))
     return q

@@ -7,10 +7,10 @@ and models; the fit engine below never reads questions (it takes explicit reques
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from kb.cache import LruCache
 from kb.fit.gpus import card_family
 from kb.language import Language, check_language
 from kb.understand.mentions import Mention, read_mentions
@@ -25,10 +25,17 @@ class Reader:
 
     registry: Registry
     usd_cny: float = 7.2
+    texts_remembered: int = 16384  # texts whose cards are kept (KB_TEXT_CACHE_SIZE)
+    _named: LruCache[str, tuple[str, ...]] = field(init=False, compare=False, repr=False)
+    _said: LruCache[str, tuple[Mention, ...]] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_named", LruCache(self.texts_remembered))
+        object.__setattr__(self, "_said", LruCache(self.texts_remembered))
 
     @classmethod
-    def for_corpus(cls, corpus_dir: Path, usd_cny: float = 7.2) -> Reader:
-        return cls(registry_for(Path(corpus_dir).resolve()), usd_cny)
+    def for_corpus(cls, corpus_dir: Path, usd_cny: float = 7.2, texts_remembered: int = 16384) -> Reader:
+        return cls(registry_for(Path(corpus_dir).resolve()), usd_cny, texts_remembered)
 
     def read(self, question: str, language: Language) -> Query:
         """The question's Query (`language`: the language of its notes; both languages are read either way).
@@ -52,12 +59,16 @@ class Reader:
 
     def mentions(self, text: str) -> list[Mention]:
         """The question's typed mentions (kb/understand/mentions.py), money in CNY at this reader's rate."""
-        return list(_mentions(self.registry, text, self.usd_cny))
+        return list(self._said.get_or_compute(text, lambda: tuple(read_mentions(text, self.registry, self.usd_cny))))
 
     def gpus_named(self, text: str) -> tuple[str, ...]:
         """The GPU records a text names, first named first (a passage's sentence: is it about the card asked of?).
         The corpus's lines repeat from answer to answer, so each is read once."""
-        return _gpus_named(self.registry, text)
+        return self._named.get_or_compute(text, lambda: self._find_gpus(text))
+
+    def _find_gpus(self, text: str) -> tuple[str, ...]:
+        found = self.registry.find(unicodedata.normalize("NFKC", text).lower())
+        return tuple(dict.fromkeys(f.id for f in found if f.id and f.kind == "gpu"))
 
 
 # A workload word ruled out → the fit engine's workload it rules out.
@@ -75,13 +86,3 @@ def workloads_of(keys: set[str]) -> list[str]:
         return ["full", "lora"]
     return ["inference"] if "inference" in keys else []
 
-
-@lru_cache(maxsize=4096)
-def _mentions(registry: Registry, text: str, usd_cny: float) -> tuple[Mention, ...]:
-    return tuple(read_mentions(text, registry, usd_cny))
-
-
-@lru_cache(maxsize=16384)
-def _gpus_named(registry: Registry, text: str) -> tuple[str, ...]:
-    found = registry.find(unicodedata.normalize("NFKC", text).lower())
-    return tuple(dict.fromkeys(f.id for f in found if f.id and f.kind == "gpu"))

@@ -20,7 +20,8 @@ async def ask(request: Annotated[AskRequest, Body(openapi_examples=ASK)], state:
               after: BackgroundTasks) -> Response:
     """Answer a GPU question (Chinese or English) with cited passages and computed fit checks."""
     history = [turn.question for turn in request.history] if request.history else None
-    body = await state.answer_json(request.question, request.top_k, history, request.state)
+    passed = request.state.model_dump() if request.state is not None else None  # checked by the schema already
+    body = await state.answer_json(request.question, request.top_k, history, passed)
     if b'"coverage":"answered"' not in body or b'"unknown":[]' not in body:  # kb fell short: kb gaps
         # Recorded once the answer has gone out: a SQLite commit (or a Redis call) is no part of the answer's
         # latency, and a record lost with a dying process costs only the log (as Redis being down does).

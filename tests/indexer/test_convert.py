@@ -113,3 +113,31 @@ def test_bad_input_names_the_file_and_what_is_accepted(name: str, data: bytes, m
     with pytest.raises(Unreadable, match=message) as e:
         convert(data, name, LIMIT)
     assert str(e.value).startswith(f"{name}: ") and "\n" not in str(e.value)
+
+
+HIDDEN = {  # what a browser never shows as a page's text, with text that must not be indexed
+    "script": "<script>S1()</script>", "style": "<style>p{color:red}</style>",
+    "noscript": "<noscript>N1 enable scripts</noscript>", "template": "<template><p>T1 template</p></template>",
+    "comment": "<!-- C1 a comment -->",
+}
+HIDDEN_TEXT = ("S1", "color:red", "N1", "T1", "C1")
+
+
+@pytest.mark.parametrize("where", ["head", "body", "both"])
+@pytest.mark.parametrize("kind", list(HIDDEN))
+def test_html_drops_scripts_styles_noscript_templates_and_comments_wherever_they_are(kind: str, where: str) -> None:
+    """Each kind in the head, in the body, and in both; the body's text around them is kept, in order."""
+    hidden = HIDDEN[kind]
+    head = f"<head><title>t</title>{hidden}</head>" if where in ("head", "both") else "<head><title>t</title></head>"
+    inside = hidden if where in ("body", "both") else ""
+    page = f"<html>{head}<body><p>A {inside}after</p>{inside}<div>B</div>{hidden if where == 'both' else ''}" \
+           "<p>C</p></body></html>"
+    text = convert(page.encode(), "page.html", LIMIT).plain_text()
+    assert not any(marker in text for marker in HIDDEN_TEXT), text
+    assert [line for line in text.split("\n") if line] == ["A after", "B", "C"], text
+
+
+def test_html_after_a_dropped_head_still_drops_the_body_s_script() -> None:
+    """The case that was indexed: a style in the head, a script in the body."""
+    page = b"<head><style>x{}</style></head><body><p>A</p><script>S1()</script></body>"
+    assert convert(page, "p.html", LIMIT).plain_text().split() == ["A"]

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import SecretStr
 
 from kb.engine import Engine
 from kb.settings import Settings
@@ -43,6 +45,15 @@ def _error(r: Any, status: int, field: str | None) -> dict[str, Any]:
     ({}, "question"),
     ({"top_k": 3}, "question"),
     ({"question": "RTX 4090 显存", "language": "zh"}, "language"),
+    # an earlier turn is held to the question's limit (KB_MAX_QUESTION_CHARS) and named by its place
+    ({"question": "RTX 4090 显存", "history": [{"question": "显" * 600}]}, "history[0].question"),
+    ({"question": "RTX 4090 显存", "history": [{"question": "4090"}, {"question": " "}]}, "history[1].question"),
+    ({"question": "RTX 4090 显存", "history": [{"question": "4090"}] * 11}, "history"),
+    ({"question": "RTX 4090 显存", "history": [{"q": "4090"}]}, "history[0].question"),
+    # a state is checked like every field (tests/service/test_forged_state.py tampers with all of them)
+    ({"question": "换成 L40S 呢", "state": {"workload": "x"}}, "state.workload"),
+    ({"question": "换成 L40S 呢", "state": {"gpus": [{"id": "rtx-3090"}]}}, "state.gpus[0].id"),
+    ({"question": "换成 L40S 呢", "state": "yes"}, "state"),
 ], ids=lambda v: json.dumps(v, ensure_ascii=False)[:40] if isinstance(v, dict) else str(v))
 def test_bad_ask_fields_are_422_naming_the_field(client: TestClient, body: dict[str, Any], field: str) -> None:
     _error(client.post("/v1/ask", json=body), 422, field)
@@ -150,3 +161,22 @@ def test_an_unexpected_exception_is_a_json_500_without_a_traceback(
     assert r.headers["x-request-id"] == "req-500"
     logged = [rec for rec in caplog.records if rec.exc_info]
     assert logged and "boom" in caplog.text
+
+
+def test_a_key_that_may_not_add_documents_is_a_403_naming_the_authorization(settings: Settings, engine: Engine,
+                                                                             tmp_path: Path) -> None:
+    admin = "errors-admin-key-0123"
+    app = create_app(settings.model_copy(update={"api_keys": [SecretStr("asker-key-0123")],
+                                                 "admin_keys": [SecretStr(admin)], "sources_dir": tmp_path}), engine)
+    with TestClient(app) as c:
+        r = c.post("/v1/documents", files={"file": ("a.csv", b"a,b\n1,2\n")},
+                   headers={"Authorization": "Bearer asker-key-0123"})
+        assert _error(r, 403, "authorization")["code"] == "forbidden"
+        _error(c.get("/v1/gaps", headers={"Authorization": "Bearer asker-key-0123"}), 403, "authorization")
+        _error(c.post("/v1/ask", json={"question": "4090"}), 401, "authorization")
+        # a body that is no multipart form is told so, not told to send JSON
+        r = c.post("/v1/documents", content=b"--nope\r\ngarbage", headers={
+            "Authorization": f"Bearer {admin}", "Content-Type": "multipart/form-data; boundary=xyz"})
+        error = _error(r, 400, "body")
+        assert error["code"] == "bad_multipart" and "multipart/form-data" in error["message"]
+        assert "JSON" not in error["message"]

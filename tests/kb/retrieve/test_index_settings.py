@@ -32,7 +32,7 @@ def test_plain_fields_are_unconstrained_paths_and_strings() -> None:
 @pytest.mark.parametrize("environ", [
     {},
     {"KB_CORPUS_DIR": "/c o/r", "KB_INDEX_DIR": "rel/idx", "KB_EMBEDDER": "st:some model", "KB_DEBUG": "1"},
-    {"kb_index_dir": "lower/case", "KB_Sources_Dir": "/s", "PATH": "/bin", "KB_HOST": "0.0.0.0"},
+    {"kb_index_dir": "lower/case", "KB_Sources_Dir": "/s", "PATH": "/bin", "KB_GAPS_PATH": "g.sqlite"},
 ])
 def test_it_gives_what_settings_gives(environ: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     for name in [n for n in os.environ if n.upper().startswith("KB_")]:
@@ -45,7 +45,8 @@ def test_it_gives_what_settings_gives(environ: dict[str, str], monkeypatch: pyte
 
 @pytest.mark.parametrize("environ", [
     {"KB_MFU": "0.5"}, {"kb_port": "80"}, {"KB_INDEX_DIR": ""}, {"KB_TRUSTED_PROXIES": "10.0.0.1"},
-    {"KB_INDEX_DIR": "a", "kb_index_dir": "b"},
+    {"KB_INDEX_DIR": "a", "kb_index_dir": "b"}, {"KB_HOST": "0.0.0.0"}, {"KB_REDIS_URL": "notaurl"},
+    {"KB_FOO": "1"}, {"KB_ALLOW_UNKNOWN_SETTINGS": "1"}, {"KB_EDGE_BIND": ":8080"},
 ])
 def test_anything_else_set_leaves_it_to_settings(environ: dict[str, str]) -> None:
     assert index_settings(environ) is None

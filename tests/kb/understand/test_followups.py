@@ -361,7 +361,7 @@ def test_a_follow_up_after_a_case_question_asks_the_same_case(engine: Engine) ->
     assert "case" not in fresh.carried and fresh.fit_checks[0].gpu == "l4"
     with pytest.raises(BadInput) as bad:
         engine.answer("他们用了几张卡", state={**first.state, "case": "case-0.0-nowhere"})
-    assert bad.value.field == "state"
+    assert bad.value.field == "state.case"
 
 
 def test_a_state_with_a_language_kb_does_not_speak_is_refused(engine: Engine) -> None:
@@ -369,7 +369,7 @@ def test_a_state_with_a_language_kb_does_not_speak_is_refused(engine: Engine) ->
     assert engine.answer("qlora", state=state).answer.startswith("沿用上文")  # no words of its own: Chinese
     with pytest.raises(BadInput) as bad:
         engine.answer("qlora", state={**state, "language": "fr"})
-    assert bad.value.field == "state"
+    assert bad.value.field == "state.language"
 
 
 def test_a_context_no_sequence_fits_says_none_fits(engine: Engine) -> None:
@@ -382,11 +382,11 @@ def test_history_and_state_are_checked(engine: Engine) -> None:
         engine.answer("and on an H100?", history=["q"] * 11)
     assert e.value.field == "history"
     with pytest.raises(BadInput) as e:
-        engine.answer("and on an H100?", history=["   "])
-    assert e.value.field == "question"
+        engine.answer("and on an H100?", history=["4090 显存多大", "   "])
+    assert e.value.field == "history[1].question"
     with pytest.raises(BadInput) as e:
         engine.answer("and on an H100?", state={"gpus": "h100"})
-    assert e.value.field == "state"
+    assert e.value.field == "state.gpus"
 
 
 @pytest.mark.slow

@@ -300,10 +300,11 @@ def test_state_round_trips_and_a_bad_state_is_named() -> None:
     again = from_state(to_state(q, "fit", "zh"))
     assert (again.gpus, again.model, again.workloads, again.seq_len, again.concurrency) == \
         (q.gpus, q.model, q.workloads, q.seq_len, q.concurrency)
-    for bad in ([1, 2], {"gpus": "a100"}, {"seq_len": "long"}, {"asked": "everything"}):
+    for bad, field in (([1, 2], "state"), ({"gpus": "a100"}, "state.gpus"), ({"seq_len": "long"}, "state.seq_len"),
+                       ({"asked": "everything"}, "state.asked")):
         with pytest.raises(BadInput) as e:
-            from_state(bad)  # type: ignore[arg-type]
-        assert e.value.field == "state"
+            from_state(bad)
+        assert e.value.field == field
 
 
 def test_a_model_kb_lacks_that_states_its_size_is_named_and_checked_at_that_size(engine: Engine) -> None:

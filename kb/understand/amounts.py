@@ -237,7 +237,7 @@ def batch(t: Text, q: Query) -> None:
         q.concurrency = int(float(n.replace(",", "")))
         q.seq_len = int(float(k.replace(",", "")) * 1024)
     # "20 个请求同时", "64 requests concurrently", "同时处理 12 个请求": requests counted as they run at once.
-    together = r"(?:同时|并行|并发|concurrently|at once|at the same time|simultaneously|in parallel)"
+    together = r"(?:同时|并行|并发|concurrently|at once|at (?:the same|one) time|simultaneously|in parallel)"
     n_ = rf"(?:{NUM}|{EN_COUNT})"  # "thirty concurrent sessions"
     for m in t.take(rf"({n_})\s*(?:个|路|条)?\s*(?:concurrent\s+)?(?:请求|会话|对话|requests?|queries|sessions?|chats?"
                     rf"|conversations?|users?|用户)\s*(?:的)?\s*{together}"

@@ -15,26 +15,8 @@ from functools import cached_property, lru_cache
 
 from kb.understand.audience import asks_driver_focus, asks_long_runs
 from kb.understand.foreign import Vocabulary
+from kb.understand.terms import terms
 
-# A question is inside the guide when it names a strong term, or two weak ones ("train" alone may be a railway).
-_STRONG = re.compile(
-    r"gpu|显卡|算力|显存|训练|推理|微调|大模型|参数量|部署|加速卡|cuda|剪枝|蒸馏|稀疏|梯度|混合精度|offload|卸载|groq|cxl|"
-    r"tf32|fp8|fp4|mxfp4|nvfp4|"
-    r"内存墙|distill|prun(?:e|ing)|sparsity|checkpoint|backprop|gradient|tensor core|量化|集群|数据中心|功耗|带宽|"
-    r"llm|人工智能|深度学习|机器学习|a100|h100|h200|b200|l40s|rtx|gtx|geforce|radeon|\brx\s?\d|arc\s?a\d|quadro|"
-    r"\btpu|trainium|cerebras|blackwell|hopper|\bada\b|ampere|mi300|gaudi|jetson|vram|hbm|gddr|tflops|\btops\b|"
-    r"nvlink|nvswitch|pcie|fine[\s-]?tun|finetun|inference|quantiz|\blora\b|qlora|llama|mistral|mixtral|qwen|千问|"
-    r"deepseek|gemma|\bgpt|falcon|deepspeed|zero[\s-]?[0-3]|vllm|tensorrt|flash\s?attention|kv\s?cache|\bmfu\b|"
-    r"硬件|hardware|\b\d+(?:\.\d+)?\s*(?:b|bn)\b|\d+\s*亿参数|\b[2-5]0[5-9]0\b|accelerator",
-    re.IGNORECASE,
-)
-_WEAK = re.compile(
-    r"\bmodels?\b|模型|英伟达|nvidia|\bamd\b|intel|\btrain|\bmemory\b|serv(?:e|ing)\b|deploy|\bbatch|tokens?\b|\bchips?\b|芯片|cluster|"
-    r"\bcards?\b|卡|\bai\b|budget|预算|cloud|云|server|服务器|workstation|工作站|throughput|latency|延迟|吞吐|"
-    r"precision|精度|fp16|bf16|int8|int4|fp32|案例|case|公司|company|startup|创业|初创|团队|team|实验室|\blab\b|"
-    r"医疗|medical|金融|fintech|制造|manufactur|edge|边缘|平台|platform|成本|cost|价格|price",
-    re.IGNORECASE,
-)
 # A rate asked: the one set of words the Query's `speed` and the intent read ("decode ceiling" is a tokens/s).
 RATE = (r"tokens?\s*/\s*s|tok/s|tok(?:en)?s? (?:per|a|each) sec(?:ond)?|每秒|一秒|多快|速度|(?<![a-z])spee+d|how fast|"
         r"(?:is|will|would) (?:it|that|this) (?:be )?(?:fast|quick|snappy)|fast enough|快不快|快吗|"
@@ -74,6 +56,22 @@ _SECTION = r"(?<![\d.])§?\s*\d{1,2}\.\d(?![\d.%])"
 _CASE_BY_SECTION = re.compile(  # ("9.2 fintech", "the fintech firm in 9.2")
     rf"{_SECTION}\s*(?:{_CASE.pattern})|(?:{_CASE.pattern})\w*(?:\s+[a-z]+)?\s+(?:in|of|from)\s+{_SECTION}",
     re.IGNORECASE)
+# A question is inside the guide when it names one of its strong subjects, or two weak ones ("train" alone may be
+# a railway); a question about another field (a game, video editing, a science code) is outside it unless it names
+# a language model. The words are the vocabulary's (kb/understand/vocabulary/topics.yaml); what is left here are
+# the shapes of names no word list holds: a card's or a model's number ("rx 7900", "70b", "700亿参数", "4090").
+_STRONG_SHAPES = re.compile(r"\brx\s?\d|arc\s?a\d|zero[\s-]?[0-3]|\b\d+(?:\.\d+)?\s*(?:b|bn)\b|\d+\s*亿参数|"
+                            r"\b[2-5]0[5-9]0\b", re.IGNORECASE)
+
+
+def _topics(text: str) -> dict[str, set[str]]:
+    """The topic words of a (normalised) text, by kind ("strong", "weak", "other_field", …), as written."""
+    found: dict[str, set[str]] = {}
+    for h in terms("topics.yaml").find(text):
+        found.setdefault(h.key, set()).add(text[h.start:h.end])
+    return found
+
+
 # Spec attributes: name → the pattern in a question. The spec composer matches each to a record's table rows.
 SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
     name: re.compile(p, re.IGNORECASE) for name, p in {
@@ -133,68 +131,6 @@ SPEC_ATTRIBUTES: dict[str, re.Pattern[str]] = {
 }
 
 
-# Other fields of ML and computing: about them the guide says nothing, even when they train on a GPU.
-_OFF_DOMAIN = re.compile(
-    r"yolo|object detect|目标检测|图像分类|image classif|图像分割|segmentation|stable\s*diffusion|sdxl|采样器|sampler|"
-    r"resnet|\bcnn\b|卷积网络|语音识别|speech recogni|挖矿|crypto|mining|游戏帧|\bfps\b|gaming|股票|stock|recipe|菜谱|"
-    r"天气|weather|video edit|视频剪辑|渲染农场|render farm|blender|强化学习|reinforcement|剪视频|剪辑|视频导出|"
-    r"premiere|(?<![a-z])pr(?![a-z])|达芬奇|davinci|video (?:export|render|encod)|视频(?:渲染|编码)|"
-    r"render(?:ing)? time|打游戏|玩游戏|游戏性能|光追|ray tracing|path tracing|帧率|frame rate|以太坊|"
-    r"(?<![a-z])eth(?![a-z])|比特币|bitcoin|hashrate|cyberpunk|赛博朋克|黑神话|(?<![a-z])games?(?![a-z])|"
-    r"learning rate|学习率|兑换码|激活码|(?:game|bundle|promo|redeem\w*) codes?|(?<![a-z])redeem|"
-    # scientific and engineering computing
-    r"gromacs|lammps|(?<![a-z])namd(?![a-z])|(?<![a-z])amber(?![a-z])|molecular dynamics|分子动力学|蛋白质?模拟|"
-    r"protein (?:folding|simulation)|alphafold|(?<![a-z])cfd(?![a-z])|流体(?:力学|仿真|模拟)|fluid (?:dynamics|sim)|"
-    r"ansys|fluent|openfoam|comsol|abaqus|有限元|finite element|(?<![a-z])fe[am](?![a-z])|vasp|量子化学|"
-    r"quantum chemistry|气象模拟|天气预报模型|climate model|基因测序|genomics|地震勘探|seismic|"
-    # graphics, VR, streaming and design
-    r"(?<![a-z])vr(?![a-z])|virtual reality|虚拟现实|flight sim|msfs|模拟飞行|飞行模拟|unreal|"
-    r"(?<![a-z])ue[45](?![a-z])|"
-    r"虚幻引擎|(?<![a-z])unity(?![a-z])|pixel streaming|像素流|cloud gaming|云游戏|game streaming|直播推流|推流|"
-    r"(?<![a-z])obs(?![a-z])|nvenc|转码|transcod|octane|redshift|v-?ray|keyshot|(?<![a-z])c4d(?![a-z])|cinema 4d|"
-    r"(?<![a-z])maya(?![a-z])|3ds ?max|solidworks|autocad|(?<![a-z])cad(?![a-z])|lumion|twinmotion|3d 渲染|三维渲染|"
-    r"建模渲染|效果图|photoshop|(?<![a-z])ps ?(?:ai|生成)|generative fill|生成式填充|lightroom|illustrator|"
-    r"after effects|剪映|capcut|"
-    # synthetic benchmarks, overclocking and tuning tools
-    r"灯效|灯光|(?<![a-z])rgb(?![a-z])|argb|lighting (?:effects?|software|control)|显卡支架|下垂|下坠|"
-    r"(?<![a-z])sag(?:ging)?(?![a-z])|support bracket|"
-    # home cameras, and dataframes on a GPU
-    r"监控|摄像头|frigate|(?<![a-z])nvr(?![a-z])|cctv|security cam|人形识别|人脸识别|face recognition|"
-    r"pandas|cudf|rapids|dataframe|"
-    r"3d ?mark|time spy|port royal|fire strike|speed ?way|cinebench|geekbench|passmark|furmark|superposition|"
-    r"unigine|跑分软件|鲁大师|undervolt|降压|超频|overclock|afterburner|风扇曲线|fan curve|gpu-?z(?![a-z])|"
-    # repairs, warranty and installation trouble
-    r"保修|售后|(?<![a-z])rma(?![a-z])|warranty|12vhpwr|供电口|电源线.{0,4}(?:烧|熔)|烧了|"
-    r"melt(?:ed|ing)? (?:connector|cable)|"
-    r"fans? (?:rattl|nois|click)|风扇.{0,4}(?:异响|响)|coil whine|啸叫|hiperror|(?<![a-z])hip error|"
-    r"omniverse|数字孪生|digital twin|"
-    # telling a refurbished, ex-mining or fake card from a sound one when buying
-    r"翻新|矿卡|假卡|验货|鉴别|辨别|真假|refurbish|counterfeit|(?<![a-z])fake (?:cards?|gpus?)|"
-    r"(?<![a-z])scams?(?![a-z])|ex-mining|used for mining|"
-    # pairing a card with a desktop CPU, and flashing its firmware
-    r"cpu\s*瓶颈|cpu bottleneck|bottleneck(?:ed)? by (?:the |my )?cpu|"
-    r"(?<![a-z0-9])(?:i[3579]|r[3579])(?:[\s-]\d{4,5}\w*)?(?![a-z0-9])|"
-    r"ryzen|酷睿|core i[3579]|vbios|刷\s*bios|bios\s*刷|flash\w* (?:the |a |my )?(?:modded )?(?:v?bios|firmware)|"
-    # running a card day to day: drivers and installs, heat and noise, screens, a laptop's battery
-    r"驱动|driver|安装|install|ubuntu|windows|wsl|(?<![a-z])linux(?![a-z])|系统重装|蓝屏|bsod|黑屏|"
-    r"温度|temperature|thermal (?:throttl|paste|pad)|硅脂|导热|水冷|water[\s-]?cool|风冷|air[\s-]?cool|"
-    r"显示器|monitor(?! (?:gpu|usage|memory|vram|utili))|屏幕|刷新率|refresh rate|hdmi|"
-    r"displayport|续航|battery|"
-    r"出口管制|export control|禁售|制裁|sanction|还能买到|买得到吗|in stock|现货|缺货|"
-    # games said by their titles or their settings
-    r"原神|艾尔登法环|elden ring|使命召唤|call of duty|(?<![a-z])gta|荒野大镖客|starfield|星空|(?<![a-z])cs2(?![a-z])|"
-    r"valorant|英雄联盟|绝地求生|(?<![a-z])pubg|永劫无间|吃鸡|3a ?大作|3a ?游戏|帧生成|frame gen|画质|特效全开|"
-    r"(?<![a-z])apex(?: legends)?(?![a-z])|fortnite|堡垒之夜|minecraft|我的世界|dota|守望先锋|overwatch|"
-    r"开满特效|全高特效|(?:玩|跑).{0,10}(?:卡不卡|流畅|满帧|掉帧)|满帧|掉帧|(?<![a-z])1440p|"
-    r"(?<![a-z])4k (?:60|120|144)|"
-    # training a body, not a model: sport, fitness, diet
-    r"马拉松|marathon|半马|跑步计划|running (?:plan|shoes|pace)|健身|fitness|workouts?|(?<![a-z])gym(?![a-z])|"
-    r"减肥|减脂|(?<![a-z])diet(?![a-z])|瑜伽|(?<![a-z])yoga|游泳|swimming|举铁|weightlifting|couch to 5k|"
-    # other models than language models
-    r"文生图|text[- ]to[- ]image|图像生成|image generation|midjourney|comfyui|视频生成|video generation|"
-    r"语音合成|(?<![a-z])tts(?![a-z])|whisper|推荐系统|recommend(?:er|ation) system|自动驾驶|autonomous driving|"
-    r"点云|point cloud|图神经网络|(?<![a-z])gnn",
-    re.IGNORECASE)
 # Asks for something other than what a guide holds — code, prompts, software set-up, courses — whatever model
 # or card they name: "write me a pytorch loop for an a100", "how to set up nccl for llama training".
 _NOT_A_LOOKUP = re.compile(
@@ -215,18 +151,8 @@ _NOT_A_LOOKUP = re.compile(
     r"(?:vllm|deepspeed|tensorrt|megatron|pytorch).{0,30}(?:怎么|如何)(?:配置|设置|设)|"
     r"(?:怎么|如何)(?:配置|设置).{0,20}(?:vllm|deepspeed|tensorrt|megatron|pytorch|参数)",
     re.IGNORECASE)
-
-
-_LLM = re.compile(r"llm|大模型|大语言|language model|\btokens?\b|llama|qwen|mistral|mixtral|deepseek|gpt|transformer|"
-                  r"\blora\b|qlora|vllm|kv\s*cache|文本生成|chat", re.IGNORECASE)
-# Subjects of another field that LLM-generic words ("LoRA", "tokens") do not bring back: a Stable Diffusion LoRA
-# is still Stable Diffusion. Only a language model named outright does.
-_OTHER_FIELD = re.compile(r"stable\s*diffusion|sdxl|(?<![a-z])diffusion|扩散模型|视频模型|video models?|sora(?![a-z])|"
-                          r"yolo|目标检测|object detect|cyberpunk|赛博朋克|挖矿|mining",
-                          re.IGNORECASE)
 _CPU_PICK = re.compile(r"(?:best|which|what|recommend\w*|哪个|哪款|什么|啥|推荐)\s*(?:[a-z]+\s+){0,2}(?:cpus?|处理器)"
                        r"(?![a-z])|(?:cpu|处理器)\s*(?:选|推荐|买)", re.IGNORECASE)
-_LLM_NAMED = re.compile(r"llm|大模型|大语言|language model|llama|qwen|mistral|mixtral|deepseek|gpt", re.IGNORECASE)
 
 
 def off_domain(question: str) -> bool:
@@ -236,14 +162,15 @@ def off_domain(question: str) -> bool:
         return True
     if _CPU_PICK.search(q) and not re.search(r"gpu|显卡|(?<![a-z])card|\d{4}|a100|h100", q):
         return True  # "best cpu for llm inference": a processor, which the guide never compares
-    if _OTHER_FIELD.search(q):
-        return not _LLM_NAMED.search(q)
+    if "other_model_field" in _topics(q):
+        return "llm_named" not in _topics(q)
     if re.search(r"显存|v?ram|memory|mib|gib|\d\s*g|(?<![a-z])ecc(?![a-z])", q):  # "驱动里显示多少显存", "the
         # driver's ecc toggle": what the driver reports of memory, or its ECC switch
         q = re.sub(r"驱动|drivers?", " ", SPEC_ATTRIBUTES["driver"].sub(" ", q))  # is the record's, not an install
     if asks_driver_focus(q):  # "为什么都说4090的驱动不如专业卡": §4.4's point on what drivers are tuned for
         q = re.sub(r"驱动(?:程序)?|drivers?", " ", q)
-    return bool(_OFF_DOMAIN.search(q)) and not _LLM.search(q)
+    found = _topics(q)
+    return "other_field" in found and "llm" not in found
 
 
 def _about_a_case(q: str, wants_pick: bool) -> bool:
@@ -328,7 +255,7 @@ class Domain:
         rest = _NAMES.sub(" ", normalise(question))
         if len(_FUNCTION.sub("", rest)) < 2:
             return True
-        return bool(_STRONG.search(rest) or _WEAK.search(rest) or _TOPIC.search(rest)
+        return bool(_STRONG_SHAPES.search(rest) or _topics(rest).keys() & {"strong", "weak", "guide_topic"}
                     or any(t in rest for t in self._strong)
                     or any(t in rest and _term(t).search(rest) for t in self._weak))
 
@@ -342,9 +269,10 @@ class Domain:
 
     def covers(self, question: str) -> bool:
         q = normalise(question)
-        if _STRONG.search(q) or any(t in q for t in self._strong):
+        found = _topics(q)
+        if _STRONG_SHAPES.search(q) or "strong" in found or any(t in q for t in self._strong):
             return True
-        weak = {m.group(0) for m in _WEAK.finditer(q)} | {f"glossary:{t}" for t in self._weak
+        weak = found.get("weak", set()) | {f"glossary:{t}" for t in self._weak
                                                            if t in q and _term(t).search(q)}
         return len(weak) >= 2
 
@@ -356,15 +284,6 @@ _NAMES = re.compile(r"[a-z]*\d[\w.-]*|nvidia|英伟达|geforce|(?<![a-z])(?:rtx|
 # What is left of "h20 是什么", "what is the a100?" once the names are gone: nothing to judge a topic by.
 _FUNCTION = re.compile(r"[\W_]+|是什么|是啥|什么|请问|介绍(?:一下)?|一下|吗|呢|啊|吧|的|了|么|嘛|"
                        r"(?<![a-z])(?:what|whats|is|the|a|an|about|tell|me|of|are|it|this|that|card|gpu|one)(?![a-z])")
-# Words of the guide beside a card that neither pattern nor glossary holds: when it came out, what it is worth later.
-_TOPIC = re.compile(r"发布|上市|问世|release|launch|二手|second[\s-]?hand|(?<![a-z])used(?![a-z])|折旧|depreciat|残值|"
-                    r"resale|用途|定位|purpose|生态|ecosystem|软件|software|框架|framework|多实例|(?<![a-z])mig(?![a-z])|"
-                    # buying and setting cards side by side are what the guide is for
-                    r"买|购|buy|purchase|选|pick|choos|recommend|推荐|升级|upgrade|值|worth|"
-                    r"区别|差别|差异|不一样|一样|不同|对比|比较|(?<![a-z])vs\.?(?![a-z])|versus|differ|compare|same as|"
-                    r"better|worse|更好|更强|更快|更慢|"
-                    r"好用|强|快|慢|贵|便宜|划算|cheap|expensive|faster|slower|stronger|替代|取代|alternative|replace|竞争|compet|"
-                    r"怎么样|如何|行不行|any good|good for|适合|suitable|够用|enough|谁(?:高|大|低|小|强|快|多|少|好)")
 _SUITS = re.compile(r"good for|好用|适合|suitable|worth|值得|怎么样|如何|行不行|any good|enough for|够用",
                     re.IGNORECASE)
 _ASKS_WHY = re.compile(r"为什么|为何|为啥|怎么会|原因|\bwhy\b|reason|how come", re.IGNORECASE)

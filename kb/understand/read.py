@@ -320,7 +320,7 @@ def _words(t: Text, q: Query) -> None:
                        r"全(?:部)?(?:拿来|用来)?买|都(?:拿来|用来)?买|(?:spend|put|blow)\b.{0,40}\ball on|"
                        r"all[\s-]in on|only buy")
     q.latency = t.has(r"latency|延迟|首字|ttft|time to first|prefill|响应时间")
-    q.low_power = t.has(r"功耗越低越好|低功耗|功耗(?:要|尽量)?(?:低|小)|省电|功耗.{0,6}受限|"
+    q.low_power = t.has(r"低功耗|功耗(?:要|尽量|越)?(?:低|小)|省电|功耗.{0,6}受限|"
                         r"low[\s-]power|lowest power|power[\s-](?:efficient|budget|constrained|limited|sipping)|"
                         r"tight power|least power|fewest watts")
     q.individual = for_an_individual(t.original)
@@ -370,7 +370,7 @@ _ASKED: tuple[tuple[str, str], ...] = (
                     r"max(?:imum)? batch(?:[ _-]?size)?|biggest batch|largest batch|batch.{0,8}(?:最大|最多|上限)|"
                     r"最大.{0,4}(?:batch|批)|"
                     r"(?:同时|并发|一起).{0,4}(?:几|多少)\s*(?:路|个|人|条|用户|请求)|几路|"
-                    r"how many (?:at once|at the same time|in parallel)|"
+                    r"how many (?:at once|at (?:the same|one) time|in parallel)|"
                     rf"how many .{{0,24}}(?:concurrent|{PEOPLE_EN}|{REQUESTS_EN})|"
                     # "4k sessions: how many fit": the sequences named, then counted
                     rf"(?:{PEOPLE_EN}|{REQUESTS_EN})\W{{1,3}}how many\b"

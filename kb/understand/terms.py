@@ -4,8 +4,9 @@ A term is a literal in Chinese or English ("显存", "memory bandwidth", "fine t
 every term, so a synonym is a line of data, not a pattern: case is ignored; a space in a term matches any run
 of spaces, hyphens or underscores, or none ("fine tune" finds "finetune" and "fine-tune"); a term that begins
 or ends with a Latin letter or digit only matches whole words there (not the "ram" of "program"); an English
-term of three letters or more also matches its plural; where terms overlap the longest wins ("显存带宽" is
-bandwidth, not memory), then the first found.
+term of three letters or more also matches its plural, and one ending in "*" matches any word it begins
+("quantiz*": "quantize", "quantization"); where terms overlap the longest wins ("显存带宽" is bandwidth, not
+memory), then the first found.
 
     python -m kb.understand.terms --count     # how many terms each file holds, cues apart from vocabulary
 """
@@ -48,10 +49,15 @@ class Terms:
         folded = fold(text)
         hits: list[Hit] = []
         for m in self.pattern.finditer(folded):
-            for kind, key in self.meaning.get(_squeeze(m.group(0)), ()):
+            for kind, key in self.meaning.get(_squeeze(m.group(0)), ()) or self._stem(m.group(0)):
                 if not kinds or kind in kinds:
                     hits.append(Hit(kind, key, m.start(), m.end()))
         return hits
+
+    def _stem(self, found: str) -> tuple[tuple[str, str], ...]:
+        """What a match of a word's beginning ("quantiz*" in "quantization") means: its longest stem's meaning."""
+        s = _squeeze(found)
+        return next((self.meaning[s[:n] + "*"] for n in range(len(s), 0, -1) if s[:n] + "*" in self.meaning), ())
 
     def first(self, text: str, kind: str) -> str | None:
         """The key of the first term of `kind` in `text`, if any."""
@@ -65,16 +71,18 @@ def fold(text: str) -> str:
 
 
 def _squeeze(term: str) -> str:
-    return re.sub(r"[\s_\-]+", "", term.lower())
+    return re.sub(r"[\s_\-]+", "", term.lower().rstrip("*"))
 
 
 def _regex(term: str, plural: bool) -> str:
-    parts = [re.escape(p) for p in re.split(r"[\s_\-]+", term.strip().lower()) if p]
+    stem = term.endswith("*")  # "quantiz*": a word's beginning, any ending ("quantize", "quantization")
+    word = term.rstrip("*").strip().lower()
+    parts = [re.escape(p) for p in re.split(r"[\s_\-]+", word) if p]
     body = r"[\s_\-]*".join(parts)
-    if plural and re.fullmatch(r"[a-z][a-z ]{2,}", term.lower()) and not term.lower().endswith("s"):
+    if plural and not stem and re.fullmatch(r"[a-z][a-z ]{2,}", word) and not word.endswith("s"):
         body += "s?"
-    head = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", term.lower()) else ""
-    tail = r"(?![a-z0-9])" if re.search(r"[a-z0-9]$", term.lower()) else ""
+    head = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", word) else ""
+    tail = r"(?![a-z0-9])" if re.search(r"[a-z0-9]$", word) and not stem else ""
     return head + body + tail
 
 
@@ -105,11 +113,11 @@ def terms(*files: str) -> Terms:
     regexes: dict[str, str] = {}
     for name in files:
         for kind, key, term in _file(name):
-            squeezed = _squeeze(term)
+            squeezed = _squeeze(term) + ("*" if term.endswith("*") else "")
             if (kind, key) not in meaning.setdefault(squeezed, []):
                 meaning[squeezed].append((kind, key))
             regexes.setdefault(squeezed, _regex(term, plural=True))
-            if re.fullmatch(r"[a-z][a-z ]{2,}", term.lower()) and not term.lower().endswith("s"):
+            if re.fullmatch(r"[a-z][a-z ]{2,}", term.lower()) and not term.lower().endswith("s"):  # ("user" → "users")
                 meaning.setdefault(squeezed + "s", []).extend(
                     m for m in meaning[squeezed] if m not in meaning.get(squeezed + "s", []))
     ordered = sorted(regexes, key=len, reverse=True)  # longest first: an alternation takes the first that fits

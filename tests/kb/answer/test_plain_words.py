@@ -186,7 +186,7 @@ def test_the_templates_ask_in_both_languages_over_every_card() -> None:
 
 @pytest.mark.parametrize(("text", "kind"), [
     ("约 31,536 元（kb 的电价，KB_ENERGY_PRICE_CNY_PER_KWH）", "an environment variable"),
-    ("Llama 3 405B keeps TP at 8 (../shared/reference/cluster.md)", "a repository path"),
+    ("Llama 3 405B keeps TP at 8 (../reference/cluster.md)", "a repository path"),
     ("the total the driver reports (cluster.md)", "a file name"),
     ("the record's nominal figure is 24 GiB", "an internal noun"),
     ("kb 没有 Cerebras 的规格记录", "an internal noun"),

@@ -42,5 +42,5 @@ def render_answer(answer: Answer) -> str:
     if answer.fit_checks:
         out += ["", f"{t['fit']}:"]
         for check in answer.fit_checks:
-            out += [render_fit_text(check, lang), ""]
+            out += [render_fit_text(check, lang, {p.id: p.rank for p in answer.passages}), ""]
     return "\n".join(out).rstrip() + "\n"

@@ -8,6 +8,7 @@ pass over a file that is "not here": every one a test names exists.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -28,13 +29,12 @@ SPECS = "corpus/specs/"
 
 
 def repository_files() -> list[Path]:
+    """The repository's text files, never walking into a virtualenv, an index or a cache (os.walk, pruned)."""
     out = []
-    for path in REPO.rglob("*"):
-        rel = path.relative_to(REPO)
-        if any(part in SKIP or part.endswith(".egg-info") for part in rel.parts) or not path.is_file():
-            continue
-        if path.suffix in TEXT or path.name in ("Dockerfile", "MANIFEST.in"):
-            out.append(path)
+    for folder, dirs, files in os.walk(REPO):
+        dirs[:] = [d for d in dirs if d not in SKIP and not d.endswith(".egg-info")]
+        out += [Path(folder) / f for f in files
+                if Path(f).suffix in TEXT or f in ("Dockerfile", "MANIFEST.in")]
     return out
 
 

@@ -104,7 +104,9 @@ def _report(found: list[tuple[str, str, str]], n: int) -> str:
     return f"{len(found)} leaks in {n} answers:\n" + "\n".join(f"{q!r} ({lang}) {what}" for q, lang, what in found[:30])
 
 
+# Thousands of answers: ~2 and ~3 minutes on two quiet cores, several times that on a loaded machine.
 @pytest.mark.slow
+@pytest.mark.timeout(1800)
 def test_generated_answers_in_both_languages_read_plainly(engine: Engine) -> None:
     questions = template_questions()
     assert len(questions) >= 2000
@@ -113,6 +115,7 @@ def test_generated_answers_in_both_languages_read_plainly(engine: Engine) -> Non
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)
 def test_every_answer_of_the_repository_sets_reads_plainly(engine: Engine) -> None:
     asked = set_questions()
     assert len(asked) >= 3000

@@ -1,6 +1,6 @@
 """kb's own work on an answer without its embedding: `Engine.answer` on fresh questions, query vectors cached.
 
-The questions are the eval sets' own (tests/eval/questions.jsonl, ../shared/eval/dev_answers.jsonl; never a
+The questions are the eval sets' own (tests/eval/questions.jsonl, tests/eval/dev/answers.jsonl; never a
 *_test set). Their query vectors (the question's, and its focus terms') are recorded first, in a process of
 their own, so the timed process has answered none of them before: caches keyed by a question (the intent
 reader's, the fit engine's checks) start cold for each, as for a fresh question in `kb serve`, and only the
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-SETS = [REPO / "tests/eval/questions.jsonl", REPO.parent / "shared/eval/dev_answers.jsonl"]
+SETS = [REPO / "tests/eval/questions.jsonl", REPO / "tests/eval/dev/answers.jsonl"]
 # Where Engine.answer's time goes: (phase, "module:Class.method" or "module:function" wrapped to time it).
 PHASES = [
     ("read the question", "kb.engine:Engine._turn"),
@@ -45,7 +45,7 @@ PHASES = [
 # Questions answered before the timing starts, so the process is a warm server's: patterns compiled on first
 # use (glossary phrases, names) and the focus terms' vectors met. Dev sets only, and none of the timed ones.
 WARM_UP = [REPO / "tests/eval/blind_dev.jsonl", REPO / "tests/eval/blind3_dev.jsonl",
-           REPO / "tests/eval/blind6_dev.jsonl", REPO.parent / "shared/eval/dev_questions.jsonl"]
+           REPO / "tests/eval/blind6_dev.jsonl", REPO / "tests/eval/dev/questions.jsonl"]
 
 
 def questions(sets: list[Path] = SETS) -> list[str]:

@@ -1,4 +1,4 @@
-"""kb's fit estimates beside published measurements (../shared/reference/measured.md), with the error of each.
+"""kb's fit estimates beside published measurements, with the error of each (every case names its public source).
 
     python -m benchmarks.fit_accuracy          # a table: what, published, kb, kb / published, tolerance, holds
 

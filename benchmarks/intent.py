@@ -22,7 +22,7 @@ import numpy as np
 from kb.engine import Engine
 
 ROOT = Path(__file__).resolve().parents[1]
-LABELLED = [ROOT / "tests/eval/answers.jsonl", ROOT.parent / "shared/eval/dev_answers.jsonl"]
+LABELLED = [ROOT / "tests/eval/answers.jsonl", ROOT / "tests/eval/dev/answers.jsonl"]
 BLIND = ROOT / "tests/eval/blind_dev.jsonl"
 # Every set's types → the kinds of answer kb composes.
 KIND = {"spec": "spec", "compare": "spec", "price": "spec", "fit": "fit", "count": "fit", "concurrency": "fit",

@@ -71,11 +71,11 @@ class Engine:
         self.settings = settings
         self.searcher = HybridSearcher(self.index, search, settings.text_cache_size)
         self.cache: LruCache[str, np.ndarray] = LruCache(settings.embed_cache_size)
-        self._tables: dict[str, str] = {}  # section → the first chunk of its computed table
+        self._tables: dict[str, Chunk] = {}  # section → the first chunk of its computed table
         self._cases: dict[str, tuple[str, str]] = {}  # case group → (its guide section, its title)
         for c in index.chunks:
             if c.kind == "table":
-                self._tables.setdefault(c.section, c.id)
+                self._tables.setdefault(c.section, c)
             elif c.kind == "case":
                 self._cases.setdefault(c.group, (c.section, c.heading))
         self.observe_retrieval = on_retrieval

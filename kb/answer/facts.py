@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from indexer.chunks import Chunk
 from kb.language import Language
+from kb.words.answer import metric_words
 from kb.words.catalog import has, say
 
 # Spec attribute (kb.understand.intent.SPEC_ATTRIBUTES) → pattern on a table row's metric cell;
@@ -81,8 +82,8 @@ def spec_facts(parts: list[Chunk], gpu: str, attributes: list[str],
                         seen.add(shown)
                         written = f"source.{_cells(zh)[2].split(' ')[0]}"
                         source = say(written, language) if has(written) else cells[2]
-                        rows.append((chunk, say("spec_row", language, gpu=gpu, metric=_GLOSS.sub("", cells[0]),
-                                              value=cells[1], source=source)))
+                        rows.append((chunk, say("spec_row", language, gpu=gpu, value=cells[1], source=source,
+                                              **metric_words(_GLOSS.sub("", cells[0]), language))))
                         if attr == "nvlink" and re.match(r"0\s*GB/s", cells[1]):
                             rows.append((chunk, say("spec_no_link", language, gpu=gpu)))
                 elif note_p and zh.lstrip().startswith("- ") and re.search(note_p, zh) and shown not in seen:

@@ -441,7 +441,7 @@ class RecordSentences:
             marks = [self._cite(f, self._by_id[c], top_k) for c in dict.fromkeys((b.buy.chunk_id, b.rent.chunk_id))]
             if self._groups.get(f"spec-{gpu}"):
                 marks.append(self._cite(f, self._groups[f"spec-{gpu}"][0], top_k))
-            values = {"gpu": name, "buy": b.buy.quoted, "rent": f"{b.rent_cny_per_hour:,.2f}",
+            values = {"gpu": name, "buy": b.buy.stated, "rent": f"{b.rent_cny_per_hour:,.2f}",
                       "energy": f"{b.energy_cny_per_hour:,.2f}"}
             exempt = (name, b.buy.date, b.rent.date)
             if b.card_hours is None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from kb.models import Answer, DocumentSource, Passage
+from kb.language import Language
+from kb.models import Answer, Passage
+from kb.words.answer import origin
 from kb.words.catalog import table
 from kb.words.width import wrap
 
@@ -15,15 +17,12 @@ def _excerpt(text: str) -> str:
     return flat if len(flat) <= EXCERPT_CHARS else flat[: EXCERPT_CHARS - 1] + "…"
 
 
-def _cited(p: Passage) -> str:
-    """"§6.1 heading  (guide, corpus/guide.md:290-309" or, for a team's document, its title, file and date."""
-    src = p.source
-    if isinstance(src, DocumentSource):
-        where = (f"sheet {src.sheet} row {src.row}" if src.sheet else
-                 f"p. {src.page}" + (f" row {src.row}" if src.row else "") if src.page else
-                 f"lines {src.start_line}-{src.end_line}")
-        return f"《{src.title}》 {p.heading}  (document {src.document}, {src.file} {where}, as of {src.as_of}"
-    return f"§{p.section} {p.heading}  ({p.kind}, {src.path}:{src.start_line}-{src.end_line}"
+def _cited(p: Passage, language: Language) -> str:
+    """"§6.1 heading  (the guide, lines 290–309" or, for a team's document, its title, file, place and date
+    (`--json` keeps the exact source: the corpus file and lines, the document's id)."""
+    if p.kind == "document":
+        return f"{p.heading}  ({origin(p, language)}"
+    return f"§{p.section} {p.heading}  ({origin(p, language)}"
 
 
 def render_answer(answer: Answer) -> str:
@@ -34,7 +33,7 @@ def render_answer(answer: Answer) -> str:
     t = table("terminal", lang)
     out = [f"{t['answer']}:", wrap(answer.answer or t["none"], "  ", WIDTH), "", f"{t['passages']}:"]
     for p in answer.passages:
-        out.append(f"[{p.rank}] {_cited(p)}, score {p.score:.3f})")
+        out.append(f"[{p.rank}] {_cited(p, lang)}, score {p.score:.3f})")
         out.append(wrap(_excerpt(p.text), "    ", WIDTH))
         for note in p.notes:
             out.append(wrap(f"{t['note']}: {note}", "    ", WIDTH))
@@ -43,5 +42,5 @@ def render_answer(answer: Answer) -> str:
     if answer.fit_checks:
         out += ["", f"{t['fit']}:"]
         for check in answer.fit_checks:
-            out += [render_fit_text(check, lang), ""]
+            out += [render_fit_text(check, lang, {p.id: p.rank for p in answer.passages}), ""]
     return "\n".join(out).rstrip() + "\n"

@@ -29,7 +29,7 @@ def newest(facts: list[PriceFact], kind: PriceKind) -> dict[str, PriceFact]:
 
 def team_prices(facts: list[PriceFact]) -> dict[str, TeamPrice]:
     """Each card's newest buy price, in the shape the fit engine reads (kb/fit/gpus.py)."""
-    return {gpu: TeamPrice(amount_cny=f.amount_cny, quoted=f.quoted, date=f.date, title=f.title, chunk_id=f.chunk_id)
+    return {gpu: TeamPrice(amount_cny=f.amount_cny, quoted=f.stated, date=f.date, title=f.title, chunk_id=f.chunk_id)
             for gpu, f in newest(facts, "buy").items()}
 
 

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from kb.documents.names import gpu_named
 from kb.documents.records import date_in
+from kb.words.money import with_currency
 
 PriceKind = Literal["buy", "rent_hour", "rent_month"]
 
@@ -48,6 +49,11 @@ class PriceFact(BaseModel):
     file: str
     chunk_id: str  # the row's passage id, cited by any answer that uses the price
     location: dict[str, Any]
+
+    @property
+    def stated(self) -> str:
+        """The price as a sentence states it: as written, with its currency when the cell names none."""
+        return with_currency(self.quoted, self.currency)
 
 
 def _has(header: str, words: tuple[str, ...]) -> bool:

@@ -9,6 +9,7 @@ from kb.fit.result import FitResult, Selection
 from kb.fit.training import layout_line
 from kb.language import Language
 from kb.numbers import GIB
+from kb.words.answer import gpu_name
 from kb.words.catalog import table
 from kb.words.fit import alternative_note, render, serving_note
 from kb.words.width import align, width
@@ -29,13 +30,14 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return [head, "  ".join("-" * w for w in widths), *body]
 
 
-def render_fit_text(result: FitResult, language: Language) -> str:
-    """The verdict, the memory breakdown as a table, speed and cost, then assumptions, working and sources."""
+def render_fit_text(result: FitResult, language: Language, cited: dict[str, int] | None = None) -> str:
+    """The verdict, the memory breakdown as a table, speed and cost, then assumptions, working and sources; inside an
+    answer (`cited`: its passages' ids → their ranks) the sources are the answer's own markers, [2], not ids."""
     L = _l(language)
     r = result
     verdict = L["fits"] if r.fits else L["nofit"]
     out = [f"{L['check']}: {r.model} · {L['workloads'].get(r.workload, r.workload)} · {r.precision} · "
-           f"{r.gpu} × {r.gpu_count} → {verdict}", ""]
+           f"{gpu_name(r.gpu)} × {r.gpu_count} → {verdict}", ""]
     per = r.per_gpu_breakdown
     rows = [[L[k], _gib(getattr(r.breakdown, k)), _gib(getattr(per, k)) if per else ""]
             for k in TERMS if getattr(r.breakdown, k)]
@@ -63,8 +65,12 @@ def render_fit_text(result: FitResult, language: Language) -> str:
         out.append(f"{L['per_m']}: {r.cost_per_million_tokens_cny:,.3f} CNY")
     out += ["", f"{L['assumptions']}:", *(f"- {a}" for a in r.assumptions),
             "", f"{L['steps']}:", *(f"{i}. {s}" for i, s in enumerate(r.steps, 1)),
-            "", f"{L['citations']}: {', '.join(r.citations)}"]
-    return "\n".join(out)
+            ""]
+    if cited is None:
+        out.append(f"{L['citations']}: {', '.join(r.citations)}")
+    elif marks := [f"[{cited[c]}]" for c in r.citations if c in cited]:
+        out.append(f"{L['citations']}: {' '.join(marks)}")
+    return "\n".join(out).rstrip()
 
 
 def layout_text(r: FitResult, language: Language) -> str:

@@ -1,6 +1,7 @@
 """Links: what carries the bytes between two GPUs, inside a node and between nodes.
 
-Figures (../shared/reference/cluster.md): a node of SXM/HGX/OAM parts holds 8 GPUs on NVLink/NVSwitch
+Figures (NVIDIA's HGX and DGX datasheets, AMD's MI300X platform brief; the Llama 3 paper and DeepSeek-V3's report
+for the network): a node of SXM/HGX/OAM parts holds 8 GPUs on NVLink/NVSwitch
 (Infinity Fabric for MI300X); GeForce and PCIe cards have no NVLink, so every byte between them crosses
 PCIe. Records give links with both directions together; a collective's ring moves data one way, so kb
 divides by 2. Between nodes each GPU has one NIC: InfiniBand NDR / 400G RoCE, 400 Gb/s ≈ 50 GB/s a GPU

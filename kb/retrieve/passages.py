@@ -8,13 +8,14 @@ from kb.models import DocumentSource, Passage, Source
 from kb.words.catalog import say
 
 
-def passage_notes(chunk: Chunk, tables: dict[str, str], language: Language) -> list[str]:
+def passage_notes(chunk: Chunk, tables: dict[str, Chunk], language: Language) -> list[str]:
     """Caveats shown beside a passage, in the question's language."""
     notes = []
     if "missing_table" in chunk.notes:
         notes.append(say("missing_table", language))
         table = tables.get(chunk.section)
-        notes.append(say("table_link", language, id=table) if table else say("table_none", language))
+        notes.append(say("table_link", language, title=table.shown_heading(language)) if table
+                     else say("table_none", language))
     if language == "en" and not chunk.text_en:
         notes.append(say("no_english", language))
     return notes
@@ -27,7 +28,7 @@ def source_of(chunk: Chunk) -> Source | DocumentSource:
     return DocumentSource(path=chunk.path, **chunk.location)
 
 
-def to_passage(chunk: Chunk, rank: int, score: float, tables: dict[str, str], language: Language) -> Passage:
+def to_passage(chunk: Chunk, rank: int, score: float, tables: dict[str, Chunk], language: Language) -> Passage:
     return Passage(
         id=chunk.id, rank=rank, section=chunk.section, heading=chunk.shown_heading(language),
         kind=chunk.kind,  # type: ignore[arg-type]

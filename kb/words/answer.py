@@ -8,10 +8,12 @@ written the way the cited fit check or passage writes them (tests check each aga
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from kb.language import Language
 from kb.numbers import GIB
-from kb.words.catalog import CATALOG
+from kb.words.catalog import CATALOG, table
+from kb.words.money import grouped
 
 # The workload names of kb.words.fit; a sentence about full training states its convention beside it.
 WORKLOADS = {w: dict(CATALOG[f"workload.{w}"]) for w in ("inference", "full", "lora", "qlora")}
@@ -32,6 +34,21 @@ def workload_phrase(model: str, workload: str, precision: str | None, language: 
     if language == "zh":
         return f"{model} {precision + ' ' if precision and workload != 'qlora' else ''}{name}"
     return f"{name} of {model}{' in ' + precision if precision and workload != 'qlora' else ''}"
+
+
+def metric_words(metric: str, language: Language) -> dict[str, str]:
+    """A spec table's metric as a sentence's subject: 'Memory bandwidth' → {'metric': 'memory bandwidth', 'is':
+    'is'}, 'Tensor Cores' → {'metric': 'Tensor Cores', 'is': 'are'} (names and acronyms keep their capitals)."""
+    if language == "zh":
+        return {"metric": metric, "is": "是"}
+    first, _, rest = metric.partition(" ")
+    if re.fullmatch(r"[A-Z][a-z]+", first) and first not in _PROPER:
+        metric = f"{first.lower()} {rest}".rstrip()
+    plural = re.search(r"(?<!s)s(?: \(|$)", metric) is not None and not metric.endswith("bandwidth")
+    return {"metric": metric, "is": "are" if plural else "is"}
+
+
+_PROPER = {"Tensor"}  # a metric's first word that is a name, not a common word to lower-case
 
 
 def gib(n_bytes: int | float) -> str:
@@ -76,11 +93,29 @@ def span_figures(hours: float | None) -> tuple[float, ...]:
 
 
 def end(sentence: str, markers: list[str], language: Language) -> str:
-    """A sentence closed by its markers: '… [1][F1].' or '…[1]。'."""
-    body = sentence.rstrip("。.！!？?；;，, ")
+    """A sentence closed by its markers: '… [1][F1].' or '…[1]。'; its amounts of money with thousands separators,
+    a sentence quoted from a passage ("首发价为12999元") as much as one kb wrote."""
+    body = grouped(sentence).rstrip("。.！!？?；;，, ")
     if language == "en" and re.match(r"[a-z]+(?![\w.-])", body) and not body.startswith("kb"):
         body = body[:1].upper() + body[1:]  # "one RTX 4090 …", "inference of …" (not "qwen2.5-7b …", not "kb")
     tags = "".join(f"[{m}]" for m in markers)
     if language == "zh":
         return f"{body} {tags}。" if tags else f"{body}。"
     return f"{body} {tags}." if tags else f"{body}."
+
+
+def origin(passage: Any, language: Language) -> str:
+    """Where a passage comes from, in words: 'the guide, lines 187–216', 'a case study from the guide', or a team
+    document's title, file, place and date; never a repository path or a record's id."""
+    words = table("origins", language)
+    src = passage.source
+    if passage.kind == "guide":
+        return str(words["guide_lines"]).format(a=src.start_line, b=src.end_line)
+    if passage.kind != "document" or not hasattr(src, "document"):
+        return str(words.get(passage.kind, passage.kind))
+    place = words["place"]
+    where = (place["sheet"].format(sheet=src.sheet, row=src.row) if src.sheet else
+             place["page_row"].format(page=src.page, row=src.row) if src.page and src.row else
+             place["page"].format(page=src.page) if src.page else
+             place["lines"].format(a=src.start_line, b=src.end_line))
+    return str(place["document"].format(title=src.title, file=src.file, place=where, as_of=src.as_of))

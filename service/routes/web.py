@@ -19,6 +19,7 @@ from kb.fit.gpus import load_gpus
 from kb.fit.presets import PRESETS
 from kb.fit.request import DEFAULT_SEQ, MAX_COUNT, MAX_SEQ, WORKLOAD_PRECISIONS, WORKLOADS
 from kb.language import LANGUAGES
+from kb.words.answer import gpu_name
 from kb.words.catalog import table
 from service.deps import StateDep
 from service.web import STATIC
@@ -75,7 +76,7 @@ async def config(state: StateDep) -> JSONResponse:
         "keys_required": bool(s.api_keys),
         "max_question_chars": s.max_question_chars,
         "models": list(PRESETS),
-        "gpus": [{"id": g.id, "name": g.name, "vram_gib": g.vram_gib} for g in gpus.values()],
+        "gpus": [{"id": g.id, "name": g.name, "label": gpu_name(g.id), "vram_gib": g.vram_gib} for g in gpus.values()],
         "workloads": list(WORKLOADS),
         "workload_precisions": WORKLOAD_PRECISIONS,
         "default_seq": DEFAULT_SEQ,

@@ -14,6 +14,7 @@ from kb.fit.result import Selection
 from kb.language import Language
 from kb.models import Answer, Passage
 from kb.words import catalog
+from kb.words.answer import origin
 from service.slack.tables import fit_caption, fit_table, selection_caption, selection_table
 from service.slack.text import clip, escape
 
@@ -68,8 +69,7 @@ def passage_blocks(p: Passage, language: Language) -> list[Block]:
     t = catalog.table("slack", language)
     head = f"*[{p.rank}]* §{p.section} {escape(p.heading)}"
     body = section(f"{head}\n{_excerpt(p.text, t['truncated'])}", f"kb_passage_{p.rank}", t["truncated"])
-    src = p.source
-    where = f"{p.kind} · `{escape(src.path)}` {t['lines']} {src.start_line}-{src.end_line} · {t['score']} {p.score:.2f}"
+    where = f"{escape(origin(p, language))} · {t['score']} {p.score:.2f}"
     notes = [f"{t['note']}: {escape(n)}" for n in p.notes]
     return [body, context([where, *notes])]
 
@@ -121,7 +121,7 @@ def answer_blocks(answer: Answer, asked_by: str | None = None) -> list[Block]:
     if answer.selection is not None:
         head.append(selection_section(answer.selection, lang))
     if answer.fit_checks:
-        title = f"*{t['fit']}* · {escape(clip(fit_caption(answer.fit_checks), 150, '…'))}\n"
+        title = f"*{t['fit']}* · {escape(clip(fit_caption(answer.fit_checks, answer.language), 150, '…'))}\n"
         head.append(section(title + fit_table(answer.fit_checks, lang, SECTION_TEXT - len(title)), "kb_fit"))
     head += [{"type": "divider"}, section(f"*{t['passages']}*")]
     tail = [feedback_actions(answer)]

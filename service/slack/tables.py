@@ -9,6 +9,8 @@ from kb.fit.result import FitResult, Selection
 from kb.language import Language
 from kb.numbers import GIB
 from kb.words import catalog
+from kb.words.answer import gpu_name
+from kb.words.fit import workload_name
 from kb.words.width import pad, width
 from service.slack.text import escape
 
@@ -61,12 +63,13 @@ def verdict(check: FitResult, language: Language) -> str:
     return catalog.table("slack", language)["fits" if check.fits else "nofit"]
 
 
-def fit_caption(checks: Sequence[FitResult]) -> str:
+def fit_caption(checks: Sequence[FitResult], language: Language) -> str:
     """What was checked, once for the table: model, workload, precision, context and batch (distinct values)."""
     def distinct(values: Sequence[object]) -> str:
         return "/".join(dict.fromkeys(str(v) for v in values))
 
-    return (f"{distinct([c.model for c in checks])} · {distinct([c.workload for c in checks])} · "
+    workloads = distinct([workload_name(c.workload, language) for c in checks])
+    return (f"{distinct([c.model for c in checks])} · {workloads} · "
             f"{distinct([c.precision for c in checks])} · seq {distinct([c.seq_len for c in checks])} · "
             f"batch {distinct([c.batch for c in checks])}")
 
@@ -75,7 +78,7 @@ def fit_table(checks: Sequence[FitResult], language: Language, budget: int) -> s
     """Verdict, GPU × count, per-GPU need vs capacity (GiB), fewest GPUs that fit, speed, cost: one row a check."""
     t = catalog.table("slack", language)
     header = ["", t["verdict"], t["gpu"], t["need"] + " GiB", t["min_gpus"], t["speed"], t["cost"]]
-    rows = [[f"[F{i}]", verdict(c, language), f"{c.gpu}×{c.gpu_count}",
+    rows = [[f"[F{i}]", verdict(c, language), f"{gpu_name(c.gpu)}×{c.gpu_count}",
              f"{_gib(c.per_gpu_required_bytes)}/{_gib(c.per_gpu_available_bytes)}",
              str(c.min_gpus) if c.min_gpus is not None else t["no_gpus"],
              _speed(c.decode_tokens_per_s, c.train_wall_hours, language), _money(c.capex_cny, language)]
@@ -96,14 +99,14 @@ def selection_caption(selection: Selection, language: Language) -> str:
     """Workload · model · budget, the question the ranking answers."""
     label = catalog.table("slack", language)["budget"]
     budget = f" · {label} {_money(selection.budget_cny, language)}" if selection.budget_cny else ""
-    return f"{selection.workload} · {selection.model}{budget}"
+    return f"{workload_name(selection.workload, language)} · {selection.model}{budget}"
 
 
 def selection_table(selection: Selection, language: Language, budget: int) -> str:
     """The configurations that fit, ranked: GPU × count, cost, speed, rank by speed and by cost."""
     t = catalog.table("slack", language)
     header = [t["gpu"], t["cost"], t["speed"], t["rank_time"], t["rank_cost"]]
-    rows = [[f"{r.gpu}×{r.gpu_count}", _money(r.capex_cny, language),
+    rows = [[f"{gpu_name(r.gpu)}×{r.gpu_count}", _money(r.capex_cny, language),
              _speed(r.decode_tokens_per_s, r.train_wall_hours, language), str(r.rank_by_time), str(r.rank_by_cost)]
             for r in selection.rows]
     return code_table(header, rows, budget, t["more_rows"])[0]

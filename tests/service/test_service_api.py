@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from kb.settings import Settings
 from service.app import create_app
 
-# The keys ../shared/tools/contract_check.py holds every front end to.
+# The keys kb's contract holds every front end to (docs/api.md).
 PASSAGE_KEYS = {"id", "rank", "section", "heading", "kind", "text", "score", "source"}
 FIT_KEYS = {"gpu", "gpu_count", "model_params", "workload", "fits", "per_gpu_required_bytes",
             "per_gpu_available_bytes", "min_gpus", "breakdown", "assumptions", "steps"}

@@ -21,6 +21,7 @@ from kb.settings import Settings
 from service.app import create_app
 from service.web.browser import launch
 from tests.service.test_service_live import _env, _free_port, _serve, _stop, _wait_ready
+from tests.support.plain_words import leaks
 from tests.support.png import colour_census
 from tests.support.servers import LiveServer
 
@@ -186,7 +187,8 @@ def test_chinese_question(page: Any, served: str) -> None:
     meta = page.locator(f"{target} .meta").text_content()
     source = passage["source"]
     assert f"章节 {passage['section']}" in meta
-    assert f"{source['path']} 行 {source['start_line']}–{source['end_line']}" in meta
+    where = f"指南第 {source['start_line']}–{source['end_line']} 行" if passage["kind"] == "guide" else "指南"
+    assert where in meta and source["path"] not in meta  # where it comes from in words, not a repository path
     assert page.locator(f"{target} .heading").text_content() == passage["heading"]
     assert page.locator(f"{target} p.text").first.text_content() == passage["text"]
     assert doc["fit_checks"]
@@ -224,7 +226,28 @@ def test_english_question_and_contract_fields(page: Any, served: str) -> None:
     assert original.text_content() == "原文的中文" and original.evaluate("e => e.closest('[lang]').lang") == "zh-CN"
     page.click("#answer-text a.marker[href='#fit-1']")
     assert page.evaluate("document.activeElement.id") == "fit-1"
-    assert "precision: full fp16 × 16 ZeRO-3 — fits" in page.inner_text("#fit-1 .alts")
+    assert "precision: full training fp16 × 16 ZeRO-3 — fits" in page.inner_text("#fit-1 .alts")
+
+
+PLAIN_QUESTIONS = [ZH, EN, BUDGET, "A100 80GB 多少钱一张？", "How much is an RTX 4090 and what is its VRAM?",
+                   "为什么张量并行只在一台机器内做？", "What does 8 × RTX 4090 for a year of power cost?",
+                   "Table 5.3 compares interconnects: what does it say?", "L40S 和 A100 哪个适合推理"]
+
+
+def test_what_the_page_shows_reads_plainly(page: Any, served: str) -> None:
+    """Every answer's page, its passages and working opened, holds no path, file or variable name, internal
+    noun or id; the answer, the fit checks and the selection state money with its currency and separators."""
+    open_page(page, served)
+    problems = []
+    for question in PLAIN_QUESTIONS:
+        page.click("#new-question") if page.locator("#new-question").is_visible() else None
+        ask(page, question)
+        page.evaluate("() => document.querySelectorAll('#answer details').forEach((d) => { d.open = true; })")
+        shown = page.inner_text("#answer")
+        own = "\n".join(page.inner_text(s) for s in ("#answer-text", "#fits", "#selection"))
+        assert "Working" in shown or "计算过程" in shown or not page.locator("#fits article").count()
+        problems += [f"{question}: {x}" for x in leaks(shown, question, amounts=False) + leaks(own, question)]
+    assert not problems, "\n".join(problems)
 
 
 def test_a_follow_up_continues_the_conversation_and_a_link_shares_it(page: Any, context: Any, served: str) -> None:

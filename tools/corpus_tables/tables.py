@@ -136,9 +136,10 @@ TABLES: dict[str, Callable[[Path | None], tuple[dict[str, Any], list[str]]]] = {
     "table-8.1-investment": investment_table,
 }
 
-PREAMBLE = ("本表由 kb 根据规格记录（corpus/specs）和 kb 的适配计算得出，不是文档原文；每个数字都在 figures 中"
-            "说明了算法。[Computed by kb from the spec records and its fit engine, not taken from the document; "
-            "every number is declared in the front matter's figures with how it was computed.]")
+# Said to whoever reads the table (a passage, the page, Slack): where its figures come from, in plain words. How each
+# number was computed is declared in the front matter's `figures`, and the cards it read in `inputs`.
+PREAMBLE = ("本表由 kb 根据各显卡的规格（指南给出的数字和厂商数据表）计算得出，不是指南原文。"
+            "[Computed by kb from the cards' specifications, not taken from the guide.]")
 
 
 def render_table(table_id: str, corpus_dir: Path | None = None) -> str:
@@ -147,9 +148,7 @@ def render_table(table_id: str, corpus_dir: Path | None = None) -> str:
     inputs = meta.get("inputs") or [g.record_id for g in gpus_in_order(corpus_dir)]
     front = {"id": table_id, "kind": "table", "section": meta["section"], "sections": meta["sections"],
              "title": meta["title"], "computed": True, "inputs": inputs, "figures": meta["figures"]}
-    text_body = "\n".join([f"# {meta['title']}", "", PREAMBLE, "", *body, "",
-                           "输入 [inputs]: " + ", ".join(inputs), "",
-                           "重新生成 [regenerate]: python -m tools.corpus_tables.tables", ""])
+    text_body = "\n".join([f"# {meta['title']}", "", PREAMBLE, "", *body, ""])
     missing = unsupported_numbers(front, text_body, _corpus(corpus_dir))
     if missing:
         raise ValueError(f"{table_id}: undeclared numbers {missing}")

@@ -17,10 +17,9 @@ TITLES = {
     "初始投资成本对比（kb 计算）": "Initial investment compared (computed by kb)",
 }
 PROSE = {
-    "本表由 kb 根据规格记录":
-        "This table is computed by kb from the spec records (corpus/specs) and kb's fit engine, not "
-        "taken from the document; every number is declared, with how it was computed, in the front "
-        "matter's figures.",
+    "本表由 kb 根据各显卡的规格":
+        "This table is computed by kb from the cards' specifications (the guide's figures and the makers' "
+        "datasheets), not taken from the guide.",
     "注：训练时间以FP32累加的稠密算力为分母。":
         "Note: training time divides by the dense fp32-accumulate rate. The document sets "
         "the RTX 4090's 330 beside the A100's 312, but 330 is the FP16-accumulate (or sparse) "
@@ -89,10 +88,6 @@ def english_line(line: str) -> str:
         return "# " + TITLES[line[2:]]
     if line.startswith("|"):
         return "|".join(_cell(c) if c else c for c in line.split("|"))
-    if line.startswith("输入 [inputs]:"):
-        return "inputs:" + line.split(":", 1)[1]
-    if line.startswith("重新生成 [regenerate]:"):
-        return "regenerate:" + line.split(":", 1)[1]
     for prefix, english in PROSE.items():
         if line.startswith(prefix):
             pct = re.search(r"少 ([\d.]+)%", line)

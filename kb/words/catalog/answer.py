@@ -204,8 +204,8 @@ ANSWER: dict[str, dict[str, str]] = {
         "zh": "{gpu} 关闭 ECC（默认）时驱动报告 {mib} MiB（{gib} GiB）",
     },
     "ecc_unknown": {
-        "en": "The {gpu}'s record does not say what ECC does to its memory",
-        "zh": "{gpu} 的记录没有说明开启 ECC 对显存的影响",
+        "en": "kb's figures for the {gpu} do not say what ECC does to its memory",
+        "zh": "kb 掌握的 {gpu} 数据没有说明开启 ECC 对显存的影响",
     },
     "kv_formula": {
         "en": "{model}: 2 (a key and a value) × {layers} layers × {kv_heads} KV heads × {head_dim} values a head × 2 "
@@ -291,8 +291,8 @@ ANSWER: dict[str, dict[str, str]] = {
                        "zh": "全部显卡合计：{period}约耗电 {kwh} kWh，约 {cny} 元"},
     "pcie_gen": {"en": "The {gpu} connects to the host over PCIe {gen} x{lanes} ({lanes} lanes): {gbs} GB/s both ways",
                  "zh": "{gpu} 通过 PCIe {gen} x{lanes}（{lanes} 条通道）连接主机：双向 {gbs} GB/s"},
-    "energy.kb": {"en": "kb's electricity price, KB_ENERGY_PRICE_CNY_PER_KWH",
-                  "zh": "kb 的电价，KB_ENERGY_PRICE_CNY_PER_KWH"},
+    "energy.kb": {"en": "kb's default electricity price, which whoever runs kb can change",
+                  "zh": "kb 的默认电价，运行 kb 的一方可以调整"},
     "energy.asked": {"en": "the price asked", "zh": "问题给的电价"},
     "period.day": {"en": "a day", "zh": "一天"},
     "rent_job": {
@@ -358,8 +358,8 @@ ANSWER: dict[str, dict[str, str]] = {
     "part.overhead": {"en": "overhead", "zh": "额外开销"},
     # Comparisons and prices.
     "spec_figure": {
-        "en": "{gpu} {metric}: {value} {unit} (the spec record's figure)",
-        "zh": "{gpu} {metric}：{value} {unit}（规格记录的数据）",
+        "en": "The {gpu}'s {metric} is {value} {unit}",
+        "zh": "{gpu} 的{metric}是 {value} {unit}",
     },
     "budget_buys": {
         "en": "{budget} CNY buys {n} × {gpu} at {price} CNY each ({spent} CNY, {left} CNY left over)",
@@ -481,9 +481,9 @@ ANSWER: dict[str, dict[str, str]] = {
         "zh": "{a} 的显存是 {b} 的 {ratio} 倍（{va} 对 {vb}，多 {diff} GiB）",
     },
     "ratio_units_same": {
-        "en": "The {a} and the {b} have the same memory: their records write it as {sa} and {sb}, and the driver "
-              "reports the same total for both",
-        "zh": "{a} 和 {b} 的显存相同：记录里分别写作 {sa} 和 {sb}，驱动报告的总容量一样",
+        "en": "The {a} and the {b} have the same memory: their datasheets write it as {sa} and {sb}, and the "
+              "driver reports the same total for both",
+        "zh": "{a} 和 {b} 的显存相同：数据表里分别写作 {sa} 和 {sb}，驱动报告的总容量一样",
     },
     "ratio_pct": {"en": ", {more}% more; the {b} has {less}% less", "zh": "，高 {more}%；{b} 低 {less}%"},
     "metric.bandwidth": {"en": "memory bandwidth", "zh": "显存带宽"}, "metric.vram": {"en": "memory", "zh": "显存"},
@@ -497,12 +497,13 @@ ANSWER: dict[str, dict[str, str]] = {
     "layout": {"en": "Layout: {line}", "zh": "并行布局：{line}"},
     "measured": {"en": "Your team's document says: {text}", "zh": "团队文档的实测：{text}"},
     "team_price": {
-        "en": "{gpu}: {quoted} in \"{title}\" (as of {date}); the guide gives no price",
-        "zh": "{gpu}：{quoted}（“{title}”，截至 {date}）；指南没有给出价格",
+        "en": "The team's price list \"{title}\" (as of {date}) puts the {gpu} at {quoted}; the guide gives no price",
+        "zh": "团队的价格文档《{title}》（截至 {date}）给出的 {gpu} 价格是 {quoted}；指南没有给出价格",
     },
     "team_price_guide": {
-        "en": "{gpu}: {quoted} in \"{title}\" (as of {date}); the guide's 2025 price is {guide} CNY",
-        "zh": "{gpu}：{quoted}（“{title}”，截至 {date}）；指南 2025 年的价格是 {guide} 元",
+        "en": "The team's price list \"{title}\" (as of {date}) puts the {gpu} at {quoted}; the guide's 2025 price "
+              "is {guide} CNY",
+        "zh": "团队的价格文档《{title}》（截至 {date}）给出的 {gpu} 价格是 {quoted}；指南 2025 年的价格是 {guide} 元",
     },
     "break_even": {
         "en": "Buying one {gpu} at {buy} beats renting at {rent} CNY a card-hour (less {energy} CNY a card-hour of "
@@ -525,7 +526,7 @@ ANSWER: dict[str, dict[str, str]] = {
         "zh": "指南和 kb 收录的厂商资料都没有 {gpu} 的价格，所以 kb 不给报价",
     },
     # Specs.
-    "spec_row": {"en": "{gpu} {metric}: {value} ({source})", "zh": "{gpu} {metric}：{value}（{source}）"},
+    "spec_row": {"en": "The {gpu}'s {metric} {is} {value} ({source})", "zh": "{gpu} 的{metric}是 {value}（{source}）"},
     "spec_no_link": {
         "en": "That is, the {gpu} has no NVLink: cards talk over PCIe",
         "zh": "也就是说，{gpu} 没有 NVLink，多卡之间走 PCIe",
@@ -542,11 +543,11 @@ ANSWER: dict[str, dict[str, str]] = {
     # What kb does not know.
     "unknown_gpu": {
         "en": "kb has no spec for the {name}, so it cannot check or quote it",
-        "zh": "kb 没有 {name} 的规格记录，无法检查或给出它的数据",
+        "zh": "kb 没有 {name} 的规格数据，无法检查或给出它的数据",
     },
     "records_held": {
-        "en": "kb has spec records for these cards: {names}",
-        "zh": "kb 有规格记录的显卡：{names}",
+        "en": "kb has the specifications of these cards: {names}",
+        "zh": "kb 有规格数据的显卡：{names}",
     },
     "unknown_model_sized": {
         "en": "kb has no shape for {name}: it is checked as a generic {size}B model, its structure estimated",
@@ -568,8 +569,8 @@ ANSWER: dict[str, dict[str, str]] = {
         "zh": "以下问题指南里没有可以回答的内容：{asks}",
     },
     "nothing_direct": {
-        "en": "kb found no sentence in the guide or its records that answers this directly",
-        "zh": "kb 在指南和规格记录里没有找到直接回答这个问题的句子",
+        "en": "kb found no sentence in the guide or in the figures it holds that answers this directly",
+        "zh": "kb 在指南和它掌握的数据里没有找到直接回答这个问题的句子",
     },
     "nearest_read": {
         "en": "The passage nearest to it: {heading}",
@@ -581,9 +582,9 @@ ANSWER: dict[str, dict[str, str]] = {
     },
 }
 
-# Where a spec figure comes from, as the records' tables write it (文档 / 厂商 / 推算).
+# Where a spec figure comes from, as the cards' tables write it (文档 / 厂商 / 推算), named as a source.
 SOURCES: dict[str, dict[str, str]] = {
-    "文档": {"en": "the guide's figure", "zh": "指南数据"},
-    "厂商": {"en": "vendor figure", "zh": "厂商数据"},
-    "推算": {"en": "derived", "zh": "推算"},
+    "文档": {"en": "as the guide gives it", "zh": "指南给出的数字"},
+    "厂商": {"en": "from the maker's datasheet", "zh": "出自厂商数据表"},
+    "推算": {"en": "derived from the maker's figures", "zh": "由厂商数据推算"},
 }

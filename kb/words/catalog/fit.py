@@ -25,6 +25,8 @@ FIT: dict[str, dict[str, str]] = {
         "zh": "{gpu}：每卡 {vram:g} GiB（{source}），带宽 {bandwidth:g} GB/s，稠密 BF16 算力 {tflops:g} TFLOPS"
               "（fp32 累加），TDP {tdp:g} W",
     },
+    "figures.published": {"en": "the card's published figures", "zh": "显卡公开规格"},
+    "figures.given": {"en": "the capacity given", "zh": "按给定的容量"},
     "shape_dims": {
         "en": "{layers} layers, hidden {hidden}, {heads} heads, {kv_heads} kv heads, head dim {head_dim}, FFN {ffn}, "
               "vocab {vocab}",
@@ -33,9 +35,10 @@ FIT: dict[str, dict[str, str]] = {
               "词表 {vocab}",
     },
     "shape_estimated": {
-        "en": "a bare size: {params:,} parameters as given; shape estimated by scaling {base} (the nearest preset) "
-              "by the cube root of the size ratio: {dims}",
-        "zh": "只给了规模：参数量按所给的 {params:,} 计；结构由最接近的预设 {base} 按规模比的立方根缩放估算：{dims}",
+        "en": "a bare size: {params:,} parameters as given; shape estimated by scaling {base} (the nearest model kb "
+              "knows) by the cube root of the size ratio: {dims}",
+        "zh": "只给了规模：参数量按所给的 {params:,} 计；结构由 kb 已知的最接近的模型 {base} 按规模比的立方根"
+              "缩放估算：{dims}",
     },
     "shape_preset": {
         "en": "{name}: published shape {dims}, {params:,} parameters",
@@ -51,8 +54,8 @@ FIT: dict[str, dict[str, str]] = {
         "zh": "显存容量：按厂商数据表的十进制 GB 计为十进制字节（例如 141 GB = 131.3 GiB），比驱动显示的略保守",
     },
     "capacity_driver": {
-        "en": "capacity: {mib:,.0f} MiB = {gib:,.2f} GiB, the total the driver reports (cluster.md; the record's "
-              "nominal figure is {nominal}){ecc}",
+        "en": "capacity: {mib:,.0f} MiB = {gib:,.2f} GiB, the total the driver reports (as nvidia-smi prints it; "
+              "the datasheet's nominal figure is {nominal}){ecc}",
         "zh": "显存容量：{mib:,.0f} MiB = {gib:,.2f} GiB，即驱动报告的总容量（标称 {nominal}）{ecc}",
     },
     "ecc_on": {"en": "; GDDR ECC on, as shipped, costs about 6.25 % of it",
@@ -96,9 +99,9 @@ FIT: dict[str, dict[str, str]] = {
     },
     "mla_assumption": {
         "en": "MLA caches a compressed latent of {latent} and a rope key of {rope} values a token and layer, not "
-              "K and V for every head (DeepSeek-V3 inference/model.py; vLLM does the same)",
+              "K and V for every head (DeepSeek-V3's reference inference code; vLLM does the same)",
         "zh": "MLA 每个 token 每层只缓存 {latent} 维潜向量和 {rope} 维 rope 键，而不是每个头的 K 和 V"
-              "（DeepSeek-V3 inference/model.py；vLLM 也是这样）",
+              "（DeepSeek-V3 的官方推理代码；vLLM 也是这样）",
     },
     "offload_assumption": {
         "en": "optimizer offload (ZeRO-Offload): the fp32 master weights and Adam moments, {size}, live in host "
@@ -365,12 +368,12 @@ FIT: dict[str, dict[str, str]] = {
         "zh": "显卡投入：只算显卡，不含服务器、网络和散热{a100}{vendor}",
     },
     "capex_a100": {
-        "en": "; the document's A100 price does not say 40GB or 80GB",
-        "zh": "；文档给出的 A100 价格没说是 40GB 还是 80GB",
+        "en": "; the guide's A100 price does not say 40GB or 80GB",
+        "zh": "；指南给出的 A100 价格没说是 40GB 还是 80GB",
     },
     "capex_vendor": {
-        "en": "; a vendor launch price, the document gives none for this card",
-        "zh": "；用的是厂商首发价，文档没有给出这张卡的价格",
+        "en": "; a vendor launch price, the guide gives none for this card",
+        "zh": "；用的是厂商首发价，指南没有给出这张卡的价格",
     },
 
     # memory.py: each term's working.
@@ -530,20 +533,23 @@ FIT: dict[str, dict[str, str]] = {
 
     # cost.py
     "capex_none_step": {
-        "en": "capex: no price for {gpu} in the document or a vendor list, so none is computed",
-        "zh": "显卡投入：文档和厂商价目里都没有 {gpu} 的价格，因此不计算",
+        "en": "capex: no price for the {gpu} in the guide or a vendor list, so none is computed",
+        "zh": "显卡投入：指南和厂商价目里都没有 {gpu} 的价格，因此不计算",
     },
     "capex_step": {
         "en": "capex (cards only): {count} × {price:,.0f} CNY ({where}) = {total:,.0f} CNY",
         "zh": "显卡投入（只算显卡）：{count} × {price:,.0f} CNY（{where}）= {total:,.0f} CNY",
     },
-    "price_doc": {"en": "document §{section}", "zh": "文档 §{section}"},
+    "price_doc": {"en": "the guide, §{section}", "zh": "指南 §{section}"},
     "price_vendor": {"en": "vendor launch price", "zh": "厂商首发价"},
     # A team's document (kb/documents/): its quote and date, the guide's price and its date beside it.
-    "price_team": {"en": "{title}, quoted {quoted} on {date}; the guide's: {guide:,.0f} CNY, {guide_where}, 2025",
-                   "zh": "《{title}》{date} 报价 {quoted}；指南的价格：{guide:,.0f} CNY，{guide_where}，2025 年"},
-    "price_team_no_guide": {"en": "{title}, quoted {quoted} on {date}; the guide gives no price for this card",
-                            "zh": "《{title}》{date} 报价 {quoted}；指南没有这张卡的价格"},
+    "price_team": {"en": "the team's price list \"{title}\" quotes {quoted} on {date}; the guide's 2025 price is "
+                          "{guide:,.0f} CNY ({guide_where})",
+                   "zh": "团队的价格文档《{title}》{date} 报价 {quoted}；指南 2025 年的价格是 {guide:,.0f} CNY"
+                         "（{guide_where}）"},
+    "price_team_no_guide": {"en": "the team's price list \"{title}\" quotes {quoted} on {date}; the guide gives no "
+                                  "price for this card",
+                            "zh": "团队的价格文档《{title}》{date} 报价 {quoted}；指南没有这张卡的价格"},
     "energy_step": {
         "en": "energy: {count} × {tdp:g} W TDP × {price:g} CNY/kWh = {cny:,.2f} CNY an hour",
         "zh": "电费：{count} × {tdp:g} W TDP × {price:g} CNY/kWh = 每小时 {cny:,.2f} CNY",
@@ -562,8 +568,8 @@ FIT: dict[str, dict[str, str]] = {
         "zh": "{gpu}：数据中心卡，没有机房的场所不考虑（它需要服务器的供电、风道和散热）",
     },
     "excluded_no_price": {
-        "en": "{gpu}: no price in the document or a vendor list",
-        "zh": "{gpu}：文档和厂商价目里都没有价格",
+        "en": "{gpu}: no price in the guide or a vendor list",
+        "zh": "{gpu}：指南和厂商价目里都没有价格",
     },
     "excluded_none_fit": {"en": "{gpu}: no number of cards fits", "zh": "{gpu}：多少张卡都放不下"},
     "excluded_over_cap": {
@@ -588,13 +594,14 @@ FIT: dict[str, dict[str, str]] = {
         "en": "GeForce cards: at most 8, one PCIe node; A100: up to 8 a node on NVLink, then whole nodes up to 64",
         "zh": "GeForce 显卡：最多 8 张，即一台 PCIe 服务器；A100：每台最多 8 张、经 NVLink 互联，再按整台扩展到 64 张",
     },
-    "selection_team_price": {"en": "{gpu} priced from a team's document: {where}",
+    "selection_team_price": {"en": "the {gpu} is priced from a team's document: {where}",
                              "zh": "{gpu} 的价格取自团队文档：{where}"},
     "selection_capex": {
-        "en": "capex: cards only (no server, network or cooling); A100 15万 (§3.4, the document does not say 40GB or "
-              "80GB) and RTX 4090 1.9万 (§4.3) from the document, other RTX 40 cards at NVIDIA China launch prices",
-        "zh": "显卡投入：只算显卡（不含服务器、网络和散热）；A100 15万（§3.4，文档没说是 40GB 还是 80GB）和 "
-              "RTX 4090 1.9万（§4.3）取自文档，其他 RTX 40 系显卡按 NVIDIA 中国首发价",
+        "en": "capex: cards only (no server, network or cooling); the A100 at 150,000 CNY (the guide, §3.4, which "
+              "does not say 40GB or 80GB) and the RTX 4090 at 19,000 CNY (the guide, §4.3), other RTX 40 cards at "
+              "NVIDIA China launch prices",
+        "zh": "显卡投入：只算显卡（不含服务器、网络和散热）；A100 按 150,000 元（指南 §3.4，没说是 40GB 还是 80GB），"
+              "RTX 4090 按 19,000 元（指南 §4.3），其他 RTX 40 系显卡按 NVIDIA 中国首发价",
     },
     "selection_time_inference": {
         "en": "time: decode upper bound in tokens/s (batch 1 a replica), whole replicas of the model on the cards; "
@@ -663,13 +670,14 @@ FIT: dict[str, dict[str, str]] = {
         "zh": "未指明显卡，说的是 {gb} GB 的卡：用 kb 收录的这种显存的卡检查（{names}）",
     },
     "no_gpu": {
-        "en": "no GPU named: checked on the document's two cards, A100 80GB and RTX 4090",
-        "zh": "未指明显卡：用文档讨论的两种卡 A100 80GB 和 RTX 4090 检查",
+        "en": "no GPU named: checked on the guide's two cards, A100 80GB and RTX 4090",
+        "zh": "未指明显卡：用指南讨论的两种卡 A100 80GB 和 RTX 4090 检查",
     },
 
     "unknown_gpus_only": {
-        "en": "the question names only GPUs kb has no spec record for ({names}): no check run on substitute cards",
-        "zh": "问题里的显卡 kb 都没有规格记录（{names}）：不拿别的卡代替检查",
+        "en": "the question names only GPUs kb has no specifications for ({names}): no check run on substitute "
+              "cards",
+        "zh": "问题里的显卡 kb 都没有规格数据（{names}）：不拿别的卡代替检查",
     },
     "unknown_models_only": {
         "en": "kb has no shape for {names}: no check run",
@@ -681,9 +689,9 @@ FIT: dict[str, dict[str, str]] = {
         "zh": "DeepSeek-R1 蒸馏的 {size}B 沿用其基座模型的结构（DeepSeek-R1 模型卡）：按 {base} 检查",
     },
     "size_from_name": {
-        "en": "'{text}' is not a preset kb knows: checked at the size its name states, {size}B, with an "
+        "en": "kb does not know the model '{text}': checked at the size its name states, {size}B, with an "
               "estimated shape",
-        "zh": "“{text}”不是 kb 收录的预设模型：按名称里的规模 {size}B 检查，结构为估算",
+        "zh": "kb 不认识模型“{text}”：按名称里的规模 {size}B 检查，结构为估算",
     },
     "concurrency_read": {"en": ", {n:,} concurrent sequences", "zh": "，并发 {n:,} 条序列"},
 
@@ -733,8 +741,8 @@ FIT: dict[str, dict[str, str]] = {
         "zh": "电价每度 ${usd:g}，按每美元 {rate:g} 元换算 = 每度 {cny:.3g} 元",
     },
     "not_preset": {
-        "en": "'{text}' is not a preset: checked as a {size}B model",
-        "zh": "“{text}”不是预设模型：按 {size}B 模型检查",
+        "en": "kb does not know the model '{text}': checked as a {size}B model",
+        "zh": "kb 不认识模型“{text}”：按 {size}B 模型检查",
     },
     "default_of": {
         "en": "'{name}' names more than one card: {gpu} assumed",

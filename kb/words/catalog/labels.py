@@ -6,13 +6,33 @@ from kb.words.catalog.fit import FIT
 
 WORKLOAD_IDS = ("inference", "full", "lora", "qlora")
 
+# What a passage is, as the page, Slack and the terminal say where it comes from (a passage's `kind`); only the
+# guide's own lines are a place a reader can look up (line n is the source document's line n).
+ORIGINS = {
+    "zh": {"guide": "指南原文", "spec": "显卡规格（指南与厂商数据表）", "tradeoff": "据指南整理的选型要点",
+           "case": "指南中的案例", "table": "kb 计算的对比表", "document": "团队文档"},
+    "en": {"guide": "the guide", "spec": "card specifications (the guide and makers' datasheets)",
+           "tradeoff": "a selection rule drawn from the guide", "case": "a case study from the guide",
+           "table": "a table kb computed", "document": "a team's document"},
+}
+GUIDE_LINES = {"zh": "指南第 {a}–{b} 行", "en": "the guide, lines {a}–{b}"}
+# A team document's place: its title and file, the sheet and row, page or lines, and the date its figures hold for.
+DOCUMENT_PLACE = {
+    "zh": {"sheet": "工作表 {sheet} 第 {row} 行", "page": "第 {page} 页", "page_row": "第 {page} 页第 {row} 行",
+           "lines": "第 {a}–{b} 行", "document": "《{title}》（{file}，{place}，截至 {as_of}）"},
+    "en": {"sheet": "sheet {sheet}, row {row}", "page": "page {page}", "page_row": "page {page}, row {row}",
+           "lines": "lines {a}–{b}", "document": "\"{title}\" ({file}, {place}, as of {as_of})"},
+}
+ORIGIN_WORDS = {lang: {**ORIGINS[lang], "guide_lines": GUIDE_LINES[lang], "place": DOCUMENT_PLACE[lang]}
+                for lang in ("zh", "en")}
+
 TERMINAL = {
     "zh": {"answer": "回答", "passages": "引用段落", "section": "章节", "lines": "行", "note": "注",
-           "fit": "适配检查", "selection": "选型排序", "none": "（没有找到相关段落）", "unknown": "kb 没有记录",
+           "fit": "适配检查", "selection": "选型排序", "none": "（没有找到相关段落）", "unknown": "kb 没有这些的数据",
            "original": "原文"},
     "en": {"answer": "Answer", "passages": "Passages", "section": "section", "lines": "lines", "note": "Note",
            "fit": "Fit checks", "selection": "Ranked configurations", "none": "(no passages found)",
-           "unknown": "kb has no record for", "original": "original"},
+           "unknown": "kb has no figures for", "original": "original"},
 }
 
 # The plain-text fit check and selection (kb/fit/render.py), for terminals.
@@ -51,8 +71,8 @@ NOTES = {
         "en": "The document refers to a comparison table here that it does not contain.",
     },
     "table_link": {
-        "zh": "kb 根据规格记录计算的对比表：{id}。",
-        "en": "kb's table computed from the spec records: {id}.",
+        "zh": "kb 按各显卡的规格算出了这张表：“{title}”。",
+        "en": "kb computed this table from the cards' specifications: \"{title}\".",
     },
     "table_none": {
         "zh": "kb 没有可替代它的计算表：原文未给出所需数据。",

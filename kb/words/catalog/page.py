@@ -8,6 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from kb.words.catalog.fit import FIT
+from kb.words.catalog.labels import GUIDE_LINES, ORIGINS, WORKLOAD_IDS
+
+_LINKS = [k.removeprefix("link.") for k in FIT if k.startswith("link.")]
+
 PAGE: dict[str, dict[str, Any]] = {
     "en": {
         "title": "Which GPUs for LLM work",
@@ -19,7 +24,7 @@ PAGE: dict[str, dict[str, Any]] = {
         "readAs": "read as", "carried": "from earlier", "changed": "changed", "answer": "Answer",
         "passages": "Passages", "apiDocs": "HTTP API (OpenAPI)", "covAnswered": "Answered from the guide",
         "covPartial": "Partly covered by the guide", "covNot": "Not covered by the guide",
-        "unknown": "kb has no record for: ", "section": "Section", "source": "Source", "lines": "lines",
+        "unknown": "kb has no figures for: ", "section": "Section", "source": "Source", "lines": "lines",
         "notes": "Notes", "page": "page", "row": "row", "asOf": "as of", "document": "Document", "file": "File",
         "pageAt": "page {p}", "pageRow": "page {p}, row {r}", "sheetRow": "sheet {s}, row {r}",
         "lineRange": "lines {a}–{b}", "documents": "Teams' documents",
@@ -79,7 +84,7 @@ PAGE: dict[str, dict[str, Any]] = {
         "examples": "试试：", "asking": "正在回答…", "newQuestion": "新问题", "turns": "本次对话",
         "readAs": "理解为", "carried": "沿用", "changed": "修改", "answer": "回答", "passages": "原文段落",
         "apiDocs": "HTTP API（OpenAPI）", "covAnswered": "指南中有答案", "covPartial": "指南只涵盖一部分",
-        "covNot": "指南没有涵盖", "unknown": "kb 没有这些的记录：", "section": "章节", "source": "出处",
+        "covNot": "指南没有涵盖", "unknown": "kb 没有这些的数据：", "section": "章节", "source": "出处",
         "lines": "行", "notes": "注", "page": "页", "row": "行", "asOf": "日期", "document": "文档", "file": "文件",
         "pageAt": "第 {p} 页", "pageRow": "第 {p} 页第 {r} 行", "sheetRow": "工作表 {s} 第 {r} 行",
         "lineRange": "第 {a}–{b} 行", "documents": "团队文档",
@@ -121,3 +126,8 @@ PAGE: dict[str, dict[str, Any]] = {
         ],
     },
 }
+for _language, _words in PAGE.items():  # names the page shows for ids in the JSON, from the one catalog
+    _words["origins"] = ORIGINS[_language]
+    _words["guideLines"] = GUIDE_LINES[_language]
+    _words["workloads"] = {w: FIT[f"workload.{w}"][_language] for w in WORKLOAD_IDS}
+    _words["links"] = {link: FIT[f"link.{link}"][_language] for link in _LINKS}

@@ -1,6 +1,6 @@
 // The answer: its sentences with [n] / [F1] / [S] markers as links, and the passages they cite.
 import { el, clear } from "./dom.js";
-import { t, tf } from "./i18n.js";
+import { t, tf, named } from "./i18n.js";
 import { fitCard } from "./fitcard.js";
 import { selectionTable } from "./selection.js";
 
@@ -44,13 +44,17 @@ function place(s) {
   return tf("lineRange", { a: s.start_line, b: s.end_line });
 }
 
-// Where a passage comes from: a guide record's file and lines, or a team document with its file, place and date.
+// What a passage is, in words: the guide, a card's figures, a selection rule, a case, a table kb computed.
+const origin = (p) => named("origins", p.kind);
+
+// Where a passage comes from: the guide and its lines (line n is the source document's line n), the kind of
+// note kb keeps beside the guide, or a team document with its file, place and date.
 function where(p) {
   const s = p.source;
-  if (!s) return el("p", { class: "meta" }, `${t("section")} ${p.section} · ${p.id}`);
+  if (!s) return el("p", { class: "meta" }, `${t("section")} ${p.section} · ${origin(p)}`);
   if (!s.document) {
-    return el("p", { class: "meta" }, `${t("section")} ${p.section} · ${t("source")}: `,
-      el("code", {}, `${s.path} ${t("lines")} ${s.start_line}–${s.end_line}`), ` · ${p.id}`);
+    const from = p.kind === "guide" ? tf("guideLines", { a: s.start_line, b: s.end_line }) : origin(p);
+    return el("p", { class: "meta" }, `${t("section")} ${p.section} · ${t("source")}: ${from}`);
   }
   return el("p", { class: "meta where", dataset: { document: s.document } },
     `${t("document")}: `, el("cite", { class: "doc-title" }, s.title), ` (${s.document}) · ${t("file")}: `,
@@ -68,7 +72,7 @@ function passageItem(p, n, language) {
   const label = p.kind === "document" && p.source ? `《${p.source.title}》` : `§${p.section}`;
   return el("li", { id: `p-${n}`, tabindex: "-1", class: "passage", dataset: { id: p.id, kind: p.kind } },
     el("details", {},
-      el("summary", {}, `[${n}] ${label} · `, el("span", { class: "heading" }, p.heading), ` · ${p.kind}`),
+      el("summary", {}, `[${n}] ${label} · `, el("span", { class: "heading" }, p.heading), ` · ${origin(p)}`),
       where(p),
       body,
       (p.notes || []).length ? el("ul", { class: "notes", "aria-label": t("notes") }, p.notes.map((x) => el("li", {}, x))) : null));
@@ -88,7 +92,7 @@ export function renderAnswer(doc, onTry) {
   unknown.hidden = !(doc.unknown && doc.unknown.length);
   unknown.textContent = unknown.hidden ? "" : t("unknown") + doc.unknown.join(", ");
   clear(document.getElementById("passages")).append(...doc.passages.map((p, i) => passageItem(p, i + 1, doc.language)));
-  clear(document.getElementById("fits")).append(...doc.fit_checks.map((fc, i) => fitCard(fc, i + 1, onTry)));
+  clear(document.getElementById("fits")).append(...doc.fit_checks.map((fc, i) => fitCard(fc, i + 1, onTry, doc.passages)));
   clear(document.getElementById("selection"));
   if (doc.selection) document.getElementById("selection").append(selectionTable(doc.selection));
 }

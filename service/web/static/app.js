@@ -1,6 +1,6 @@
 // The page's wiring: ask, show errors as the API words them, wait while the index loads, ask for a key if needed.
 import { el, clear } from "./dom.js";
-import { t, tf, lang, setLanguage, onLanguage } from "./i18n.js";
+import { t, tf, lang, setLanguage, onLanguage, setCards } from "./i18n.js";
 import * as api from "./api.js";
 import { renderAnswer } from "./answer.js";
 import * as whatif from "./whatif.js";
@@ -157,6 +157,7 @@ async function start() {
   }
   $("question").maxLength = config.max_question_chars;
   if (config.keys_required && !api.savedKey()) { $("key-form").hidden = false; status(t("keyNeeded")); }
+  setCards(config.gpus);
   whatif.initForm(config, showError);
   document.body.dataset.started = "true";
   waitUntilReady();

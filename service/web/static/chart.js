@@ -1,6 +1,6 @@
 // A fit check as a picture: one stacked bar per GPU (each term's bytes on that GPU) against the card's capacity.
 import { svg, el } from "./dom.js";
-import { t, tf, gib } from "./i18n.js";
+import { t, tf, gib, card } from "./i18n.js";
 
 export const TERMS = ["weights", "gradients", "optimizer", "activations", "kv_cache", "overhead"];
 const MAX_BARS = 8;  // more GPUs than this hold the same share each: drawing them all says nothing more
@@ -19,7 +19,7 @@ export function chart(fc, id) {
   const W = 420, H = 220, top = 24, bottom = 30, left = 8, right = 8;
   const plotH = H - top - bottom, scale = plotH / (Math.max(need, cap) * 1.06 || 1);
   const slot = (W - left - right) / bars, barW = Math.min(56, slot * 0.7);
-  const label = tf("chartLabel", { model: fc.model, gpu_count: fc.gpu_count, gpu: fc.gpu, need: gib(need), cap: gib(cap) });
+  const label = tf("chartLabel", { model: fc.model, gpu_count: fc.gpu_count, gpu: card(fc.gpu), need: gib(need), cap: gib(cap) });
   const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-labelledby": `${id}-title ${id}-desc` },
     svg("title", { id: `${id}-title` }, label),
     svg("desc", { id: `${id}-desc` }, terms.map(([k, v]) => `${t("terms")[k] || k} ${gib(v)}`).join("; ")));
@@ -50,7 +50,7 @@ export function legend(fc) {
     el("th", { scope: "row" }, el("span", { class: `swatch seg-${k}`, "aria-hidden": "true" }), t("terms")[k] || k),
     el("td", { dataset: { bytes: String(v) } }, gib(v))));
   return el("table", { class: "legend" },
-    el("caption", {}, `${t("perGpu")} (${fc.gpu})`),
+    el("caption", {}, `${t("perGpu")} (${card(fc.gpu)})`),
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("term")), el("th", { scope: "col" }, t("perGpu")))),
     el("tbody", {}, rows),
     el("tfoot", {},

@@ -1,6 +1,6 @@
 // One fit check: verdict and figures beside its chart, alternatives, and the working one click away.
 import { el } from "./dom.js";
-import { t, tf, gib, num } from "./i18n.js";
+import { t, tf, gib, num, card, named } from "./i18n.js";
 import { chart, legend, chartNote } from "./chart.js";
 
 function fact(label, value) { return value === null || value === undefined ? null : [el("dt", {}, label), el("dd", {}, value)]; }
@@ -42,7 +42,7 @@ function topology(fc) {
   if (!lay || lay.nodes <= 1) return null;
   const shown = Math.min(lay.nodes, 16);
   const node = (i) => el("div", { class: "node", title: `${t("node")} ${i + 1}` },
-    el("span", { class: "gpus" }, "▪".repeat(Math.min(lay.gpus_per_node, 8))), el("small", {}, lay.intra_node_link));
+    el("span", { class: "gpus" }, "▪".repeat(Math.min(lay.gpus_per_node, 8))), el("small", {}, named("links", lay.intra_node_link)));
   const boxes = [];
   for (let i = 0; i < shown; i++) {
     if (i) boxes.push(el("span", { class: "net", "aria-hidden": "true" }, "—"));
@@ -54,7 +54,7 @@ function topology(fc) {
     fc.serving ? null : `ZeRO-${lay.zero_stage}`].filter(Boolean).join(" × ");
   return el("figure", { class: "topology" }, el("div", { class: "nodes" }, boxes),
     el("figcaption", {}, `${num(lay.nodes, 0)} ${t("nodes")} × ${lay.gpus_per_node} GPU: ${parts}; `
-      + `${t("between")} ${lay.inter_node_link}`));
+      + `${t("between")} ${named("links", lay.inter_node_link)}`));
 }
 
 function alternatives(fc) {
@@ -62,7 +62,7 @@ function alternatives(fc) {
   if (!alts.length) return null;
   const words = t("change");
   return el("div", { class: "alts" }, el("h4", {}, t("alternatives")), el("ul", {}, alts.map((a) => {
-    const what = [a.workload, a.precision, a.gpu_count && `× ${a.gpu_count}`, a.zero_stage ? `ZeRO-${a.zero_stage}` : null]
+    const what = [named("workloads", a.workload), a.precision, a.gpu_count && `× ${a.gpu_count}`, a.zero_stage ? `ZeRO-${a.zero_stage}` : null]
       .filter(Boolean).join(" ");
     const mem = a.per_gpu_required_bytes == null ? "" : ` (${gib(a.per_gpu_required_bytes)}`
       + (a.per_gpu_available_bytes == null ? ")" : ` / ${gib(a.per_gpu_available_bytes)})`);
@@ -71,19 +71,23 @@ function alternatives(fc) {
   })));
 }
 
-function working(fc) {
+// The working; what it cites is named by the answer's own markers ([2] is the answer's second passage).
+function working(fc, passages) {
+  const ids = (passages || []).map((p) => p.id);
+  const cited = (fc.citations || []).map((c) => ids.indexOf(c) + 1).filter((n) => n > 0);
   return el("details", { class: "working" }, el("summary", {}, t("working")),
     el("h4", {}, t("assumptions")), el("ul", {}, (fc.assumptions || []).map((a) => el("li", {}, a))),
     el("h4", {}, t("steps")), el("ol", {}, (fc.steps || []).map((s) => el("li", {}, s))),
-    (fc.citations || []).length ? el("p", {}, `${t("citations")}: ${fc.citations.join(", ")}`) : null);
+    cited.length ? el("p", {}, `${t("citations")}: ${cited.map((n) => `[${n}]`).join(" ")}`) : null);
 }
 
-/** An <article> for fit check `index` (1-based; the answer's [F<index>] marker links to #fit-<index>). */
-export function fitCard(fc, index, onTry) {
+/** An <article> for fit check `index` (1-based; the answer's [F<index>] marker links to #fit-<index>); `passages`
+ * are the answer's, which its working cites. */
+export function fitCard(fc, index, onTry, passages) {
   const id = `fit-${index}`;
   const verdict = el("p", { class: `verdict ${fc.fits ? "ok" : "bad"}` }, fc.fits ? t("fits") : t("noFit"),
     ` — ${gib(fc.per_gpu_required_bytes)} / ${gib(fc.per_gpu_available_bytes)} ${t("perGpu")}`);
-  const title = `${fc.model} · ${fc.workload} · ${fc.precision} · ${fc.gpu_count} × ${fc.gpu}`
+  const title = `${fc.model} · ${named("workloads", fc.workload)} · ${fc.precision} · ${fc.gpu_count} × ${card(fc.gpu)}`
     + (fc.zero_stage ? ` · ZeRO-${fc.zero_stage}` : "") + ` · seq ${fc.seq_len}`;
   return el("article", { class: "fit", id, tabindex: "-1", "aria-labelledby": `${id}-h`, dataset: {
     required: String(fc.per_gpu_required_bytes), available: String(fc.per_gpu_available_bytes) } },
@@ -92,5 +96,5 @@ export function fitCard(fc, index, onTry) {
       el("figure", { class: "fit-chart" }, chart(fc, id), chartNote(fc), legend(fc)),
       el("div", { class: "fit-side" }, verdict, facts(fc), topology(fc), alternatives(fc),
         onTry ? el("button", { type: "button", class: "try", on: { click: () => onTry(fc) } }, t("tryThis")) : null)),
-    working(fc));
+    working(fc, passages));
 }

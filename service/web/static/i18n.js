@@ -10,6 +10,13 @@ export function t(key) { return WORDS[current][key] ?? WORDS.en[key] ?? key; }
 export function tf(key, values) { return t(key).replace(/\{(\w+)\}/g, (m, name) => String(values[name] ?? m)); }
 export function onLanguage(fn) { listeners.push(fn); }
 
+// Cards by id as people write them ("rtx-4090" → "RTX 4090"), from /web/config.json; an unknown id stays as it is.
+let cards = {};
+export function setCards(list) { cards = Object.fromEntries((list || []).map((g) => [g.id, g.label || g.id])); }
+export function card(id) { return cards[id] || id; }
+// A workload or a link id in the page's words ("qlora" → "QLoRA 微调", "nvlink-4" → "NVLink 4").
+export function named(group, id) { return (t(group) || {})[id] || id; }
+
 export function setLanguage(code) {
   current = code === "zh" ? "zh" : "en";
   document.documentElement.lang = current === "zh" ? "zh-CN" : "en";

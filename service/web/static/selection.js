@@ -1,11 +1,11 @@
 // A budget question's ranked configurations as a table sortable by any column (header buttons, keyboard too).
 import { el } from "./dom.js";
-import { t, gib, num } from "./i18n.js";
+import { t, gib, num, card } from "./i18n.js";
 
 function columns(sel) {
   const training = sel.workload !== "inference";
   return [
-    ["gpu", "selGpu", (r) => r.gpu],
+    ["gpu", "selGpu", (r) => card(r.gpu)],
     ["gpu_count", "selCount", (r) => String(r.gpu_count)],
     ["capex_cny", "selCapex", (r) => num(r.capex_cny, 0)],
     training ? ["train_wall_hours", "selTrain", (r) => (r.train_wall_hours == null ? "—" : num(r.train_wall_hours))]

@@ -1,6 +1,6 @@
 """The answer over whole question sets: every number is in what its markers cite; English stays English.
 
-Runs the real engine over the shared development sets and kb's own sets (retrieval and answers), so a
+Runs the real engine over the starter development sets and kb's own sets (retrieval and answers), so a
 composer change that lets an unsupported figure or a Chinese sentence through an English answer fails
 here on real questions, not only on the handful a unit test names.
 """
@@ -20,13 +20,11 @@ from kb.models import Answer
 from kb.numbers import GIB
 from kb.settings import Settings
 from kb.words.answer import gpu_name
-from tests.support.paths import REPO
+from tests.support.paths import DEV, EVAL, REPO
 
 ROOT = REPO
-SHARED = ROOT.parent / "shared" / "eval"
-SETS = [p for p in (SHARED / "dev_answers.jsonl", SHARED / "dev_questions.jsonl", ROOT / "tests/eval/answers.jsonl",
-                    ROOT / "tests/eval/questions.jsonl", ROOT / "tests/eval/blind_dev.jsonl",
-                    ROOT / "tests/eval/blind3_dev.jsonl") if p.is_file()]
+SETS = [DEV / "answers.jsonl", DEV / "questions.jsonl", EVAL / "answers.jsonl", EVAL / "questions.jsonl",
+        EVAL / "blind_dev.jsonl", EVAL / "blind3_dev.jsonl"]
 # Every sentence of an answer ends in "。" (zh) or ". " (en) after its markers.
 _SENTENCE = {"zh": re.compile(r"(?<=。)"), "en": re.compile(r"(?<=\.)\s+(?=[A-Z\d])")}
 

@@ -14,7 +14,7 @@ from tests.support.fit_engine_helpers import fit_checks_for_question
 from tests.support.paths import REPO
 from tools.corpus_tables.tables import TABLES, render_table
 
-# The keys ../shared/tools/contract_check.py requires of a FitResult.
+# The keys kb's contract requires of a FitResult (docs/api.md).
 FIT_KEYS = {"gpu", "gpu_count", "model_params", "workload", "fits", "per_gpu_required_bytes",
             "per_gpu_available_bytes", "min_gpus", "breakdown", "assumptions", "steps"}
 BREAKDOWN_KEYS = {"weights", "gradients", "optimizer", "activations", "kv_cache", "overhead"}

@@ -80,11 +80,13 @@ def test_a_team_quote_is_the_price_answer_dated_and_rent_or_buy_gets_the_break_e
     library.add(files.xlsx_bytes(), "报价.xlsx", as_of="2026-11-03")
     engine.documents.refresh()  # type: ignore[union-attr]
     price = engine.answer("H200 多少钱一张？")
-    assert price.answer.startswith("H200：¥230,000（“报价”，截至 2026-11-03）；指南没有给出价格 [")
+    assert price.answer.startswith("团队的价格文档《报价》（截至 2026-11-03）给出的 H200 价格是 ¥230,000；"
+                                   "指南没有给出价格 [")
     cited = [p for p in price.passages if p.kind == "document"]
     assert cited and "230,000" in cited[0].text
     guide_too = engine.answer("RTX 4090 price?")
-    assert "RTX 4090: ¥12,999 in \"报价\" (as of 2026-11-03); the guide's 2025 price is 19,000 CNY" in guide_too.answer
+    assert ("The team's price list \"报价\" (as of 2026-11-03) puts the RTX 4090 at ¥12,999; the guide's 2025 price "
+            "is 19,000 CNY") in guide_too.answer
     # H100 SXM: 180,000 to buy, 16.5 a card-hour to rent, 0.7 a card-hour of energy: 180000 / 15.8 = 11,392
     # card-hours, 475 days round the clock (tests/kb/documents/test_prices.py checks the arithmetic by hand).
     for question in ("Should we rent H100s or buy them?", "H100 租还是买划算？"):

@@ -75,7 +75,7 @@ def test_capex_uses_the_newest_team_price_and_shows_the_guides_beside_it(library
     before, after = guide.check(req, "zh"), priced.check(req, "zh")
     assert before.capex_cny == 2 * 19000 and after.capex_cny == 2 * 12999
     step = next(s for s in after.steps if s.startswith("显卡投入"))
-    assert "2026-11-03 报价 ¥12,999" in step and "指南的价格：19,000 CNY" in step and "2025" in step
+    assert "2026-11-03 报价 ¥12,999" in step and "指南 2025 年的价格是 19,000 CNY" in step
     row = next(p for p in library.prices() if p.gpu == "rtx-4090" and p.kind == "buy")
     assert row.chunk_id in after.citations
 
@@ -84,13 +84,13 @@ def test_a_price_sheet_changes_the_budget_selection(library: Library) -> None:
     guide = FitEngine(CORPUS)
     priced = guide.with_prices(team_prices(_facts(library)))
     before, after = budget_options(guide, 500_000, language="zh"), budget_options(priced, 500_000, language="zh")
-    assert "h200" not in [r.gpu for r in before.rows] and any(e.startswith("h200") for e in before.excluded)
+    assert "h200" not in [r.gpu for r in before.rows] and any(e.startswith("H200") for e in before.excluded)
     h200 = next(r for r in after.rows if r.gpu == "h200")  # a vendor-only card, rankable once a team prices it
     assert (h200.gpu_count, h200.capex_cny) == (2, 460_000)
     r4090 = next(r for r in after.rows if r.gpu == "rtx-4090")
     assert (r4090.gpu_count, r4090.capex_cny) == (8, 8 * 12999)
     assert [r.gpu for r in before.rows][:3] != [r.gpu for r in after.rows][:3]
-    assert any("h200 的价格取自团队文档" in a and "2026-11-03" in a for a in after.assumptions)
+    assert any("H200 的价格取自团队文档" in a and "2026-11-03" in a for a in after.assumptions)
 
 
 def test_rent_or_buy_break_even_checked_by_hand(library: Library) -> None:

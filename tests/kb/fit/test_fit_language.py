@@ -44,6 +44,8 @@ ALLOWED_LATIN = {
     "MiB", "ECC", "GDDR", "TP", "PP", "DP", "EP", "InfiniBand", "RoCE", "Infinity", "Fabric", "BF16", "FP8", "FP4",
     "MXFP4", "NVFP4", "Gb", "NDR", "HDR", "XDR", "NIC", "export", "m", "p", "x", "n", "NVSwitch", "to", "Megatron",
     "LM", "global", "batch", "e4m3", "OCP", "MX",
+    # issue 35: cards named as people write them (H100 SXM, Gaudi 3, RTX 6000 Ada), not by their ids
+    "SXM", "Gaudi", "Ada",
 }
 
 CHECKS = {

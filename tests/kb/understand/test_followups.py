@@ -16,7 +16,7 @@ from kb.evaluation.answers import load_answer_cases, report, run_answers
 from kb.understand.followup import merge
 from tests.kb.cli.test_cli import kb
 from tests.support.fit_engine_helpers import ENGINE, READER
-from tests.support.paths import REPO
+from tests.support.paths import DEV, REPO
 
 ROOT = REPO
 
@@ -391,10 +391,8 @@ def test_history_and_state_are_checked(engine: Engine) -> None:
 
 @pytest.mark.slow
 def test_follow_up_sets_hold_the_bar(engine: Engine) -> None:
-    """The shared follow-ups and kb's own dev half: at least 90 % each (the test half is run once, at the end)."""
-    for path in (ROOT.parent / "shared/eval/dev_followups.jsonl", ROOT / "tests/eval/followups_dev.jsonl"):
-        if not path.is_file():
-            continue
+    """The starter follow-ups and kb's own dev half: at least 90 % each (the test half is run once, at the end)."""
+    for path in (DEV / "followups.jsonl", ROOT / "tests/eval/followups_dev.jsonl"):
         result = report(run_answers(load_answer_cases(path), engine.answer))
         failures = "\n".join(f"{f['q']}: {f['why']}" for f in result["failures"])
         assert result["all"]["pass"] >= 0.90, f"{path.name}: {result['all']}\n{failures}"

@@ -34,11 +34,11 @@ def test_chinese_answer_has_chinese_labels_passages_and_fit_table() -> None:
         heading = f"{p.section} RTX 4090技术规格详解 &lt;{p.rank}&gt;"
         assert block["text"]["text"].startswith(f"*[{p.rank}]* §{p.section} {heading}\n")
         assert "\n>RTX 4090 拥有24GB" in block["text"]["text"]
-    assert "`corpus/guide.md` 行 10-19" in text
+    assert "指南第 10–19 行" in text and "corpus/" not in text  # where, in words: never a repository path
     assert "注: note 0 about figures &amp; &lt;units&gt;" in text
     fit = next(b for b in blocks if b.get("block_id") == "kb_fit")["text"]["text"]
-    assert "llama-2-13b · qlora · nf4" in fit
-    assert "✅ 放得下  rtx-4090×1" in fit and "❌ 放不下  a100-80gb×1" in fit
+    assert "llama-2-13b · QLoRA 微调 · nf4" in fit
+    assert "✅ 放得下  RTX 4090×1" in fit and "❌ 放不下  A100 80GB×1" in fit
     assert "30.2/24.0" in fit and "≤45 tok/s" in fit and "¥1.3万" in fit
 
 
@@ -105,7 +105,7 @@ def test_tables_align_by_display_width_and_trim_rows() -> None:
     lines = table.strip("`").splitlines()
     assert lines[0].split()[0] == "verdict" and lines[1].startswith("[F1]") and lines[2].startswith("[F2]")
     # the GPU column starts at the same display column on every line, emoji and all
-    assert len({width(line[: line.index(gpu)]) for line, gpu in zip(lines, ["GPU", "rtx", "a100"], strict=True)}) == 1
+    assert len({width(line[: line.index(gpu)]) for line, gpu in zip(lines, ["GPU", "RTX", "A100"], strict=True)}) == 1
 
 
 def test_selection_ranked_rows_or_nothing_fits_with_what_was_left_out() -> None:
@@ -120,8 +120,8 @@ def test_selection_ranked_rows_or_nothing_fits_with_what_was_left_out() -> None:
     blocks = answer_blocks(answer)
     assert block_problems(blocks) == []
     sel = next(b for b in blocks if b.get("block_id") == "kb_selection")["text"]["text"]
-    assert sel.startswith("*选型排序* · inference · 70b · 预算 ¥20.0万\n```")
-    assert "rtx-4090×7  ¥13.3万  ≤50 tok/s" in sel and "• h100-sxm: no price &lt;anywhere&gt;" in sel
+    assert sel.startswith("*选型排序* · 推理 · 70b · 预算 ¥20.0万\n```")
+    assert "RTX 4090×7  ¥13.3万  ≤50 tok/s" in sel and "• h100-sxm: no price &lt;anywhere&gt;" in sel
 
     empty = answer.model_copy(update={"selection": answer.selection.model_copy(update={"rows": []})})
     sel = next(b for b in answer_blocks(empty) if b.get("block_id") == "kb_selection")["text"]["text"]

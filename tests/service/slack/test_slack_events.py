@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -15,6 +16,7 @@ from pydantic import SecretStr
 
 from kb.errors import IndexUnavailable
 from kb.settings import Settings
+from kb.words.answer import gpu_name
 from service.app import create_app
 from tests.support.fake_slack import (
     BOT_ID,
@@ -27,6 +29,7 @@ from tests.support.fake_slack import (
     signed_headers,
     slash_command_body,
 )
+from tests.support.plain_words import leaks
 
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 ZH = "能用一张4090 QLoRA微调13B模型吗？"
@@ -341,14 +344,21 @@ def _cli_answer(question: str, settings: Settings, monkeypatch: pytest.MonkeyPat
     return dict(json.loads(result.stdout))
 
 
-def _posted_sections_and_verdicts(blocks: list[dict[str, Any]]) -> tuple[list[str], list[tuple[str, bool]]]:
-    import re
+def _block_texts(value: Any) -> list[str]:
+    """Every text a person reads in Block Kit blocks (sections, context elements, buttons)."""
+    if isinstance(value, dict):
+        return [value["text"]] if isinstance(value.get("text"), str) else \
+            [t for v in value.values() for t in _block_texts(v)]
+    return [t for v in value for t in _block_texts(v)] if isinstance(value, list) else []
 
+
+def _posted_sections_and_verdicts(blocks: list[dict[str, Any]]) -> tuple[list[str], list[tuple[str, bool]]]:
     sections = [re.match(r"\*\[\d+\]\* §(\S+) ", b["text"]["text"]).group(1)  # type: ignore[union-attr]
                 for b in blocks if b.get("block_id", "").startswith("kb_passage_")]
     fit = next((b["text"]["text"] for b in blocks if b.get("block_id") == "kb_fit"), "")
     rows = fit.split("```")[1].splitlines()[1:] if fit else []
-    verdicts = [(row.split()[3], row.split()[1] == "✅") for row in rows]  # "[F1]  ✅ fits  rtx-4090×1 …"
+    cells = [re.split(r"\s{2,}", row) for row in rows]  # "[F1]  ✅ fits  RTX 4090×1  …": columns 2 spaces apart
+    verdicts = [(c[2], "✅" in c[1]) for c in cells]
     return sections, verdicts
 
 
@@ -366,13 +376,18 @@ def test_slack_carries_the_sections_and_verdicts_kb_ask_json_gives(
     assert block_problems(blocks) == []
     sections, verdicts = _posted_sections_and_verdicts(blocks)
     assert sections == [p["section"] for p in expected["passages"]]
-    assert verdicts == [(f"{c['gpu']}×{c['gpu_count']}", c["fits"]) for c in expected["fit_checks"]]
+    assert verdicts == [(f"{gpu_name(c['gpu'])}×{c['gpu_count']}", c["fits"]) for c in expected["fit_checks"]]
     assert expected["fit_checks"], "each of these questions asks for a fit check"
     if expected["selection"]:
         table = next(b["text"]["text"] for b in blocks if b.get("block_id") == "kb_selection")
-        shown = [line.split()[0] for line in table.split("```")[1].splitlines()[1:] if "×" in line]
-        assert shown == [f"{r['gpu']}×{r['gpu_count']}" for r in expected["selection"]["rows"]][: len(shown)]
+        shown = [re.split(r"\s{2,}", line)[0] for line in table.split("```")[1].splitlines()[1:] if "×" in line]
+        assert shown == [f"{gpu_name(r['gpu'])}×{r['gpu_count']}" for r in expected["selection"]["rows"]][: len(shown)]
         assert shown, "the budget question ranks at least one configuration"
+    # What the reply says reads plainly: no path, file or variable name, no internal noun or id; the answer's
+    # amounts with their currency and separators (a quoted passage keeps its source's way of writing them).
+    said = "\n".join(_block_texts(blocks))
+    answer = next(b["text"]["text"] for b in blocks if b.get("block_id") == "kb_answer")
+    assert leaks(said, question, amounts=False) == [] and leaks(answer, question) == [], leaks(said, question)
 
 
 @pytest.mark.slow

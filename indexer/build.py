@@ -82,7 +82,7 @@ def _tokens(chunks: list[Chunk], cache: EmbeddingCache | None) -> tuple[list[lis
     """Every chunk's BM25 terms, from the cache where its exact lexical text is there, else from jieba.
 
     jieba is imported (and its dictionary loaded, ~0.6 s) only when some chunk is new or edited."""
-    texts = [lexical_text(c.heading, c.text, c.heading_en, c.text_en) for c in chunks]
+    texts = [lexical_text(c.heading, c.text, c.heading_en, c.text_en, c.aliases) for c in chunks]
     docs = []
     for text in texts:
         found = cache.get_tokens(text) if cache is not None else None

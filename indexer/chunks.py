@@ -54,6 +54,9 @@ class Chunk:
     # A team document's chunk: its place in the original ({"page": n}, {"sheet", "row"}, {"start_line",
     # "end_line"}); empty for the corpus, whose path and lines say it (indexer/documents/).
     location: dict[str, Any] = field(default_factory=dict)
+    # The names a concept record's term goes by (its front matter's term and aliases, zh and en), on its first part,
+    # the definition: the lexical index reads them with it; no reader sees them there (the body lists them too).
+    aliases: list[str] = field(default_factory=list)
 
     def shown_text(self, language: str) -> str:
         """The text a reader of `language` sees: the English rendering where one exists."""
@@ -205,7 +208,7 @@ def split_front_matter(raw: str, where: str) -> tuple[dict[str, Any], int]:
 
 
 def record_chunks(path: Path, rel_path: str) -> tuple[list[Chunk], int]:
-    """A spec, case, tradeoff or table record: one chunk, split if long, under the record's title.
+    """A spec, case, tradeoff, table or concept record: one chunk, split if long, under the record's title.
 
     Returns the chunks and the 0-based line where the body starts (the English rendering counts from there).
     """
@@ -215,5 +218,16 @@ def record_chunks(path: Path, rel_path: str) -> tuple[list[Chunk], int]:
     blocks = [b for b in _blocks(lines[body_start:], body_start) if b.heading is None or b.heading[0] > 1]
     if not blocks:
         raise CorpusError(f"{rel_path}: the record has no body")
-    return _emit(str(meta["id"]), str(meta["section"]), str(meta["title"]), str(meta["kind"]),
-                 rel_path, lines, blocks, []), body_start
+    chunks = _emit(str(meta["id"]), str(meta["section"]), str(meta["title"]), str(meta["kind"]),
+                   rel_path, lines, blocks, [])
+    if meta["kind"] == "concept":  # the names find the definition, the part that says what the term is
+        chunks[0].aliases = _names(meta, rel_path)
+    return chunks, body_start
+
+
+def _names(meta: dict[str, Any], where: str) -> list[str]:
+    """A concept's term and aliases, each once; a concept without them is a corpus error (they are how it is found)."""
+    aliases = meta.get("aliases")
+    if not isinstance(aliases, list) or not aliases or not all(isinstance(a, str | int | float) for a in aliases):
+        raise CorpusError(f"{where}: a concept record needs 'aliases', a list of the names its term goes by")
+    return list(dict.fromkeys(str(n) for n in [meta.get("term") or "", *aliases] if str(n).strip()))

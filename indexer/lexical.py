@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -56,9 +57,11 @@ def tokenizer_version() -> str:
     return f"jieba {jieba_version} {hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]}"
 
 
-def lexical_text(heading: str, text: str, heading_en: str, text_en: str) -> str:
-    """What BM25 indexes for a chunk: its headings and text in both languages."""
-    return f"{heading}\n{text}\n{heading_en}\n{text_en}"
+def lexical_text(heading: str, text: str, heading_en: str, text_en: str, aliases: Sequence[str] = ()) -> str:
+    """What BM25 indexes for a chunk: its headings and text in both languages, and the names its record goes by
+    (a concept record's aliases on its definition: "TP", "张量并行" find the part that says what the term is)."""
+    names = "\n".join(aliases)
+    return f"{heading}\n{text}\n{heading_en}\n{text_en}" + (f"\n{names}" if names else "")
 
 
 def tokenize_corpus(text: str) -> list[str]:

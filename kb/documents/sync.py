@@ -33,6 +33,7 @@ class SyncReport:
     refused: list[tuple[str, str]] = field(default_factory=list)  # (file, why)
     skipped: list[str] = field(default_factory=list)  # not a format kb reads, or a folder
     staged: list[str] = field(default_factory=list)  # document ids this pass staged (for the caller's workers)
+    newly_refused: list[str] = field(default_factory=list)  # refused this pass (not known refused before)
 
     def lines(self) -> list[str]:
         out = [f"added {f}" for f in self.added] + [f"changed {f} (a new version)" for f in self.changed]
@@ -53,6 +54,7 @@ class FolderSync:
         self.folder = Path(folder)
         self.key = str(self.folder.resolve())
         self._seen: dict[str, tuple[int, int, str]] = {}  # file → (size, mtime_ns, document id)
+        self._refused: dict[str, tuple[str, str]] = {}  # file → (document id, why): not tried again unchanged
 
     def files(self) -> tuple[dict[str, Path], list[str]]:
         """The files kb reads directly in the folder, by name; and the names it skips."""
@@ -84,6 +86,9 @@ class FolderSync:
                 if doc_id is not None and current is not None and current.id == doc_id:
                     report.unchanged.append(name)
                     continue
+                if doc_id is not None and self._refused.get(name, ("",))[0] == doc_id:
+                    report.refused.append((name, self._refused[name][1]))
+                    continue
                 data = path.read_bytes()
                 doc_id = document_id(data)
                 self._seen[name] = (st.st_size, st.st_mtime_ns, doc_id)
@@ -93,6 +98,9 @@ class FolderSync:
                 added = add(data, name, folder=self.key)
             except BadInput as e:
                 report.refused.append((name, str(e)))
+                report.newly_refused.append(name)
+                if doc_id is not None:
+                    self._refused[name] = (doc_id, str(e))
                 continue
             except OSError as e:  # a file half-copied or removed while read: the next pass sees it again
                 report.refused.append((name, f"could not read it ({e.strerror or e})"))

@@ -21,6 +21,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
@@ -30,34 +31,50 @@ QUEUE = "kb-documents"
 JOB_TIMEOUT_S = 4 * 3600  # RQ's bound on one job: the largest document kb accepts takes well under it
 
 
-def _worker_environment(threads: int, nice: int) -> None:
-    """In a worker process, before anything loads the embedder: its OpenMP threads, its priority."""
+def _worker_environment(threads: int, nice: int, embedder: str | None = None) -> None:
+    """In a worker process, before anything loads the embedder: its OpenMP threads; then warm (at the priority it
+    was started with: a replica starting is answering nothing yet), then its low priority for the jobs."""
     os.environ["OMP_NUM_THREADS"] = str(threads)
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # a waiting thread sleeps: it never spins on a core
+    if embedder is not None:
+        warm_up(embedder)
     if nice:
         os.nice(nice)
+
+
+_EMBEDDERS: dict[str, Any] = {}  # a worker process's embedders, made once (the first job, or warm_up)
+
+
+def _embedder(name: str) -> Any:
+    if name not in _EMBEDDERS:
+        from indexer.embedder import make_embedder
+
+        _EMBEDDERS[name] = make_embedder(name)
+    return _EMBEDDERS[name]
+
+
+def warm_up(embedder: str) -> None:
+    """Load what every job needs before the first one comes: the library's modules, the embedder, jieba's
+    dictionary (seconds on a busy machine, paid once a worker, not by the first document)."""
+    from indexer.lexical import tokenize_corpus
+    from kb.documents import library  # noqa: F401
+
+    _embedder(embedder).embed_passages(["warm up"])
+    tokenize_corpus("预热 warm up")
 
 
 def run_job(store: str, corpus_dir: str, embedder: str, usd_cny: float, doc_id: str) -> str:
     """The job, in a worker process: embed one staged document and make it current; its status as a person
     reads it."""
-    from indexer.embedder import make_embedder
     from kb.documents.library import Library
 
-    made: list[Any] = []
-
-    def embedder_once() -> Any:
-        if not made:
-            made.append(make_embedder(embedder))
-        return made[0]
-
-    status = Library(Path(store), Path(corpus_dir), embedder_once, usd_cny=usd_cny).embed(doc_id)
+    status = Library(Path(store), Path(corpus_dir), lambda: _embedder(embedder), usd_cny=usd_cny).embed(doc_id)
     log.info("document %s: %s", doc_id, status.status)
     return status.status
 
 
 class Workers(Protocol):
-    def submit(self, doc_id: str) -> None: ...
+    def submit(self, doc_id: str, done: Callable[[], None] | None = None) -> None: ...
 
     def close(self) -> None: ...
 
@@ -73,13 +90,17 @@ class LocalWorkers:
         s = self.settings
         return str(s.sources_dir), str(s.corpus_dir), s.embedder, s.usd_cny, doc_id
 
-    def submit(self, doc_id: str) -> None:
+    def submit(self, doc_id: str, done: Callable[[], None] | None = None) -> None:
+        """Queue the job; `done` is called (in a thread of this process) once it has ended, either way."""
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.settings.document_workers, mp_context=multiprocessing.get_context("spawn"),
                 initializer=_worker_environment,
-                initargs=(self.settings.document_worker_threads, self.settings.document_worker_nice))
-        self._pool.submit(run_job, *self._args(doc_id))
+                initargs=(self.settings.document_worker_threads, self.settings.document_worker_nice,
+                          self.settings.embedder))
+        future = self._pool.submit(run_job, *self._args(doc_id))
+        if done is not None:
+            future.add_done_callback(lambda _: done())
 
     def close(self) -> None:
         """Stop the worker processes (by their ids): a job cut short is queued again at the next start."""
@@ -102,11 +123,12 @@ class RedisWorkers:
 
         self.settings = settings
         self.queue = Queue(QUEUE, connection=redis.Redis.from_url(settings.redis_url))
-        env = {**os.environ, "KB_WORKER_THREADS": str(settings.document_worker_threads),
-               "KB_WORKER_NICE": str(settings.document_worker_nice)}
-        self.process = subprocess.Popen([sys.executable, "-m", "kb.documents.worker", settings.redis_url], env=env)
+        self.process = subprocess.Popen([sys.executable, "-m", "kb.documents.worker", settings.redis_url,
+                                         str(settings.document_worker_threads), str(settings.document_worker_nice),
+                                         settings.embedder])
 
-    def submit(self, doc_id: str) -> None:
+    def submit(self, doc_id: str, done: Callable[[], None] | None = None) -> None:
+        """Queue the job for any replica's worker (`done` is not called: replicas see the store change by polling)."""
         s = self.settings
         self.queue.enqueue(run_job, str(s.sources_dir), str(s.corpus_dir), s.embedder, s.usd_cny, doc_id,
                            job_id=f"embed-{doc_id}", job_timeout=JOB_TIMEOUT_S, result_ttl=3600, failure_ttl=86400)
@@ -128,13 +150,15 @@ def workers_for(settings: Any) -> Workers:
 
 
 def main() -> None:
-    """`python -m kb.documents.worker REDIS_URL`: one RQ worker on kb's queue (started by each replica)."""
+    """`python -m kb.documents.worker REDIS_URL THREADS NICE EMBEDDER`: one RQ worker on kb's queue (each replica
+    starts one)."""
     import redis
     from rq import Queue, SimpleWorker
 
-    _worker_environment(int(os.environ.get("KB_WORKER_THREADS", "1")), int(os.environ.get("KB_WORKER_NICE", "19")))
+    url, threads, nice, embedder = sys.argv[1:5]
+    _worker_environment(int(threads), int(nice), embedder)
     logging.basicConfig(level=logging.WARNING)
-    connection = redis.Redis.from_url(sys.argv[1])
+    connection = redis.Redis.from_url(url)
     SimpleWorker([Queue(QUEUE, connection=connection)], connection=connection).work(logging_level="WARNING")
 
 

@@ -12,6 +12,7 @@ and says the cheaper end's verdict where it differs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -88,10 +89,18 @@ class Costs:
     """The arithmetic over one set of price facts (the live documents'), the spec records and kb's energy price."""
 
     def __init__(self, prices: list[PriceFact], notes: list[Note], gpus: dict[str, GpuSpec],
-                 energy_cny_per_kwh: float, today: str | None = None) -> None:
+                 energy_cny_per_kwh: float, today: str | None = None,
+                 spec_part: Callable[[str, float], str] | None = None) -> None:
+        """`spec_part(gpu, value)`: the passage id of the part of a card's spec record that states `value` (a
+        long record is several passages; the Engine knows them), by default the record's first part."""
         self.prices, self.notes, self.gpus = prices, notes, gpus
         self.energy = energy_cny_per_kwh
         self.today = today
+        self._spec_part = spec_part
+
+    def spec_cite(self, gpu: str, value: float) -> str:
+        """The passage that states a spec record's figure (its TDP, its memory, its price)."""
+        return self._spec_part(gpu, value) if self._spec_part else self.gpus[gpu].record_id
 
     def paid(self, gpu: str, language: Language) -> CostAnswer:
         """What we paid for the card last: the newest purchase row (total ÷ count where it gives them)."""

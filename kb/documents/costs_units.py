@@ -45,12 +45,14 @@ def price_per_unit(costs: Costs, unit: Literal["gb", "tflops", "card_hour"], lan
             figure, shown_unit = ((spec.capacity_value or spec.vram_gib), spec.capacity_unit) if unit == "gb" else \
                 (spec.bf16_dense_tflops, "TFLOPS")
             priced = []
+            figure_at = costs.spec_cite(gpu, figure)
             if gpu in team:
                 f = team[gpu]
                 priced.append((f.amount_cny, say("doc.source.team", language, title=f.title, date=f.date),
-                               [f.chunk_id, spec.record_id], fact_of(f, costs.today), (f.date, f.title)))
+                               [f.chunk_id, figure_at], fact_of(f, costs.today), (f.date, f.title)))
             if spec.price_cny:
-                priced.append((spec.price_cny, say("doc.source.guide", language), [spec.record_id],
+                priced.append((spec.price_cny, say("doc.source.guide", language),
+                               list(dict.fromkeys([costs.spec_cite(gpu, spec.price_cny), figure_at])),
                                CostFact(gpu=gpu, what="list", amount=spec.price_cny, currency="CNY",
                                         amount_cny=spec.price_cny, source="guide", chunk_id=spec.record_id,
                                         date="2025"), ()))
@@ -59,7 +61,8 @@ def price_per_unit(costs: Costs, unit: Literal["gb", "tflops", "card_hour"], lan
                 text = say("doc.per_unit", language, gpu=gpu_name(gpu), price=plain(round(price, 2)),
                            figure=f"{figure:g}", unit=shown_unit, per=shown_unit, ratio=plain(round(ratio, 2)),
                            source=source)
-                rows.append((ratio, CostSentence(text, cites, (round(ratio, 2), round(price, 2)),
+                year = (2025.0,) if fact.source == "guide" else ()  # "the guide, 2025": its date
+                rows.append((ratio, CostSentence(text, cites, (round(ratio, 2), round(price, 2), *year),
                                                  (gpu_name(gpu), *exempt)), fact))
     for _, sentence, fact in sorted(rows, key=lambda r: r[0]):
         out.sentences.append(sentence)

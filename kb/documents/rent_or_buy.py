@@ -51,7 +51,7 @@ def rent_or_buy(costs: Costs, gpu: str, months: float, language: Language, count
         say("doc.buy_power", language, cards=cards(count, gpu_name(gpu), language), price=shown_price, period=period,
             watts=f"{spec.tdp_w:g}", hours=plain(hours), energy=f"{costs.energy:g}", power=plain(round(power, 2)),
             total=plain(round(total, 2))),
-        [buy.chunk_id, spec.record_id],
+        [buy.chunk_id, costs.spec_cite(gpu, spec.tdp_w)],
         (*figures(buy), hours, round(power, 2), round(total, 2), float(count), costs.energy, months, round(price, 2)),
         (gpu_name(gpu), buy.date, buy.title)))
     out.facts += [fact_of(buy, costs.today),
@@ -89,10 +89,9 @@ def _range_note(costs: Costs, gpu: str, buy: PriceFact, months: float, count: in
                                 [f.chunk_id], figures(f)))
     best_low = min(low, key=lambda k: low[k])
     if best_low != best:
-        verdict = say("doc.cheapest", language, period=say("doc.period", language, months=plain(months)),
-                      winner=_winner(best_low, language), total=plain(round(low[best_low], 2)))
         out.append(CostSentence(say("doc.range_flips", language, other=plain(buy.amount_low or buy.amount),
-                                    verdict=verdict), [buy.chunk_id], (round(low[best_low], 2), months)))
+                                    winner=_winner(best_low, language), total=plain(round(low[best_low], 2))),
+                                [buy.chunk_id], (round(low[best_low], 2), months)))
     return out
 
 
@@ -110,7 +109,7 @@ def _break_even(costs: Costs, gpu: str, buy: PriceFact, language: Language) -> l
             continue
         rate = rent.cny_per_hour
         words = say(f"doc.term.{term}", language)
-        cites = [buy.chunk_id, rent.chunk_id, spec.record_id]
+        cites = [buy.chunk_id, rent.chunk_id, costs.spec_cite(gpu, spec.tdp_w)]
         if rate <= energy:
             out.append(CostSentence(say("doc.rent_never", language, term=words, rate=plain(round(rate, 2)),
                                         energy=plain(round(energy, 2))), cites,

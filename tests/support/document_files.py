@@ -218,7 +218,8 @@ def prose_quote_pdf() -> bytes:
     from reportlab.platypus import Paragraph
 
     lines = ["华东集成商 GPU 报价单", "报价日期：2026-11-25", "NVIDIA H20 96GB: 98,000 CNY per card",
-             "交期：下单后 4 周到货。", "付款：预付 30%，到货后付清。", "以上价格含 13% 增值税。", "有效期至 2026-12-31。"]
+             "交期：下单后 4 周到货。", "付款：预付 30%，到货后付清。", "以上价格含 13% 增值税。",
+             "有效期至 2026-12-31。"]
     return _pdf(lambda style: [Paragraph(line, style) for line in lines], title="H20 报价")
 
 

@@ -79,10 +79,10 @@ DOCUMENTS: dict[str, dict[str, str]] = {
     "doc.rent_never": {"en": "The {term} rate, {rate} CNY a card-hour, is no more than owning's power ({energy} CNY a "
                              "card-hour): renting is always cheaper",
                        "zh": "{term}租金每卡时 {rate} 元不高于自有电费（每卡时 {energy} 元）：租总是更便宜"},
-    "doc.range_used": {"en": "{what} is a range, {low}–{high}: the arithmetic uses the dearer end, {used}",
+    "doc.range_used": {"en": "The {what} is a range, {low}–{high}: the arithmetic uses the dearer end, {used}",
                        "zh": "{what}是区间 {low}–{high}，计算按高端 {used}"},
-    "doc.range_flips": {"en": "at the cheaper end, {other}, {verdict} instead",
-                        "zh": "按低端 {other} 计则改为{verdict}"},
+    "doc.range_flips": {"en": "At the cheaper end, {other}, {winner} would be the cheapest instead: {total} CNY",
+                        "zh": "按低端 {other} 计，则{winner}最便宜：{total} 元"},
     "doc.no_rent": {"en": "No team's document gives a rent rate for the {gpu}", "zh": "团队文档里没有 {gpu} 的租金"},
     "doc.no_buy": {"en": "No team's document gives a purchase price for the {gpu}",
                    "zh": "团队文档里没有 {gpu} 的购买价格"},

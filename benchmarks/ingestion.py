@@ -32,7 +32,8 @@ ADMIN = "bench-admin-key-000001"
 _COUNTER = itertools.count(1)
 _LOCK = threading.Lock()
 TEMPLATES = ("能用{n}张RTX 4090 做 {m}B 模型的 QLoRA 微调吗？", "Can {n} A100 80GB cards serve a {m}B model in fp16?",
-             "{m}B 模型推理需要几张 H100？上下文 {n}k", "How much VRAM does a {m}B model need for LoRA with {n}k context?")
+             "{m}B 模型推理需要几张 H100？上下文 {n}k",
+             "How much VRAM does a {m}B model need for LoRA with {n}k context?")
 
 
 def fresh_question() -> str:
@@ -43,8 +44,8 @@ def fresh_question() -> str:
 
 def document(chunks: int) -> bytes:
     """A parts inventory: one row a passage, no card named (the job's cost is its embedding, not prices)."""
-    rows = ["序号,项目,说明,数量"] + [f"{i},机柜配件 {i},第 {i} 号配件：导轨与线缆，适用于 4U 服务器,{i % 9 + 1}"
-                                     for i in range(1, chunks + 1)]
+    rows = ["序号,项目,说明,数量"] + [
+        f"{i},机柜配件 {i},第 {i} 号配件：导轨与线缆，适用于 4U 服务器,{i % 9 + 1}" for i in range(1, chunks + 1)]
     return ("\n".join(rows) + "\n").encode("utf-8")
 
 

@@ -40,7 +40,7 @@ async def started_async(ctx: dict, n: int) -> None:  # type: ignore[type-arg]
 
 
 class ArqSettings:
-    functions = [started_async]
+    functions = (started_async,)
     redis_settings = None  # set in the worker from BENCH_REDIS
 
 
@@ -60,7 +60,8 @@ def dramatiq_actor():  # type: ignore[no-untyped-def]
 
 
 WORKERS = {
-    "rq-simple": "from rq import SimpleWorker, Queue; import redis, os; c = redis.Redis.from_url(os.environ['BENCH_REDIS']); "
+    "rq-simple": "from rq import SimpleWorker, Queue; import redis, os; "
+                 "c = redis.Redis.from_url(os.environ['BENCH_REDIS']); "
                  "SimpleWorker([Queue('bench', connection=c)], connection=c).work()",
     "rq": "from rq import Worker, Queue; import redis, os; c = redis.Redis.from_url(os.environ['BENCH_REDIS']); "
           "Worker([Queue('bench', connection=c)], connection=c).work()",
@@ -123,7 +124,7 @@ def measure(lib: str, url: str, jobs: int) -> dict[str, float]:
             while (at := client.hget(KEY, str(n))) is None and time.time() < deadline:
                 time.sleep(0.001)
             start.append(float(at) - t0 if at is not None else float("nan"))
-        rss0, cpu0 = _rss_cpu(worker.pid)
+        _, cpu0 = _rss_cpu(worker.pid)
         time.sleep(10)
         rss1, cpu1 = _rss_cpu(worker.pid)
         return {"enqueue_ms": statistics.median(enq) * 1e3, "start_ms": statistics.median(start) * 1e3,

@@ -56,7 +56,10 @@ class DocumentJobs:
 
     def submit(self, doc_id: str) -> None:
         """Hand a staged document to the workers; this replica re-reads the store when a local job ends."""
-        self.workers().submit(doc_id, lambda: documents_changed(self.state))
+        self.workers().submit(doc_id, self._changed)
+
+    def _changed(self) -> None:
+        documents_changed(self.state)
 
     def start(self) -> None:
         if self.state.settings.redis_url:

@@ -123,8 +123,8 @@ def convert_xlsx(data: bytes, name: str) -> Converted:
 
     unsaved = formulas_without_values(data)
     if unsaved:
-        sheet, cell = unsaved
-        raise Unreadable(f"{name}: sheet {sheet!r} cell {cell} holds a formula with no saved value (the file was "
+        bad_sheet, cell = unsaved
+        raise Unreadable(f"{name}: sheet {bad_sheet!r} cell {cell} holds a formula with no saved value (the file was "
                          "written by a program that does not calculate): open it in Excel or LibreOffice, save it, "
                          "and add it again")
     out: list[Segment] = []
@@ -157,14 +157,24 @@ def _fill_down(rows: list[list[str]], merged: list[Any], start: tuple[int, int])
                 rows[r][c] = value
 
 
-_TAG = re.compile(r"<(sheet|Relationship)\b([^>]*)>")
 _ATTR = re.compile(r'([\w:]+)="([^"]*)"')
-_CELL = re.compile(r"<c\b([^>]*?)(?:/>|>(.*?)</c>)", re.DOTALL)
+_CELL_TAG = re.compile(r"<c\b([^>]*)>")
 _VALUE = re.compile(r"<v>[^<]+</v>")
 
 
 def _tags(xml: str, tag: str) -> list[dict[str, str]]:
-    return [dict(_ATTR.findall(attrs)) for name, attrs in _TAG.findall(xml) if name == tag]
+    return [dict(_ATTR.findall(attrs)) for attrs in re.findall(rf"<{tag}\b([^>]*)>", xml)]
+
+
+def _cells(xml: str) -> list[tuple[str, str]]:
+    """(attributes, content) of every <c> element with content (a self-closed <c/> holds nothing)."""
+    out = []
+    for m in _CELL_TAG.finditer(xml):
+        if m.group(1).endswith("/"):
+            continue
+        end = xml.find("</c>", m.end())
+        out.append((m.group(1), xml[m.end():end if end >= 0 else len(xml)]))
+    return out
 
 
 def formulas_without_values(data: bytes) -> tuple[str, str] | None:
@@ -188,7 +198,7 @@ def formulas_without_values(data: bytes) -> tuple[str, str] | None:
             xml = z.read(path).decode("utf-8", "replace")
             if "<f" not in xml:
                 continue
-            for attrs, body in _CELL.findall(xml):
+            for attrs, body in _cells(xml):
                 if body and "<f" in body and not _VALUE.search(body):
                     return sheet.get("name", "?"), dict(_ATTR.findall(attrs)).get("r", "?")
     return None

@@ -8,7 +8,6 @@ kind (a quote, a list price), a rate's term, what an amount is per, its scale ("
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -56,8 +55,21 @@ def _has(text: str, words: tuple[str, ...]) -> bool:
     """Whether `text` holds one of `words`: Chinese ones anywhere, Latin ones as whole words ("count" is not in
     "discount")."""
     t = text.lower()
-    return any((w in t) if not w[:1].isascii() or not w[:1].isalpha() else
-               re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", t) is not None for w in words)
+    return any(_word_in(t, w) for w in words)
+
+
+def _word_in(text: str, word: str) -> bool:
+    """A Chinese word (or one that starts with a sign) anywhere; a Latin one with no letter either side."""
+    if not word[:1].isascii() or not word[:1].isalpha():
+        return word in text
+    at = text.find(word)
+    while at >= 0:
+        before = text[at - 1] if at else " "
+        after = text[at + len(word)] if at + len(word) < len(text) else " "
+        if not (before.isascii() and before.isalpha()) and not (after.isascii() and after.isalpha()):
+            return True
+        at = text.find(word, at + 1)
+    return False
 
 
 def term_of(text: str) -> Term | None:

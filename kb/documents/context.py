@@ -32,7 +32,7 @@ NOTE_KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (  # the first kind that f
     ("shipping", ("运费", "包邮", "shipping", "freight")),
     ("warranty", ("质保", "保修", "warranty")),
 )
-_SENTENCES = re.compile(r"(?<=[。；;！!])\s*|\n")
+SENTENCE_ENDS = "。；;！!\n"
 HEAD_CHARS = 3000  # where a document names itself: its title, its vendor, its currency
 
 
@@ -70,7 +70,17 @@ class DocumentContext:
 def text_lines(segments: list[Segment]) -> list[tuple[int, str]]:
     """(segment index, one sentence or line) of the running text: titles, paragraphs, footnotes; not rows."""
     return [(i, line.strip()) for i, s in enumerate(segments) if s.cells is None
-            for line in _SENTENCES.split(s.text) if line.strip()]
+            for line in sentences(s.text) if line.strip()]
+
+
+def sentences(text: str) -> list[str]:
+    """Lines and sentences, each keeping the mark that ends it ("交期 4 周。")."""
+    out, start = [], 0
+    for i, c in enumerate(text):
+        if c in SENTENCE_ENDS:
+            out.append(text[start:i + (c != "\n")])
+            start = i + 1
+    return [*out, text[start:]]
 
 
 def document_kind(head: str, has_validity: bool) -> str:

@@ -13,16 +13,15 @@ and says the cheaper end's verdict where it differs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal
-
-from pydantic import BaseModel
+from typing import Literal
 
 from kb.documents.context import Note
+from kb.documents.cost_facts import CostAnswer, CostFact, CostSentence, exempt_of, fact_of
 from kb.documents.costs_units import price_per_unit
 from kb.documents.money import plain
 from kb.documents.pricebook import newest, purchase
 from kb.documents.prices import HOURS_PER, PriceFact, Term
+from kb.documents.rent_or_buy import rent_or_buy
 from kb.documents.shown import figures, money, price_text
 from kb.fit.gpus import GpuSpec
 from kb.language import Language
@@ -32,57 +31,6 @@ from kb.words.catalog import cards, say
 HOURS_A_MONTH = 730.0
 TERM_MONTHS = {"reserved_1y": 12, "reserved_3y": 36}
 NOTE_ASKS = ("lead_time", "payment", "tax", "validity")
-
-
-class CostFact(BaseModel):
-    """One figure a cost answer uses, traced to where it came from."""
-
-    gpu: str
-    what: str  # "paid", "quoted", "list", "rent", "power", "buy_total", "rent_total", "break_even", "per_unit"
-    amount: float
-    currency: str  # "CNY" or "USD"; a computed total is in CNY
-    amount_cny: float
-    term: str | None = None
-    source: Literal["team", "guide", "computed"] = "team"
-    document: str | None = None
-    title: str | None = None
-    chunk_id: str | None = None
-    location: dict[str, Any] | None = None
-    date: str | None = None
-    valid_until: str | None = None
-    expired: bool = False
-
-
-@dataclass
-class CostSentence:
-    text: str
-    cites: list[str]  # passage ids: a document row's chunk id, a spec record's id
-    derived: tuple[float, ...] = ()  # figures computed from what it cites (totals, conversions, ratios)
-    exempt: tuple[str, ...] = ()  # dates, titles and names whose digits are not figures
-
-
-@dataclass
-class CostAnswer:
-    facts: list[CostFact] = field(default_factory=list)
-    sentences: list[CostSentence] = field(default_factory=list)
-
-    def text(self, language: Language = "en", marker: Any = lambda cite: f"[{cite}]") -> str:
-        """The sentences as an answer writes them, each ending in its markers (`marker(passage id)`)."""
-        out = []
-        for s in self.sentences:
-            marks = "".join(dict.fromkeys(marker(c) for c in s.cites))
-            out.append(f"{s.text}{marks}。" if language == "zh" else f"{s.text}{' ' + marks if marks else ''}.")
-        return ("" if language == "zh" else " ").join(out)
-
-
-def fact_of(f: PriceFact, today: str | None = None) -> CostFact:
-    return CostFact(gpu=f.gpu, what=f.kind, amount=f.amount, currency=f.currency, amount_cny=f.amount_cny, term=f.term,
-                    document=f.document, title=f.title, chunk_id=f.chunk_id, location=f.location, date=f.date,
-                    valid_until=f.valid_until, expired=f.expired(today))
-
-
-def _exempt(f: PriceFact, *more: str) -> tuple[str, ...]:
-    return tuple(x for x in (f.date, f.title, f.valid_until, f.vendor, gpu_name(f.gpu), *more) if x)
 
 
 class Costs:
@@ -114,7 +62,7 @@ class Costs:
         else:
             text = say("doc.paid_unit", language, gpu=gpu_name(gpu), date=f.date, title=f.title, each=each)
         return CostAnswer([fact_of(f, self.today)],
-                          [CostSentence(text, [f.chunk_id], (*figures(f), f.amount), _exempt(f))])
+                          [CostSentence(text, [f.chunk_id], (*figures(f), f.amount), exempt_of(f))])
 
     def quote(self, gpu: str, language: Language, asks: tuple[str, ...] = ()) -> CostAnswer:
         """The newest quote (or list price) for the card, with its vendor, date, tax and validity (expired said);
@@ -128,7 +76,7 @@ class Costs:
                    money=price_text(f, language),
                    vendor=say("doc.vendor", language, vendor=f.vendor) if f.vendor else "",
                    title=f.title, date=f.date, tax=say(f"doc.tax.{f.tax}", language) if f.tax else "", valid=valid)
-        out = CostAnswer([fact_of(f, self.today)], [CostSentence(text, [f.chunk_id], figures(f), _exempt(f))])
+        out = CostAnswer([fact_of(f, self.today)], [CostSentence(text, [f.chunk_id], figures(f), exempt_of(f))])
         twins = [p for p in self.prices if p.document == f.document and p.gpu == gpu and p.kind == f.kind
                  and p.term == f.term and p.chunk_id != f.chunk_id and p.amount != f.amount]
         if twins:
@@ -136,7 +84,7 @@ class Costs:
             out.sentences.append(CostSentence(say("doc.conflict", language, title=f.title, gpu=gpu_name(gpu),
                                                   kind=say(f"doc.kind.{f.kind}", language), amounts=amounts),
                                               [f.chunk_id, *(p.chunk_id for p in twins)],
-                                              tuple(x for p in twins for x in figures(p)), _exempt(f)))
+                                              tuple(x for p in twins for x in figures(p)), exempt_of(f)))
             out.facts += [fact_of(p, self.today) for p in twins]
         for ask in asks:
             said = [n for n in self.notes if n.kind == ask and n.chunk_id.rsplit("-", 1)[0] == f.document
@@ -151,9 +99,9 @@ class Costs:
         """The rent for `months` of `count` cards at each term a document gives (its newest rate a term)."""
         out = CostAnswer()
         for term in ("on_demand", "monthly", "reserved_1y", "reserved_3y"):
-            f = newest(self.prices, "rent", term).get(gpu)  # type: ignore[arg-type]
+            f = newest(self.prices, "rent", term).get(gpu)
             if f is not None:
-                self._rent_line(out, f, term, months, count, language)  # type: ignore[arg-type]
+                self._rent_line(out, f, term, months, count, language)
         if not out.sentences:
             out.sentences.append(CostSentence(say("doc.no_rent", language, gpu=gpu_name(gpu)), []))
         return out
@@ -175,15 +123,13 @@ class Costs:
         key = "doc.rent_commit" if committed > months else "doc.rent_period"
         derived = (*figures(f), round(units, 4), round(total, 2), round(total_cny, 2), float(count), months,
                    float(TERM_MONTHS.get(term, 0)))
-        out.sentences.append(CostSentence(say(key, language, **values), [f.chunk_id], derived, _exempt(f)))
+        out.sentences.append(CostSentence(say(key, language, **values), [f.chunk_id], derived, exempt_of(f)))
         out.facts.append(fact_of(f, self.today))
         out.facts.append(CostFact(gpu=f.gpu, what="rent_total", amount=round(total_cny, 2), currency="CNY",
                                   amount_cny=round(total_cny, 2), term=term, source="computed"))
 
     def rent_or_buy(self, gpu: str, months: float, language: Language, count: int = 1) -> CostAnswer:
         """Rent for the period at each term, buying with the period's power, which is cheapest, and break-even."""
-        from kb.documents.rent_or_buy import rent_or_buy
-
         return rent_or_buy(self, gpu, months, language, count)
 
     def price_per(self, unit: Literal["gb", "tflops", "card_hour"], language: Language,

@@ -7,8 +7,9 @@ unit is said with the ratio; of a range the dearer end is used.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
+from kb.documents.cost_facts import Book, CostAnswer, CostFact, CostSentence, fact_of
 from kb.documents.money import plain
 from kb.documents.pricebook import newest, purchase
 from kb.documents.shown import figures
@@ -16,19 +17,14 @@ from kb.language import Language
 from kb.words.answer import gpu_name
 from kb.words.catalog import say
 
-if TYPE_CHECKING:
-    from kb.documents.costs import CostAnswer, Costs
 
-
-def price_per_unit(costs: Costs, unit: Literal["gb", "tflops", "card_hour"], language: Language,
+def price_per_unit(costs: Book, unit: Literal["gb", "tflops", "card_hour"], language: Language,
                    gpus: list[str] | None = None) -> CostAnswer:
-    from kb.documents.costs import CostAnswer, CostFact, CostSentence, fact_of
-
     out = CostAnswer()
     rows: list[tuple[float, CostSentence, CostFact]] = []
     if unit == "card_hour":
         for term in ("on_demand", "monthly", "reserved_1y", "reserved_3y"):
-            for gpu, f in newest(costs.prices, "rent", term).items():  # type: ignore[arg-type]
+            for gpu, f in newest(costs.prices, "rent", term).items():
                 if gpus and gpu not in gpus:
                     continue
                 source = say("doc.source.team", language, title=f.title, date=f.date)
@@ -44,7 +40,7 @@ def price_per_unit(costs: Costs, unit: Literal["gb", "tflops", "card_hour"], lan
                 continue
             figure, shown_unit = ((spec.capacity_value or spec.vram_gib), spec.capacity_unit) if unit == "gb" else \
                 (spec.bf16_dense_tflops, "TFLOPS")
-            priced = []
+            priced: list[tuple[float, str, list[str], CostFact, tuple[str, ...]]] = []
             figure_at = costs.spec_cite(gpu, figure)
             if gpu in team:
                 f = team[gpu]

@@ -33,10 +33,14 @@ PER_MONTH = ("/month", "/mo", "per month", "/卡/月", "卡/月", "/月", "每�
 PER_YEAR = ("/year", "/yr", "per year", "/卡/年", "卡/年", "/年", "每年", "年租", "包年", "annual", "yearly")
 # A column whose amounts are in ten thousands or thousands: "单价(万元)", "Price (k USD)".
 SCALES = (("万元", 1e4), ("万", 1e4), ("千元", 1e3), ("k usd", 1e3), ("kusd", 1e3), ("k$", 1e3), ("$k", 1e3))
-_NUM = r"\d[\d,，]*(?:\.\d+)?"
-_SUFFIX = r"([万千kK](?![a-zA-Z]))?"
-_CELL = re.compile(rf"({_NUM})\s*{_SUFFIX}(?:\s*[-–—~～至到]\s*[¥￥$]?\s*({_NUM})\s*{_SUFFIX})?")
+_NUM = r"\d[\d,，]*[.]?\d*"
+# An amount, its multiplier, and a second amount after a dash: a range ("21,000-23,000", "2.1万-2.3万").
+_CELL = re.compile(rf"({_NUM})\s*([万千kK]?)(\s*[-–—~～至到]\s*[¥￥$]?\s*({_NUM})\s*([万千kK]?))?")
+_PERCENT = re.compile(r"\d+[.]?\d*\s*%")
+_DATE = re.compile(r"[12]\d{3}[-/.年]\d{1,2}([-/.月]\d{1,2}日?)?")
 _SCALE_OF = {"万": 1e4, "千": 1e3, "k": 1e3, "K": 1e3}
+MARK_BEFORE = 5  # how far before an amount its currency sign or code may stand ("US$ 2.49", "¥230,000")
+MARK_AFTER = 8  # and after it ("98,000 CNY", "23万元", "2.99 美元")
 
 
 @dataclass(frozen=True)
@@ -79,7 +83,9 @@ def per_of(text: str) -> Per | None:
     for words, per in ((PER_HOUR, "card_hour"), (PER_MONTH, "card_month"), (PER_YEAR, "card_year")):
         if any(w.replace(" ", "") in t for w in words):
             return per  # type: ignore[return-value]
-    return "card_hour" if re.search(r"/h(?![a-z])", t) else None  # "$2.99/h", not "96GB/HBM3"
+    at = t.find("/h")
+    after = t[at + 2:at + 3] if at >= 0 else ""
+    return "card_hour" if at >= 0 and not after.isalpha() else None  # "$2.99/h", not "96GB/HBM3"
 
 
 def scale_of(header: str) -> float:
@@ -88,23 +94,50 @@ def scale_of(header: str) -> float:
     return next((f for w, f in SCALES if w.replace(" ", "") in h), 1.0)
 
 
-def _value(digits: str, suffix: str | None) -> float:
-    return float(digits.replace(",", "").replace("，", "")) * _SCALE_OF.get(suffix or "", 1.0)
+def _value(digits: str, suffix: str, after: str) -> float:
+    """An amount's value: "23" with "万" is 230,000; a "k" glued to a word ("12kg") is no multiplier."""
+    scale = 1.0 if suffix in ("k", "K") and after.isalpha() else _SCALE_OF.get(suffix, 1.0)
+    return float(digits.replace(",", "").replace("，", "").rstrip(".")) * scale
+
+
+def _amounts(text: str) -> list[re.Match[str]]:
+    """Every amount (or range) in `text` that is no percentage and no date."""
+    blank = _DATE.sub(lambda m: " " * len(m.group(0)), _PERCENT.sub(lambda m: " " * len(m.group(0)), text))
+    return list(_CELL.finditer(blank))
+
+
+def _money(m: re.Match[str], text: str, where: str, scale: float) -> Money | None:
+    after = text[m.end():m.end() + 1]
+    low = _value(m.group(1), m.group(2) or m.group(5) or "", after)
+    high = _value(m.group(4), m.group(5) or "", after) if m.group(4) else low
+    if low <= 0 or high < low:
+        return None
+    return Money(low * scale, high * scale, currency_of(text, where), per_of(text))
 
 
 def read_money(text: str, where: str = "the file", scale: float = 1.0) -> Money | None:
     """The one amount (or range) `text` states, scaled by its column's `scale`; None when it states none
     ("面议", "call us"). A percentage or a date is no amount."""
-    cleaned = re.sub(r"\d+(?:\.\d+)?\s*%", " ", text)
-    cleaned = re.sub(r"(?<!\d)[12]\d{3}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}日?)?", " ", cleaned)
-    m = _CELL.search(cleaned)
-    if m is None:
-        return None
-    low = _value(m.group(1), m.group(2) or m.group(4))
-    high = _value(m.group(3), m.group(4)) if m.group(3) else low
-    if low <= 0 or high < low:
-        return None
-    return Money(low * scale, high * scale, currency_of(text, where), per_of(text))
+    found = _amounts(text)
+    return _money(found[0], text, where, scale) if found else None
+
+
+def money_in(text: str, where: str = "the file") -> list[Money]:
+    """The amounts a sentence marks as money ("98,000 CNY", "¥1.2万", "2.99 美元"): a number with a currency sign
+    or word beside it, not glued to a name ("H100"); "58 token/s" and "8 张" are figures, not money. What it is
+    per is read from the whole sentence."""
+    out = []
+    for m in _amounts(text):
+        if m.start() and text[m.start() - 1].isalpha() and text[m.start() - 1].isascii():
+            continue  # the digits of a name: H100, A800
+        before, after = text[max(0, m.start() - MARK_BEFORE):m.start()], text[m.end():m.end() + MARK_AFTER]
+        before = before[max((i + 1 for i, c in enumerate(before) if c.isdigit()), default=0):]  # up to a number
+        after = after[:next((i for i, c in enumerate(after) if c.isdigit()), len(after))]
+        currency = currency_of(f"{before} {after}", where)
+        money = _money(m, text, where, 1.0) if currency else None
+        if money is not None:
+            out.append(Money(money.low, money.high, currency, money.per))
+    return out
 
 
 def plain(x: float) -> str:

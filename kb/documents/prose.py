@@ -12,16 +12,12 @@ import re
 from typing import Any
 
 from kb.documents.columns import RENT, TERM_OF_PER, tax_of, term_of
-from kb.documents.money import CNY_WORDS, OTHER_CURRENCIES, USD_WORDS, per_of, read_money, to_cny
+from kb.documents.money import Money, money_in, per_of, to_cny
 from kb.documents.names import gpus_named
 from kb.documents.prices import PriceFact
 from kb.documents.tables import Reading
 
-_MARKS = sorted({*CNY_WORDS, *USD_WORDS, *(w for w, _ in OTHER_CURRENCIES)}, key=len, reverse=True)
-_MARK = "(?:" + "|".join(re.escape(m) for m in _MARKS) + ")"
-_AMOUNT = r"\d[\d,，]*(?:\.\d+)?\s*[万千kK]?(?:\s*[-–~～至到]\s*\d[\d,，]*(?:\.\d+)?\s*[万千kK]?)?"
-MONEY_IN_TEXT = re.compile(rf"{_MARK}\s*{_AMOUNT}|{_AMOUNT}\s*(?:万元|{_MARK})", re.IGNORECASE)
-_CLAUSES = re.compile(r"[，；;。\n]|,\s")
+_CLAUSE_ENDS = re.compile(r"[，；;。\n]")  # and ", ": a comma inside "98,000" ends nothing
 PAID_WORDS = ("采购了", "购买了", "买了", "成交价", "实付", "paid", "bought", "purchased")
 
 
@@ -31,16 +27,16 @@ def line_prices(lines: list[tuple[str, str, dict[str, Any]]], reading: Reading) 
     warnings: list[str] = []
     for chunk_id, line, location in lines:
         cards = gpus_named(line, reading.corpus_dir)
-        if len(cards) != 1 or not MONEY_IN_TEXT.search(line):
+        if len(cards) != 1 or not money_in(line, f"{reading.file}: {line[:60]!r}"):
             continue
-        for clause in _CLAUSES.split(line):
+        for clause in [c for part in _CLAUSE_ENDS.split(line) for c in part.split(", ")]:
             named = gpus_named(clause, reading.corpus_dir)
             if len(named) > 1 or (named and named != cards):
                 continue
-            found = MONEY_IN_TEXT.search(clause)
-            if found is None:
+            found = money_in(clause, f"{reading.file}: {clause.strip()[:60]!r}")
+            if not found:
                 continue
-            fact = _fact(cards[0], clause, found.group(0), chunk_id, location, reading)
+            fact = _fact(cards[0], clause, found[0], chunk_id, location, reading)
             if fact is None:
                 warnings.append(f"{reading.file}: {clause.strip()!r} gives a rate with no term (per hour? per "
                                 "month?): not read as a price")
@@ -49,15 +45,14 @@ def line_prices(lines: list[tuple[str, str, dict[str, Any]]], reading: Reading) 
     return facts, warnings
 
 
-def _fact(gpu: str, clause: str, amount_text: str, chunk_id: str, location: dict[str, Any],
+def _fact(gpu: str, clause: str, money: Money, chunk_id: str, location: dict[str, Any],
           reading: Reading) -> PriceFact | None:
-    money = read_money(amount_text, f"{reading.file}: {clause.strip()[:60]!r}")
-    if money is None or money.currency is None:
+    if money.currency is None:
         return None
     per = money.per or per_of(clause)
     term = term_of(clause) or TERM_OF_PER.get(per or "")
     lower = clause.lower()
-    kind: dict[str, Any]
+    kind: dict[str, Any]  # kind, term, per
     if per in ("card_hour", "card_month", "card_year") or term is not None:
         if term is None:
             return None

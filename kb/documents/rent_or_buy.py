@@ -10,17 +10,14 @@ end would change which option is cheapest, that is said too.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from kb.documents.cost_facts import Book, CostAnswer, CostFact, CostSentence, fact_of
 from kb.documents.money import plain
+from kb.documents.pricebook import newest
 from kb.documents.prices import PriceFact
 from kb.documents.shown import figures, money, price_text
 from kb.language import Language
 from kb.words.answer import gpu_name
 from kb.words.catalog import cards, say
-
-if TYPE_CHECKING:
-    from kb.documents.costs import CostAnswer, Costs
 
 HOURS_A_MONTH = 730.0
 
@@ -31,9 +28,7 @@ def _winner(option: str, language: Language) -> str:
     return say("doc.winner.rent", language, term=say(f"doc.term.{option}", language))
 
 
-def rent_or_buy(costs: Costs, gpu: str, months: float, language: Language, count: int = 1) -> CostAnswer:
-    from kb.documents.costs import CostFact, CostSentence, fact_of
-
+def rent_or_buy(costs: Book, gpu: str, months: float, language: Language, count: int = 1) -> CostAnswer:
     out = costs.rent(gpu, months, language, count)
     rents = {f.term: f.amount for f in out.facts if f.what == "rent_total" and f.term}
     buy = costs.purchase(gpu)
@@ -70,11 +65,9 @@ def rent_or_buy(costs: Costs, gpu: str, months: float, language: Language, count
     return out
 
 
-def _range_note(costs: Costs, gpu: str, buy: PriceFact, months: float, count: int, options: dict[str, float],
-                best: str, language: Language) -> list:  # type: ignore[type-arg]
+def _range_note(costs: Book, gpu: str, buy: PriceFact, months: float, count: int, options: dict[str, float],
+                best: str, language: Language) -> list[CostSentence]:
     """Which end of a range the arithmetic used, and the cheaper end's verdict where it differs."""
-    from kb.documents.costs import CostSentence
-
     ranged = [f for f in [buy, *(r for r in costs.prices if r.gpu == gpu and r.kind == "rent")] if f.is_range]
     if not ranged:
         return []
@@ -95,16 +88,13 @@ def _range_note(costs: Costs, gpu: str, buy: PriceFact, months: float, count: in
     return out
 
 
-def _break_even(costs: Costs, gpu: str, buy: PriceFact, language: Language) -> list:  # type: ignore[type-arg]
+def _break_even(costs: Book, gpu: str, buy: PriceFact, language: Language) -> list[CostSentence]:
     """Buying against each rate without a commitment: the card-hours after which it pays off."""
-    from kb.documents.costs import CostSentence
-    from kb.documents.pricebook import newest
-
     spec = costs.gpus[gpu]
     energy = spec.tdp_w / 1000 * costs.energy
     out = []
     for term in ("on_demand", "monthly"):
-        rent = newest(costs.prices, "rent", term).get(gpu)  # type: ignore[arg-type]
+        rent = newest(costs.prices, "rent", term).get(gpu)
         if rent is None:
             continue
         rate = rent.cny_per_hour

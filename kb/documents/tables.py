@@ -18,7 +18,7 @@ from indexer.documents.segments import Segment
 from kb.documents.columns import TERM_OF_PER, Column, column, tax_of, term_of
 from kb.documents.context import DocumentContext
 from kb.documents.dates import date_in
-from kb.documents.money import Money, currency_of, read_money, to_cny
+from kb.documents.money import Currency, Money, currency_of, read_money, to_cny
 from kb.documents.names import gpu_named, shared_name
 from kb.documents.prices import PriceFact
 from kb.errors import BadInput
@@ -40,7 +40,7 @@ class Reading:
     corpus_dir: Path
     usd_cny: float
     file: str
-    cite: dict[str, str]  # document, title, file
+    cite: dict[str, Any]  # document, title, file
     as_of: str
     valid_until: str | None
     context: DocumentContext
@@ -168,7 +168,7 @@ class TableReader:
         self._amounts[col.header] += 1
         return money
 
-    def _fact(self, col: Column, money: Money, cell: str, common: dict[str, Any], row_currency: str | None,
+    def _fact(self, col: Column, money: Money, cell: str, common: dict[str, Any], row_currency: Currency | None,
               tax_row: str | None, **kind: Any) -> PriceFact:
         currency = money.currency or col.currency or row_currency or self.r.context.currency
         self._yielded[col.header] += 1
@@ -179,7 +179,7 @@ class TableReader:
         rate = self.r.usd_cny if currency == "USD" else None
         return PriceFact(amount=money.high, amount_low=money.low if money.is_range else None,
                          currency=currency or "CNY", currency_stated=currency is not None,
-                         amount_cny=to_cny(money.high, currency or "CNY", self.r.usd_cny), usd_cny=rate,  # type: ignore[arg-type]
+                         amount_cny=to_cny(money.high, currency or "CNY", self.r.usd_cny), usd_cny=rate,
                          quoted=cell, tax=col.tax or tax_row or self.r.context.tax, **kind, **common)
 
     def _column_checks(self) -> None:

@@ -21,7 +21,7 @@ from service.documents_watch import DocumentWatch
 from service.metrics import Metrics
 from service.middleware import RequestMiddleware
 from service.ratelimit import Limiter, RateLimiter
-from service.routes import ask, documents, fit, gaps, gpus, health, passages, web
+from service.routes import ask, documents, feedback, fit, gaps, gpus, health, passages, web
 from service.security import ApiKeys
 from service.shared import Shared
 from service.shared_limits import SharedRateLimiter
@@ -74,7 +74,7 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None) -
     # HTTPBearer(auto_error=False) only documents the scheme in OpenAPI; RequestMiddleware enforces it,
     # before the body is read, so malformed requests without a key get 401 too.
     documented_auth = [Security(HTTPBearer(auto_error=False))] if keys.enabled else []
-    routers = [ask.router, fit.router, passages.router, gpus.router, documents.router, gaps.router]
+    routers = [ask.router, fit.router, passages.router, gpus.router, documents.router, gaps.router, feedback.router]
     for router in routers:
         app.include_router(router, dependencies=documented_auth)
     app.include_router(health.router)

@@ -122,3 +122,20 @@ def test_gaps_over_http_for_admins_only(server: LiveServer) -> None:
     assert any("7900" in n["name"] for n in gaps.json()["unknown_names"])
     bad = httpx.get(f"{server.url}/v1/gaps", params={"since": "soon"}, headers=_auth(ADMIN))
     assert bad.status_code == 422 and bad.json()["error"]["field"] == "since"
+
+
+def test_a_wrong_flag_from_the_page_is_in_gaps_under_the_names_it_was_about(server: LiveServer) -> None:
+    answer = httpx.post(f"{server.url}/v1/ask", json={"question": "H100 SXM 的显存带宽是多少？"}, headers=_auth(USER),
+                        timeout=60).json()
+    flagged = httpx.post(f"{server.url}/v1/feedback", headers=_auth(USER), json={
+        "question": answer["question"], "verdict": "wrong", "state": answer["state"]})
+    assert flagged.status_code == 204, flagged.text
+    gaps = httpx.get(f"{server.url}/v1/gaps", headers=_auth(ADMIN)).json()
+    h100 = next(n for n in gaps["by_name"] if n["name"] == "h100-sxm")
+    assert h100["of"] == "gpu" and h100["kinds"]["wrong"] >= 1 and answer["question"] in h100["questions"]
+    assert {"question": answer["question"], "asked": 1} in gaps["wrong"]
+    for body, field in (({"question": "", "verdict": "wrong"}, "question"), ({"question": "x", "verdict": "meh"},
+                                                                               "verdict"),
+                        ({"question": "x", "verdict": "wrong", "about": "gpu:h100"}, "about")):
+        bad = httpx.post(f"{server.url}/v1/feedback", headers=_auth(USER), json=body)
+        assert bad.status_code == 422 and bad.json()["error"]["field"] == field, bad.text

@@ -53,7 +53,7 @@ class Settings(BaseModel):
     # polled this often; the passages a document may have (benchmarks/ingestion.py chose it: ~20 min of
     # embedding); worker processes a replica runs, their OpenMP threads and CPU priority (nice).
     sources_watch: Path | None = None
-    sources_watch_seconds: float = Field(default=2.0, gt=0)
+    sources_watch_seconds: float = Field(default=1.0, gt=0)
     max_document_chunks: int = Field(default=20_000, ge=1)
     document_workers: int = Field(default=1, ge=1, le=16)
     document_worker_threads: int = Field(default=1, ge=1, le=64)

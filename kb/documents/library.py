@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path, PurePath
 
 import numpy as np
@@ -51,6 +51,11 @@ class Added:
     job: JobStatus | None = None
     warnings: list[str] = field(default_factory=list)
     staged: bool = False  # this call staged the job (its caller hands it to a worker)
+
+
+def _fields(chunk: Chunk) -> dict[str, object]:
+    """A chunk as stored: its fields, shallow (dataclasses.asdict deep-copies each: seconds for 10,000 rows)."""
+    return {f.name: getattr(chunk, f.name) for f in fields(chunk)}
 
 
 def document_id(data: bytes) -> str:
@@ -142,7 +147,7 @@ class Library:
             chunks=len(chunks), price_rows=len({p.chunk_id for p in facts.prices}), embedder="",
             valid_until=facts.valid_until, kind=facts.kind, vendor=facts.vendor, warnings=facts.warnings,
             folder=folder)
-        payload = Payload(data, suffix, converted.plain_text(), [c.to_dict() for c in chunks], [], None,
+        payload = Payload(data, suffix, converted.plain_text(), [_fields(c) for c in chunks], [], None,
                           [p.model_dump() for p in facts.prices], [n.dump() for n in facts.notes])
         status = JobStatus(id=doc_id, file=name, title=title, state="queued", total=len(chunks),
                            warnings=facts.warnings, created_at=now(), updated_at=now(),

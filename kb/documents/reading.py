@@ -106,13 +106,19 @@ def read_facts(converted: Converted, pairs: list[tuple[Chunk, Segment]], *, name
 
 
 def _row_notes(rows: list[Row], reading: Reading) -> list[Note]:
-    """A row's remarks and terms ("交期: 4 周", "备注: 需预付 30%"), as notes of that row's card."""
+    """A card's row's remarks and terms ("交期: 4 周", "备注: 需预付 30%"), as notes of that card."""
     cols = [column(h, reading.file) for h in rows[0].segment.header or []]
     kept = [c.header for c in cols if c.role in ("note", "tax")]
-    out = []
+    out: list[Note] = []
+    if not kept:
+        return out
     for row in rows:
         cells = row.segment.cells or {}
+        if not any(cells.get(h) for h in kept):
+            continue
         gpu = next((g for v in cells.values() if (g := gpu_named(v, reading.corpus_dir))), None)
+        if gpu is None:  # a row's remark is a term of a card's quote; other rows' remarks are their own text
+            continue
         for h in kept:
             if cells.get(h):
                 found = notes_of([(row.chunk_id, f"{h}: {cells[h]}", row.location)])

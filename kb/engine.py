@@ -53,6 +53,7 @@ from kb.words.answer import gpu_name
 
 if TYPE_CHECKING:
     from indexer.build import Progress
+    from kb.documents.costs import Costs
     from kb.fit.gpus import TeamPrice
 
 # Called with the seconds spent in retrieval (embedding + search), for metrics.
@@ -144,6 +145,15 @@ class Engine:
             return TeamPrices()
         return TeamPrices(spec.team_price, break_even(spec, self.documents.prices,
                                                       self.settings.energy_price_cny_per_kwh, language))
+
+    def costs(self) -> Costs | None:
+        """The cost arithmetic over the teams' price facts in force (kb/documents/costs.py: what we paid, the newest
+        quote and its terms, rent for a period, rent or buy, break-even, price per unit), citing the part of each
+        card's spec record that states the figure used; None when no document store is joined."""
+        if self.documents is None:
+            return None
+        return self.documents.costs(dict(self.fit.gpus), self.settings.energy_price_cny_per_kwh,
+                                    lambda gpu, value: self.composer._part_with(gpu, value).id)
 
     def _passage_of(self, chunk: Chunk, rank: int, score: float, language: Language) -> Passage:
         return to_passage(chunk, rank, score, self._tables, language)

@@ -35,6 +35,8 @@ class DocumentSource(BaseModel):
     row: int | None = Field(default=None, ge=1)
     start_line: int | None = Field(default=None, ge=1)
     end_line: int | None = Field(default=None, ge=1)
+    valid_until: str | None = Field(default=None, description="A quote's validity, YYYY-MM-DD, as it says")
+    expired: bool | None = Field(default=None, description="True once a quote's validity has passed")
 
     @model_serializer(mode="wrap")
     def _only_the_place_it_has(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

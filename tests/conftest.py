@@ -29,6 +29,7 @@ PROCESS_MODULES = {
     "test_service_schemathesis.py", "test_trusted_proxies.py", "test_web_page.py", "test_wheel_install.py",
     "test_tls_edge.py", "test_st_backend.py",  # (the last loads torch and a sentence-transformers model)
     "test_documents_api.py", "test_documents_replicas.py", "test_cli_docs.py",  # uvicorn, kb serve, kb docs
+    "test_documents_sync_replicas.py", "test_document_jobs.py",  # kb serve replicas, Redis, worker processes
     "test_gaps_redis.py", "test_gaps_replicas.py",  # redis-server
     "test_index_current.py",  # kb index and kb ask in fresh interpreters (what they import)
     "test_shutdown.py",  # kb serve, stopped

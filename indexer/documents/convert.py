@@ -22,6 +22,8 @@ CONVERTERS: dict[str, tuple[str, Converter]] = {
 }
 ACCEPTED = "Markdown (.md), HTML (.html), PDF with a text layer (.pdf), DOCX, XLSX, CSV or plain text (.txt)"
 _MAGIC = {"pdf": (b"%PDF-",), "docx": (b"PK\x03\x04",), "xlsx": (b"PK\x03\x04",)}
+_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # a compound file: what Office writes for a password-protected file
+_ENCRYPTED = "EncryptedPackage".encode("utf-16-le")
 
 
 def format_of(name: str) -> str:
@@ -41,6 +43,12 @@ def convert(data: bytes, name: str, max_bytes: int) -> Converted:
         raise Unreadable(f"{name}: {len(data) / 2**20:.1f} MB is over the limit of {max_bytes / 2**20:.0f} MB "
                          "(KB_MAX_DOCUMENT_MB)")
     magic = _MAGIC.get(fmt)
+    if magic and data.startswith(_OLE) and _ENCRYPTED in data:
+        raise Unreadable(f"{name}: the {fmt.upper()} is password-protected: kb cannot read it; remove the password "
+                         "(save a copy without it) and add that copy")
+    if magic and data.startswith(_OLE):
+        raise Unreadable(f"{name}: this is an old binary Office file (.xls/.doc) named .{fmt}: save it as .{fmt} "
+                         "and add that")
     if magic and not data.lstrip()[:8].startswith(magic):
         raise Unreadable(f"{name}: the content is not {fmt.upper()} (wrong extension or a damaged file)")
     converted = CONVERTERS[PurePath(name).suffix.lower()][1](data, name)

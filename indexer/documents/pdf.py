@@ -39,13 +39,14 @@ def _outside(bboxes: list[tuple[float, float, float, float]]) -> Any:
 def convert_pdf(data: bytes, name: str) -> Converted:
     """Each page's running text (outside its tables) as one segment, then each table row as one."""
     import pdfplumber
-    from pdfminer.pdfparser import PDFSyntaxError
+    from pdfminer.pdfdocument import PDFPasswordIncorrect
 
     out: list[Segment] = []
     try:
         with pdfplumber.open(io.BytesIO(data)) as pdf:
             pages = len(pdf.pages)
             date = _metadata_date(pdf.metadata or {})
+            author = _text(pdf.metadata or {}, "Author")
             for number, page in enumerate(pdf.pages, 1):
                 tables = page.find_tables()
                 text = page.filter(_outside([t.bbox for t in tables])).extract_text() or ""
@@ -54,14 +55,31 @@ def convert_pdf(data: bytes, name: str) -> Converted:
                 for table in tables:
                     rows = [[c or "" for c in row] for row in table.extract()]
                     out += table_segments(rows, lambda r, p=number: {"page": p, "row": r + 1})
-    except (PDFSyntaxError, ValueError, KeyError, TypeError, AttributeError, OSError, RecursionError) as e:
-        raise Unreadable(f"{name}: not a readable PDF ({type(e).__name__}); send a PDF with a text layer") from None
-    except Exception as e:  # pdfminer raises its own classes for every kind of damage
-        if type(e).__module__.startswith(("pdfminer", "pdfplumber")):
-            raise Unreadable(f"{name}: not a readable PDF ({type(e).__name__}); "
-                             "send a PDF with a text layer") from None
+    except Exception as e:
+        if isinstance(e, PDFPasswordIncorrect) or any(isinstance(a, PDFPasswordIncorrect) for a in e.args):
+            raise Unreadable(f"{name}: the PDF is password-protected: kb cannot read it; save a copy without the "
+                             "password (print to PDF) and add that") from None
+        _unreadable(e, name)
         raise
     if not out:
         raise Unreadable(f"{name}: its {pages} page(s) have no text layer (a scan): it needs OCR first; "
                          "kb reads PDFs with text")
-    return Converted("pdf", out, date, pages)
+    return Converted("pdf", out, date, pages, author)
+
+
+def _unreadable(e: Exception, name: str) -> None:
+    """Unreadable for the damage a PDF library reports (pdfminer raises its own classes for every kind)."""
+    from pdfminer.pdfparser import PDFSyntaxError
+
+    known = (PDFSyntaxError, ValueError, KeyError, TypeError, AttributeError, OSError, RecursionError)
+    if isinstance(e, known) or type(e).__module__.startswith(("pdfminer", "pdfplumber")):
+        raise Unreadable(f"{name}: not a readable PDF ({type(e).__name__}); send a PDF with a text layer") from None
+
+
+def _text(meta: dict[str, Any], key: str) -> str | None:
+    """A text field of the PDF's metadata (bytes decoded), or None when empty."""
+    raw = meta.get(key)
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf-16" if raw.startswith(b"\xfe\xff") else "latin-1", "replace")
+    text = " ".join(str(raw or "").split())
+    return text or None

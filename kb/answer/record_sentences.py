@@ -429,10 +429,10 @@ class RecordSentences:
                 marks.append(self._cite(f, self._part_with(gpu, p.guide_price_cny), top_k))
                 out.append(Sentence(say("team_price_guide", lang, gpu=name, quoted=p.quoted, title=p.title, date=p.date,
                                       guide=whole(p.guide_price_cny)), marks, exempt=(name, p.date, p.title),
-                                    derived=(GUIDE_YEAR,)))
-            else:
+                                    derived=(GUIDE_YEAR, *text_figures(p.quoted))))
+            else:  # the quote with its currency, a USD one with the CNY it comes to (its figures computed from it)
                 out.append(Sentence(say("team_price", lang, gpu=name, quoted=p.quoted, title=p.title, date=p.date),
-                                    marks, exempt=(name, p.date, p.title)))
+                                    marks, exempt=(name, p.date, p.title), derived=tuple(text_figures(p.quoted))))
         if found.break_even is None and asks_rent(f.question) and self._groups.get(f"spec-{gpu}"):
             out.append(Sentence(say("no_rent", lang, gpu=name), [self._cite(f, self._groups[f"spec-{gpu}"][0], top_k)],
                                 exempt=(name,)))
@@ -441,7 +441,7 @@ class RecordSentences:
             marks = [self._cite(f, self._by_id[c], top_k) for c in dict.fromkeys((b.buy.chunk_id, b.rent.chunk_id))]
             if self._groups.get(f"spec-{gpu}"):
                 marks.append(self._cite(f, self._groups[f"spec-{gpu}"][0], top_k))
-            values = {"gpu": name, "buy": b.buy.stated, "rent": f"{b.rent_cny_per_hour:,.2f}",
+            values = {"gpu": name, "buy": b.buy_shown, "rent": f"{b.rent_cny_per_hour:,.2f}",
                       "energy": f"{b.energy_cny_per_hour:,.2f}"}
             exempt = (name, b.buy.date, b.rent.date)
             if b.card_hours is None:

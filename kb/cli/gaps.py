@@ -31,3 +31,19 @@ def gaps(since: str | None, as_json: bool) -> None:
             click.echo("  (none)")
         for item in items:
             click.echo(f"  {item['asked']:>4} × {item.get('name') or item.get('question')}")
+    for key, label in (("by_name", "by the names they mention"), ("by_topic", "by topic")):
+        click.echo(f"{label}:")
+        if not summary.get(key):
+            click.echo("  (none)")
+        for item in summary.get(key, []):
+            kinds = ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in item["kinds"].items())
+            click.echo(f"  {item['asked']:>4} × {_named(item['name'], item['of'])} ({kinds})")
+            for question in item["questions"]:
+                click.echo(f"         “{question}”")
+
+
+def _named(name: str, of: str) -> str:
+    """A card's id as people write it (h100-sxm → H100 SXM); a topic's key in words (rent_or_buy → rent or buy)."""
+    from kb.words.answer import gpu_name
+
+    return gpu_name(name) if of == "gpu" else name.replace("_", " ")

@@ -7,7 +7,9 @@ by id (kb/retrieve/search_index.py): the guide's and the other documents' rows a
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -31,7 +33,10 @@ class DocumentChunks:
 def read_document(store: Store, record: DocumentRecord, embedder: Embedder) -> DocumentChunks:
     """What the store holds for one current document; one embedded by another embedder is embedded again."""
     own = [Chunk(**c) for c in store.read_json(record.id, "chunks.json")]
-    cite = {"document": record.id, "title": record.title, "file": record.file, "as_of": record.as_of}
+    cite: dict[str, Any] = {"document": record.id, "title": record.title, "file": record.file, "as_of": record.as_of}
+    if record.valid_until:  # a quote's validity goes with every passage of it: an expired one is flagged where cited
+        today = dt.datetime.now(dt.UTC).date().isoformat()
+        cite |= {"valid_until": record.valid_until, "expired": record.valid_until < today}
     chunks = [replace(c, location=cite | c.location) for c in own]
     v = store.vectors(record.id)
     if record.embedder != embedder.name or v.shape[1:] != (embedder.dim,):

@@ -9,15 +9,18 @@ as a difference: the documents that left are removed from the index by id, the o
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from indexer.embedder import Embedder
+from kb.documents.context import Note
+from kb.documents.costs import Costs
 from kb.documents.index import read_document, together
 from kb.documents.pricebook import team_prices
 from kb.documents.prices import PriceFact
 from kb.documents.store import Store
-from kb.fit.gpus import TeamPrice
+from kb.fit.gpus import GpuSpec, TeamPrice
 from kb.retrieve.search_index import SearchIndex
 
 
@@ -37,6 +40,7 @@ class Joined:
 
     chunk_ids: list[str]
     prices: list[PriceFact]
+    notes: list[Note]
 
 
 class LiveDocuments:
@@ -49,6 +53,7 @@ class LiveDocuments:
         self._stamp: tuple[int, int] | None = None
         self._lock = threading.Lock()
         self.prices: list[PriceFact] = []
+        self.notes: list[Note] = []
         self.generation = 0
 
     def refresh(self, force: bool = False) -> bool:
@@ -69,9 +74,16 @@ class LiveDocuments:
             batch = together(docs, self.engine.embedder.dim)
             index.add(batch.chunks, batch.vectors, batch.tokens)  # one add for all that arrived (a start-up)
             for r, d in zip(arrived, docs, strict=True):
-                self._joined[r.id] = Joined([c.id for c in d.chunks], d.prices)
+                notes = [Note(**n) for n in self.store.read_json(r.id, "notes.json")]
+                self._joined[r.id] = Joined([c.id for c in d.chunks], d.prices, notes)
             self.prices = [p for r in current for p in self._joined[r.id].prices]
+            self.notes = [n for r in current for n in self._joined[r.id].notes]
             self.engine.set_prices(team_prices(self.prices))
             self._stamp, self.generation = stamp, manifest.generation
             return bool(gone or arrived)
 
+
+    def costs(self, gpus: dict[str, GpuSpec], energy_cny_per_kwh: float,
+              spec_part: Callable[[str, float], str] | None = None) -> Costs:
+        """The cost arithmetic over the documents answered from now (kb/documents/costs.py)."""
+        return Costs(list(self.prices), list(self.notes), gpus, energy_cny_per_kwh, spec_part=spec_part)

@@ -20,8 +20,24 @@ def squeeze(text: str) -> str:
     return _SQUEEZE.sub("", text.lower())
 
 
+def _names(corpus_dir: Path) -> tuple[tuple[str, frozenset[str]], ...]:
+    return _names_in(_specs(str(corpus_dir)))
+
+
+@lru_cache(maxsize=8)
+def _specs(corpus_dir: str) -> Path:
+    """The corpus's specs folder, resolved once (a realpath a call cost seconds over a 10,000-row sheet)."""
+    return Path(corpus_dir).resolve() / "specs"
+
+
 @lru_cache(maxsize=4)
-def _names(specs_dir: Path) -> tuple[tuple[str, frozenset[str]], ...]:
+def _any_name(specs_dir: Path) -> re.Pattern[str]:
+    """Every name at once: most cells of a large sheet name no card, and one search says so."""
+    return re.compile("|".join(re.escape(k) for k, _ in _names_in(specs_dir)))
+
+
+@lru_cache(maxsize=4)
+def _names_in(specs_dir: Path) -> tuple[tuple[str, frozenset[str]], ...]:
     by_name: dict[str, set[str]] = {}
     for path in sorted(specs_dir.glob("*.md")):
         meta, _ = split_front_matter(path.read_text(encoding="utf-8"), str(path))
@@ -42,9 +58,35 @@ def _names(specs_dir: Path) -> tuple[tuple[str, frozenset[str]], ...]:
 def gpu_named(cell: str, corpus_dir: Path) -> str | None:
     """The id of the one GPU `cell` names (longest name first), else None."""
     text = squeeze(cell)
-    if not text:
+    if not text or not _any_name(_specs(str(corpus_dir))).search(text):
         return None
-    for key, ids in _names(Path(corpus_dir).resolve() / "specs"):
+    for key, ids in _names(corpus_dir):
         if key in text:
             return next(iter(ids)) if len(ids) == 1 else None
     return None
+
+
+def shared_name(cell: str, corpus_dir: Path) -> tuple[str, ...]:
+    """The cards a name in `cell` could be when it names several ("A100": the 40 GB and the 80 GB), else ()."""
+    text = squeeze(cell)
+    if len(text) < 3:
+        return ()
+    names = _names(corpus_dir)
+    for key, ids in names:
+        if key in text:
+            return tuple(sorted(ids)) if len(ids) > 1 else ()
+    cards = {gpu for key, ids in names if key.startswith(text) for gpu in ids}  # "A100": a100-40gb, a100-80gb
+    return tuple(sorted(cards)) if len(cards) > 1 else ()
+
+
+def gpus_named(text: str, corpus_dir: Path) -> list[str]:
+    """Every GPU `text` names, longest name first and each part of the text read once ("H100 和 H200")."""
+    rest, found = squeeze(text), []
+    if not rest or not _any_name(_specs(str(corpus_dir))).search(rest):
+        return []
+    for key, ids in _names(corpus_dir):
+        if key in rest:
+            rest = rest.replace(key, "\0")
+            if len(ids) == 1:
+                found.append(next(iter(ids)))
+    return list(dict.fromkeys(found))

@@ -11,26 +11,40 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from kb.documents.prices import PriceFact, PriceKind
+from kb.documents.prices import PriceFact, PriceKind, Term
+from kb.documents.shown import signed
 from kb.fit.gpus import GpuSpec, TeamPrice
 from kb.language import Language
 
 HOURS_A_MONTH = 730  # 8,760 hours a year ÷ 12: a monthly rent as an hourly rate
+RENT_ORDER: tuple[Term, ...] = ("on_demand", "monthly", "reserved_1y", "reserved_3y")  # the rate a rent-or-buy uses
 
 
-def newest(facts: list[PriceFact], kind: PriceKind) -> dict[str, PriceFact]:
-    """The newest fact of `kind` for each GPU id."""
+def newest(facts: list[PriceFact], kind: PriceKind | tuple[PriceKind, ...], term: Term | None = None
+           ) -> dict[str, PriceFact]:
+    """The newest fact of `kind` (of any of several kinds; of `term` for rent) for each GPU id."""
+    kinds = (kind,) if isinstance(kind, str) else kind
     out: dict[str, PriceFact] = {}
     for f in facts:
-        if f.kind == kind and (f.gpu not in out or f.date >= out[f.gpu].date):
+        if f.kind in kinds and (term is None or f.term == term) and (f.gpu not in out or f.date >= out[f.gpu].date):
             out[f.gpu] = f
     return out
 
 
+def purchase(facts: list[PriceFact]) -> dict[str, PriceFact]:
+    """Each card's newest price to buy it at: a quote or a list price, else what was last paid."""
+    return newest(facts, "paid") | newest(facts, ("quoted", "list"))
+
+
+def rent_rate(facts: list[PriceFact], gpu: str) -> PriceFact | None:
+    """The card's newest rent rate of the first term it has in RENT_ORDER (on-demand first: no commitment)."""
+    return next((f for term in RENT_ORDER if (f := newest(facts, "rent", term).get(gpu))), None)
+
+
 def team_prices(facts: list[PriceFact]) -> dict[str, TeamPrice]:
-    """Each card's newest buy price, in the shape the fit engine reads (kb/fit/gpus.py)."""
-    return {gpu: TeamPrice(amount_cny=f.amount_cny, quoted=f.stated, date=f.date, title=f.title, chunk_id=f.chunk_id)
-            for gpu, f in newest(facts, "buy").items()}
+    """Each card's newest purchase price, in the shape the fit engine reads (kb/fit/gpus.py)."""
+    return {gpu: TeamPrice(amount_cny=f.amount_cny, quoted=signed(f), date=f.date, title=f.title, chunk_id=f.chunk_id)
+            for gpu, f in purchase(facts).items()}
 
 
 class BreakEven(BaseModel):
@@ -38,6 +52,7 @@ class BreakEven(BaseModel):
 
     gpu: str
     buy: PriceFact
+    buy_shown: str  # the purchase price with its currency ("¥230,000", "$7,800 (¥56,160 at 7.2 CNY/USD)")
     rent: PriceFact
     rent_cny_per_hour: float
     energy_cny_per_hour: float
@@ -50,15 +65,14 @@ class BreakEven(BaseModel):
 def break_even(gpu: GpuSpec, facts: list[PriceFact], energy_price_cny_per_kwh: float,
                language: Language = "zh") -> BreakEven | None:
     """Break-even for `gpu` from the newest buy price and rent rate, with every step written out; None without both."""
-    buy = newest(facts, "buy").get(gpu.id)
-    rent = newest(facts, "rent_hour").get(gpu.id) or newest(facts, "rent_month").get(gpu.id)
+    buy = purchase(facts).get(gpu.id)
+    rent = rent_rate(facts, gpu.id)
     if buy is None or rent is None:
         return None
     zh = language == "zh"
     steps: list[str] = []
-    rate = rent.amount_cny
-    if rent.kind == "rent_month":
-        rate = rent.amount_cny / HOURS_A_MONTH
+    rate = rent.cny_per_hour
+    if rent.per == "card_month":
         steps.append(f"月租 {rent.amount_cny:,.2f} CNY ÷ {HOURS_A_MONTH} 小时 = 每卡时 {rate:,.4f} CNY" if zh else
                      f"monthly rent {rent.amount_cny:,.2f} CNY ÷ {HOURS_A_MONTH} hours = {rate:,.4f} CNY a card-hour")
     energy = gpu.tdp_w / 1000 * energy_price_cny_per_kwh
@@ -76,6 +90,6 @@ def break_even(gpu: GpuSpec, facts: list[PriceFact], energy_price_cny_per_kwh: f
     else:
         steps.append(f"租金 {rate:,.2f} 不高于电费 {energy:,.2f}：租用总是更便宜" if zh else
                      f"the rate {rate:,.2f} is not above the energy {energy:,.2f}: renting is always cheaper")
-    return BreakEven(gpu=gpu.id, buy=buy, rent=rent, rent_cny_per_hour=rate, energy_cny_per_hour=energy,
-                     card_hours=hours, days_round_the_clock=days, steps=steps,
+    return BreakEven(gpu=gpu.id, buy=buy, buy_shown=signed(buy), rent=rent, rent_cny_per_hour=rate,
+                     energy_cny_per_hour=energy, card_hours=hours, days_round_the_clock=days, steps=steps,
                      citations=[gpu.record_id, buy.chunk_id, rent.chunk_id])

@@ -1,110 +1,84 @@
-"""Price facts: table rows that name a GPU kb knows and a price, with the row they came from.
+"""Price facts: what a team's document says a card costs, each with its kind, its unit and the row it came from.
 
-Headers in Chinese or English say which column is which (型号/GPU, 单价/报价/price, 时租/per hour,
-月租/per month, 币种/currency, 供应商/vendor, 报价日期/date). A price is kept as written (`quoted`) and
-read as a number for the arithmetic: "¥230,000", "23万", "$2.99/h", "1.8 元/卡时".
+Kinds: a `list` price or a `quoted` one (a card, from a price list or a vendor's quote), a `paid` one (a
+purchase: total ÷ count, dated when bought), a `rent` rate by term (on-demand, reserved 1 or 3 years,
+monthly) per card-hour, card-month or card-year. Every amount keeps its currency; a USD amount carries its
+CNY value at the rate used; a range keeps both ends (`amount` is the end the arithmetic uses: the dearer).
 """
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
+import datetime as dt
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, model_validator
 
-from kb.documents.names import gpu_named
-from kb.documents.records import date_in
-from kb.words.money import with_currency
+from kb.documents.money import Currency, Per, read_money
 
-PriceKind = Literal["buy", "rent_hour", "rent_month"]
-
-_MODEL = ("型号", "显卡", "gpu", "model", "card", "产品", "名称", "配置", "item")
-_PRICE = ("单价", "报价", "价格", "售价", "采购价", "price", "quote", "cost", "租金", "时租", "月租", "费用", "rate",
-          "rent", "hourly", "monthly")
-_TOTAL = ("总价", "合计", "总计", "total", "小计")
-_HOUR = ("时租", "小时", "卡时", "hour", "/h", "hr", "每时")
-_MONTH = ("月租", "每月", "/月", "month", "/mo")
-_CURRENCY = ("币种", "货币", "currency")
-_VENDOR = ("供应商", "厂商", "渠道", "vendor", "supplier", "provider", "云厂商", "cloud")
-_DATE = ("报价日期", "日期", "date", "quoted", "时间")
-_NUMBER = re.compile(r"(\d[\d,，]*(?:\.\d+)?)\s*(万|k|千)?", re.IGNORECASE)
-_USD = ("$", "usd", "美元", "us$")
-_CNY = ("¥", "￥", "元", "rmb", "cny", "人民币")
+PriceKind = Literal["list", "quoted", "paid", "rent"]
+Term = Literal["on_demand", "reserved_1y", "reserved_3y", "monthly"]
+PURCHASE_KINDS: tuple[PriceKind, ...] = ("quoted", "list", "paid")
+HOURS_PER: dict[str, float] = {"card_hour": 1.0, "card_month": 730.0, "card_year": 8760.0}  # 8,760 h ÷ 12 = 730
+# Stored facts written before kinds had terms (kind "buy", "rent_hour", "rent_month") read as the kinds they were.
+_OLD_KINDS = {"buy": ("list", None, "card"), "rent_hour": ("rent", "on_demand", "card_hour"),
+              "rent_month": ("rent", "monthly", "card_month")}
 
 
 class PriceFact(BaseModel):
-    """One card's price from one table row of a team's document."""
+    """One card's price from one row or line of a team's document."""
 
     gpu: str
     kind: PriceKind
-    amount: float  # in `currency`, per card (buy), per card-hour or per card-month (rent)
-    currency: Literal["CNY", "USD"]
-    amount_cny: float
-    quoted: str  # the cell as it stands in the document
+    term: Term | None = None  # rent only
+    per: Per = "card"
+    amount: float  # in `currency`, per `per`; of a range, the dearer end
+    amount_low: float | None = None  # a range's cheaper end ("21,000-23,000"); None for one amount
+    currency: Currency
+    currency_stated: bool = True  # False: the document names no currency here and kb read it as CNY
+    amount_cny: float  # `amount` in CNY (USD at `usd_cny`)
+    usd_cny: float | None = None  # the rate a USD amount was converted at
+    quoted: str  # the cell or the words as they stand in the document
+    count: int | None = None  # paid: cards bought in the row
+    total: float | None = None  # paid: what the row says they cost together, in `currency`
+    tax: str | None = None  # "included" / "excluded", where the document says
     vendor: str | None = None
-    date: str  # the row's own date, else the document's as_of
+    date: str  # the row's own date (a purchase's, a quote's), else the document's as_of
+    valid_until: str | None = None  # a quote's validity
     document: str
     title: str
     file: str
     chunk_id: str  # the row's passage id, cited by any answer that uses the price
     location: dict[str, Any]
 
+    @model_validator(mode="before")
+    @classmethod
+    def _earlier_kinds(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("kind") in _OLD_KINDS:
+            kind, term, per = _OLD_KINDS[data["kind"]]
+            data = {**data, "kind": kind, "term": term, "per": per}
+        return data
+
     @property
-    def stated(self) -> str:
-        """The price as a sentence states it: as written, with its currency when the cell names none."""
-        return with_currency(self.quoted, self.currency)
+    def is_range(self) -> bool:
+        return self.amount_low is not None and self.amount_low != self.amount
 
+    @property
+    def cny_per_hour(self) -> float:
+        """A rent rate as CNY a card-hour (a month is 730 hours, a year 8,760)."""
+        return self.amount_cny / HOURS_PER.get(self.per, 1.0)
 
-def _has(header: str, words: tuple[str, ...]) -> bool:
-    h = header.lower()
-    return any(w in h for w in words)
+    def low_cny(self) -> float:
+        """The cheaper end of a range in CNY (the amount itself when it is no range)."""
+        low = self.amount_low if self.amount_low is not None else self.amount
+        return low * (self.usd_cny if self.currency == "USD" and self.usd_cny else 1.0)
 
-
-def _currency(*texts: str) -> Literal["CNY", "USD"] | None:
-    for text in texts:
-        t = text.lower()
-        if any(w in t for w in _USD):
-            return "USD"
-        if any(w in t for w in _CNY):
-            return "CNY"
-    return None
+    def expired(self, today: str | None = None) -> bool:
+        """Whether the quote's validity has passed (on `today`, default the UTC date)."""
+        today = today or dt.datetime.now(dt.UTC).date().isoformat()
+        return self.valid_until is not None and self.valid_until < today
 
 
 def read_amount(cell: str) -> float | None:
-    """The number a price cell states: "¥230,000" → 230000, "23万" → 230000, "2.99" → 2.99."""
-    m = _NUMBER.search(cell)
-    if m is None:
-        return None
-    value = float(m.group(1).replace(",", "").replace("，", ""))
-    scale = {"万": 1e4, "k": 1e3, "千": 1e3}.get((m.group(2) or "").lower(), 1.0)
-    return value * scale if value > 0 else None
-
-
-def row_prices(cells: dict[str, str], *, corpus_dir: Path, usd_cny: float, as_of: str,
-               document: dict[str, str], chunk_id: str, location: dict[str, Any]) -> list[PriceFact]:
-    """The price facts one row states (a buy price and a rent rate may share a row)."""
-    model_cols = [h for h in cells if _has(h, _MODEL)] or list(cells)
-    gpu = next((g for g in (gpu_named(cells[h], corpus_dir) for h in model_cols) if g), None)
-    if gpu is None:
-        return []
-    currency_cell = next((v for h, v in cells.items() if _has(h, _CURRENCY)), "")
-    vendor = next((v for h, v in cells.items() if _has(h, _VENDOR)), None)
-    date_cell = next((v for h, v in cells.items() if _has(h, _DATE)), "")
-    date = date_in(date_cell) or as_of
-    out: list[PriceFact] = []
-    for header, cell in cells.items():
-        if not _has(header, _PRICE) or any(_has(header, w) for w in (_TOTAL, _CURRENCY, _DATE, _VENDOR)):
-            continue
-        amount = read_amount(cell)
-        if amount is None:
-            continue
-        both = f"{header} {cell}"
-        kind: PriceKind = "rent_hour" if _has(both, _HOUR) else "rent_month" if _has(both, _MONTH) else "buy"
-        currency = _currency(currency_cell, cell, header) or "CNY"
-        out.append(PriceFact(
-            gpu=gpu, kind=kind, amount=amount, currency=currency,
-            amount_cny=round(amount * (usd_cny if currency == "USD" else 1.0), 4), quoted=cell, vendor=vendor,
-            date=date, chunk_id=chunk_id, location=location, **document,
-        ))
-    return out
+    """The number a price cell states: "¥230,000" → 230000, "23万" → 230000, "2.99" → 2.99 (a range: its top)."""
+    money = read_money(cell)
+    return money.high if money is not None else None

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from kb.documents.dates import not_future
 from kb.errors import BadInput
 
 AsOfFrom = Literal["flag", "content", "metadata", "added"]
@@ -32,31 +32,23 @@ class DocumentRecord(BaseModel):
     embedder: str
     supersedes: str | None = None
     superseded_by: str | None = None
-
-
-_DATE_FORMS = (re.compile(r"(20\d\d)[-/.](\d{1,2})[-/.](\d{1,2})"), re.compile(r"(20\d\d)年(\d{1,2})月(\d{1,2})日"))
+    valid_until: str | None = Field(default=None, description="YYYY-MM-DD a quote is valid until, as it says")
+    kind: str | None = Field(default=None, description="quoted (a vendor's quote), list (a price list) or paid "
+                                                       "(purchase records), as kb read it")
+    vendor: str | None = Field(default=None, description="From a vendor column, a title row or the file's metadata")
+    warnings: list[str] = Field(default_factory=list, description="What kb read but could not use, said at add time")
+    folder: str | None = Field(default=None, description="The folder `kb docs sync` / KB_SOURCES_WATCH keeps it in "
+                                                         "step with (None: added by hand)")
 
 
 def parse_date(text: str, field: str = "as_of") -> str:
-    """YYYY-MM-DD from the caller, or BadInput saying what is accepted."""
+    """YYYY-MM-DD from the caller (not in the future), or BadInput saying what is accepted."""
     try:
-        return dt.date.fromisoformat(text.strip()).isoformat()
+        date = dt.date.fromisoformat(text.strip()).isoformat()
     except ValueError:
         raise BadInput(f"{field} {text!r} is not a date: give it as YYYY-MM-DD, e.g. 2026-11-03", field=field) \
             from None
-
-
-def date_in(text: str) -> str | None:
-    """The newest real date written in the first part of a document (2026-11-03, 2026/11/3, 2026年11月3日)."""
-    found: list[dt.date] = []
-    head = text[:20_000]
-    for form in _DATE_FORMS:
-        for y, m, d in form.findall(head):
-            try:
-                found.append(dt.date(int(y), int(m), int(d)))
-            except ValueError:
-                continue
-    return max(found).isoformat() if found else None
+    return not_future(date, field)
 
 
 def clean_name(name: str, field: str = "file") -> str:

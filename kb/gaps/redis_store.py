@@ -71,17 +71,18 @@ class RedisGapLog:
         self._record(keys=[self.key], args=["" if now is None else repr(now), repr(self.retention_s),
                                             self.max_entries, *members])
 
-    def record(self, question: str, coverage: str, unknown: list[str], now: float | None = None) -> bool:
-        """Keep the question if kb fell short on it; True when it was kept."""
+    def record(self, question: str, coverage: str, unknown: list[str], now: float | None = None,
+               about: list[str] | None = None) -> bool:
+        """Keep the question if kb fell short on it, with what it was about; True when it was kept."""
         kinds = shortfalls(coverage, unknown)
         if not kinds:
             return False
-        self._add([(k, unknown if k == "unknown" else []) for k in kinds], question, now)
+        self._add([(k, unknown if k == "unknown" else about or []) for k in kinds], question, now)
         return True
 
-    def thumbs_down(self, question: str, now: float | None = None) -> None:
-        """A 👎 on an answer (Slack): the question is kept as marked wrong."""
-        self._add([("wrong", [])], question, now)
+    def thumbs_down(self, question: str, now: float | None = None, about: list[str] | None = None) -> None:
+        """A 👎 or a "wrong" flag on an answer (Slack, the web page): the question is kept as marked wrong."""
+        self._add([("wrong", about or [])], question, now)
 
     def summary(self, since_s: float | None = None, now: float | None = None, top: int = 20) -> dict[str, Any]:
         """Grouped as the SQLite log groups them (kb.gaps.entries.group), over the last `since_s`

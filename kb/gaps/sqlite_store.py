@@ -33,8 +33,9 @@ class GapLog:
     def _forget(self, db: sqlite3.Connection, now: float) -> None:
         db.execute("DELETE FROM gaps WHERE at < ?", (now - self.retention_s,))
 
-    def record(self, question: str, coverage: str, unknown: list[str], now: float | None = None) -> bool:
-        """Keep the question if kb fell short on it; True when it was kept."""
+    def record(self, question: str, coverage: str, unknown: list[str], now: float | None = None,
+               about: list[str] | None = None) -> bool:
+        """Keep the question if kb fell short on it, with what it was about; True when it was kept."""
         kinds = shortfalls(coverage, unknown)
         if not kinds:
             return False
@@ -42,16 +43,17 @@ class GapLog:
         with self._lock, self._db() as db:
             self._forget(db, now)
             db.executemany("INSERT INTO gaps (at, question, kind, names) VALUES (?, ?, ?, ?)",
-                           [(now, question, k, json.dumps(unknown if k == "unknown" else [], ensure_ascii=False))
-                            for k in kinds])
+                           [(now, question, k, json.dumps(unknown if k == "unknown" else about or [],
+                                                          ensure_ascii=False)) for k in kinds])
         return True
 
-    def thumbs_down(self, question: str, now: float | None = None) -> None:
-        """A 👎 on an answer (Slack): the question is kept as marked wrong."""
+    def thumbs_down(self, question: str, now: float | None = None, about: list[str] | None = None) -> None:
+        """A 👎 or a "wrong" flag on an answer (Slack, the web page): the question is kept as marked wrong."""
         now = time.time() if now is None else now
         with self._lock, self._db() as db:
             self._forget(db, now)
-            db.execute("INSERT INTO gaps (at, question, kind) VALUES (?, ?, 'wrong')", (now, question))
+            db.execute("INSERT INTO gaps (at, question, kind, names) VALUES (?, ?, 'wrong', ?)",
+                       (now, question, json.dumps(about or [], ensure_ascii=False)))
 
     def summary(self, since_s: float | None = None, now: float | None = None, top: int = 20) -> dict[str, Any]:
         """Grouped: unknown names by how often asked, and the questions of each kind by how often asked."""

@@ -5,6 +5,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, BackgroundTasks, Body, Response
 
+from kb.gaps.entries import about
 from kb.models import Answer
 from service.deps import StateDep
 from service.errors import BODY_ERRORS, GUARD_ERRORS, documented
@@ -27,5 +28,5 @@ async def ask(request: Annotated[AskRequest, Body(openapi_examples=ASK)], state:
         # latency, and a record lost with a dying process costs only the log (as Redis being down does).
         answer = json.loads(body)
         after.add_task(state.run, record_gap, state.gaps, state.shared, answer["question"], answer["coverage"],
-                       answer["unknown"])
+                       answer["unknown"], about(answer.get("state")))
     return Response(body, media_type="application/json")

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from kb.fit.result import Selection
+from kb.gaps.entries import about
 from kb.language import Language
 from kb.models import Answer, Passage
 from kb.words import catalog
@@ -88,11 +89,13 @@ def selection_section(sel: Selection, language: Language) -> Block:
 
 
 def feedback_value(answer: Answer) -> str:
-    """What a vote records, carried in the button (≤ 2,000 characters): the question (trimmed) and passage ids."""
+    """What a vote records, carried in the button (≤ 2,000 characters): the question (trimmed), passage ids and what
+    the answer was about (its cards, models and topics, for `kb gaps`)."""
     ids = [p.id for p in answer.passages]
     question = answer.question
+    mentioned = about(answer.state)
     while True:
-        value = json.dumps({"q": question, "l": answer.language, "p": ids}, ensure_ascii=False)
+        value = json.dumps({"q": question, "l": answer.language, "p": ids, "a": mentioned}, ensure_ascii=False)
         if len(value) <= BUTTON_VALUE:
             return value
         if question:

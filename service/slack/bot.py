@@ -17,6 +17,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from kb.errors import BadInput
+from kb.gaps.entries import about_of
 from kb.language import check_language, detect_language
 from kb.understand.question import clean_question
 from kb.words import catalog
@@ -222,6 +223,7 @@ class Bot:
         try:
             carried = json.loads(action.get("value") or "{}")
             question, passages = str(carried["q"]), [str(p) for p in carried["p"]]
+            mentioned = about_of(carried.get("a"))
             language = check_language(str(carried["l"]))
         except (ValueError, KeyError, TypeError, BadInput):
             log.warning("a feedback click carried no readable value")
@@ -232,7 +234,7 @@ class Bot:
         channel = body.get("channel", {}).get("id") or body.get("container", {}).get("channel_id")
         self.feedback.record(vote=vote, question=question, language=language, passages=passages,
                              user_id=str(body.get("user", {}).get("id")), team_id=context.team_id,
-                             message=f"{channel}/{message}" if message else None)
+                             message=f"{channel}/{message}" if message else None, about=mentioned)
         context["kb_vote"], context["kb_language"] = vote, language
         ack()
 

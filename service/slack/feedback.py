@@ -35,7 +35,8 @@ class FeedbackLog:
         self.gaps = gaps  # a 👎 is also a question kb answered wrongly: `kb gaps` lists it (no user id)
 
     def record(self, *, vote: str, question: str, language: Language, passages: list[str], user_id: str,
-               team_id: str | None = None, message: str | None = None) -> dict[str, Any]:
+               team_id: str | None = None, message: str | None = None,
+               about: list[str] | None = None) -> dict[str, Any]:
         """Append one vote and return the record as written."""
         rec: dict[str, Any] = {
             "time": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -55,5 +56,5 @@ class FeedbackLog:
             finally:
                 os.close(fd)  # closing releases the flock
         if vote == "down" and self.gaps is not None:
-            thumbs_down_quietly(self.gaps, question)
+            thumbs_down_quietly(self.gaps, question, about)
         return rec

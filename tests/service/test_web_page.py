@@ -529,10 +529,16 @@ def documents_server(settings: Settings, tmp_path_factory: pytest.TempPathFactor
         yield server.url
 
 
-def add_document(url: str, name: str, data: bytes, **form: str) -> dict[str, Any]:
+def add_document(url: str, name: str, data: bytes, wait: bool = True, **form: str) -> dict[str, Any]:
+    """POST it (202: queued for a worker) and, with `wait`, follow its job until the document is answered from."""
+    from tests.support.jobs import wait_for_job, wait_until
+
     r = httpx.post(f"{url}/v1/documents", headers={"Authorization": f"Bearer {ADMIN_KEY}"},
                    files={"file": (name, data)}, data=form, timeout=120)
-    assert r.status_code == 201, r.text
+    assert r.status_code == 202, r.text
+    if wait:
+        wait_for_job(url, r.json()["id"])
+        wait_until(lambda: any(d["id"] == r.json()["id"] for d in httpx.get(f"{url}/v1/documents").json()), 10)
     return dict(r.json())
 
 
@@ -595,8 +601,48 @@ def test_the_page_lists_documents_and_shows_a_document_passage_where_it_came_fro
     page.click("#lang")  # English labels: the list and the passage are redrawn in them
     assert listed.locator("td.from").text_content() == "given when added"
     assert page.inner_text("#documents-heading") == "Teams' documents"
-    assert page.locator("#documents thead th").all_text_contents() == ["Title", "File", "As of", "Date from"]
+    assert page.locator("#documents thead th").all_text_contents() == ["Title", "File", "As of", "Date from", "Status"]
     page.click(f"#p-{n} summary")
     assert f"sheet {source['sheet']}, row {source['row']}" in page.locator(f"#p-{n} .where").text_content()
     assert page.evaluate("document.querySelectorAll('#documents img, #answer img, #documents b').length") == 0
     assert page.evaluate("window.__pwned") is None
+
+
+def test_the_page_says_where_an_answer_came_from_flags_an_expired_quote_follows_a_job_and_takes_a_wrong_flag(
+        page: Any, documents_server: str) -> None:
+    from tests.support import document_files as files
+
+    quote = add_document(documents_server, "l40s-quote.pdf", files.expired_quote_pdf())
+    add_document(documents_server, "报价.xlsx", files.xlsx_bytes(), as_of="2026-11-03")
+    open_page(page, documents_server)
+    question = "L40S quote from Pacific Compute, what did it say?"
+    answer = api_answer(documents_server, question)
+    n = next(i for i, p in enumerate(answer["passages"], 1) if p["source"].get("document") == quote["id"])
+    assert answer["passages"][n - 1]["source"] | {"valid_until": "2026-10-31", "expired": True} == \
+        answer["passages"][n - 1]["source"]
+    ask(page, question)
+    page.click(f"#p-{n} summary")
+    assert page.locator(f"#p-{n} .where .doc-valid.expired").text_content() == "expired on 2026-10-31"
+
+    # An answer whose lead cites a team's sheet is not "answered from the guide".
+    ask(page, "H200 多少钱一张？")
+    badge = page.locator("#coverage")
+    assert badge.get_attribute("data-from") in ("covDocuments", "covBoth")
+    assert badge.text_content() in ("答案出自团队文档", "答案出自团队文档和指南")
+
+    # 👎: the question reaches `kb gaps`, under the card it was about.
+    page.click("#flag-wrong")
+    page.wait_for_selector("#flag-done:not([hidden])")
+    assert page.is_disabled("#flag-wrong")
+    gaps = httpx.get(f"{documents_server}/v1/gaps", headers={"Authorization": f"Bearer {ADMIN_KEY}"}).json()
+    assert {"question": "H200 多少钱一张？", "asked": 1} in gaps["wrong"]
+    assert any(n["name"] == "h200" and "H200 多少钱一张？" in n["questions"] for n in gaps["by_name"])
+
+    # A large document added while the page is open: its job is listed with its status until it is ready.
+    rows = "\n".join(f"{i},机柜配件 {i},导轨与线缆" for i in range(1, 1501))
+    job = add_document(documents_server, "配件.csv", f"序号,项目,说明\n{rows}\n".encode(), wait=False)
+    page.reload()
+    status = page.locator(f"#documents-list tr.job[data-id='{job['id']}'] td.status")
+    status.wait_for()
+    shown = status.text_content() or ""
+    assert shown in ("queued", "排队中") or (shown.startswith(("embedding ", "正在嵌入 ")) and shown.endswith("/1,500"))

@@ -167,3 +167,132 @@ MARKDOWN = """# 采购记录
 
 H200 的 141GB 显存足够单卡运行 70B 模型的 INT8 推理。
 """
+
+
+# Files written the way resellers, clouds and finance departments write them (issue 38). The figures are the
+# ones tests/kb/documents/test_costs.py checks by hand.
+CLOUD_RENT = [  # GPU, on-demand, 1-year reserved, 3-year reserved ($/GPU-hour)
+    ["NVIDIA H100 SXM 80GB", "$2.49", "$1.89", "$1.39"],
+    ["NVIDIA H200 141GB", "$3.49", "$2.69", "$1.99"],
+]
+
+
+def _pdf(story_of, title: str = "", author: str = "", encrypt: str | None = None) -> bytes:  # type: ignore[no-untyped-def]
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import SimpleDocTemplate
+
+    buf = io.BytesIO()
+    style = ParagraphStyle("zh", fontName=_font(), fontSize=10, leading=15)
+    doc = SimpleDocTemplate(buf, pagesize=A4, title=title, author=author, creator="kb tests", encrypt=encrypt)
+    doc.build(story_of(style))
+    return buf.getvalue()
+
+
+def _table(rows: list[list[str]]):  # type: ignore[no-untyped-def]
+    from reportlab.lib import colors
+    from reportlab.platypus import Table, TableStyle
+
+    t = Table(rows)
+    t.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), _font()), ("GRID", (0, 0), (-1, -1), 0.5, colors.black)]))
+    return t
+
+
+def cloud_rent_pdf() -> bytes:
+    """A cloud's quote: dated, valid until a later date, a rent table in $/GPU-hour by term, terms below it."""
+    from reportlab.platypus import Paragraph
+
+    def story(style):  # type: ignore[no-untyped-def]
+        return [Paragraph("Nimbus Cloud Inc. — GPU capacity quotation", style),
+                Paragraph("Quote date: 2026-11-25", style),
+                Paragraph("Valid until: 2026-12-31", style),
+                _table([["GPU", "On-demand ($/GPU-hour)", "1-year reserved ($/GPU-hour)",
+                         "3-year reserved ($/GPU-hour)"], *CLOUD_RENT]),
+                Paragraph("Prices exclude VAT.", style),
+                Paragraph("Reserved terms are billed monthly; payment: prepay the first month.", style)]
+    return _pdf(story, title="GPU capacity quotation", author="Nimbus Cloud Inc.")
+
+
+def prose_quote_pdf() -> bytes:
+    """A reseller's quote written as sentences, with its date, validity, lead time, tax and prepayment."""
+    from reportlab.platypus import Paragraph
+
+    lines = ["华东集成商 GPU 报价单", "报价日期：2026-11-25", "NVIDIA H20 96GB: 98,000 CNY per card",
+             "交期：下单后 4 周到货。", "付款：预付 30%，到货后付清。", "以上价格含 13% 增值税。",
+             "有效期至 2026-12-31。"]
+    return _pdf(lambda style: [Paragraph(line, style) for line in lines], title="H20 报价")
+
+
+def expired_quote_pdf() -> bytes:
+    """A quote whose validity has passed: quoted 2026-10-08, valid until 2026-10-31."""
+    from reportlab.platypus import Paragraph
+
+    lines = ["Quote from Pacific Compute Ltd.", "Quote date: 2026-10-08", "Valid until: 2026-10-31",
+             "NVIDIA L40S 48GB: 7,200 USD per card, ships in 2 weeks."]
+    return _pdf(lambda style: [Paragraph(line, style) for line in lines], title="L40S quote")
+
+
+def password_pdf() -> bytes:
+    from reportlab.platypus import Paragraph
+
+    return _pdf(lambda style: [Paragraph("H100 SXM: 180,000 CNY", style)], encrypt="s3cret")
+
+
+FINANCE_ROWS = [  # 日期, 型号, 数量, 总价(元): what finance recorded (GBK, as its export writes)
+    ["2025-06-10", "RTX 4090", "8", "103,992"],
+    ["2026-03-15", "RTX 4090", "4", "51,200"],
+    ["2026-05-20", "H100 SXM", "8", "1,760,000"],
+]
+
+
+def finance_csv(rows: list[list[str]] | None = None, header: list[str] | None = None) -> bytes:
+    """Finance's purchase export: GBK, a total and a count per row, no unit price."""
+    header = header or ["日期", "型号", "数量", "总价(元)"]
+    lines = [",".join(header)] + [",".join(f'"{c}"' if "," in c else c for c in r) for r in rows or FINANCE_ROWS]
+    return ("\n".join(lines) + "\n").encode("gbk")
+
+
+def reseller_xlsx(password: str | None = None, formulas: bool = False) -> bytes:
+    """A reseller's sheet: a merged title row with the vendor, a dated line, units and currency signs in the
+    headers and cells, a range, merged vendor cells, a tax note column and a footnote below the table."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "报价"
+    ws.append(["华东集成商 GPU 报价单"])
+    ws.merge_cells("A1:F1")
+    ws.append(["报价日期：2026-11-25    有效期至：2026-12-31"])
+    ws.merge_cells("A2:F2")
+    ws.append(["序号", "型号", "单价(元)", "数量", "总价(元)", "备注"])
+    ws.append([1, "NVIDIA H100 SXM 80GB", "¥228,000", 8, "=C4*D4" if formulas else "¥1,824,000", "交期 6 周"])
+    ws.append([2, "RTX 5090 32GB", "¥21,000-23,000", 4, "", "现货"])
+    ws.append([3, "RTX 4090 24GB", "¥13,500", 10, "¥135,000", "现货，3 天发货"])
+    ws.append(["注：以上价格含 13% 增值税；预付 30% 后安排发货；有效期至 2026-12-31。"])
+    ws.merge_cells("A7:F7")
+    buf = io.BytesIO()
+    wb.save(buf)
+    data = buf.getvalue()
+    if password is None:
+        return data
+    from msoffcrypto.format.ooxml import OOXMLFile
+
+    out = io.BytesIO()
+    OOXMLFile(io.BytesIO(data)).encrypt(password, out)
+    return out.getvalue()
+
+
+def docx_report() -> bytes:
+    """A team's DOCX report: a heading, prose with a price that names no currency, and a table."""
+    import docx
+
+    d = docx.Document()
+    d.add_heading("RTX 5090 采购评估", level=1)
+    d.add_paragraph("评估日期：2026-11-20。结论：推理节点改用 RTX 5090。")
+    t = d.add_table(rows=3, cols=3)
+    for r, row in enumerate([["型号", "单价", "显存"], ["RTX 5090", "32500", "32GB"], ["RTX 4090", "13800", "24GB"]]):
+        for c, value in enumerate(row):
+            t.cell(r, c).text = value
+    buf = io.BytesIO()
+    d.save(buf)
+    return buf.getvalue()

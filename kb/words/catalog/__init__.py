@@ -16,6 +16,7 @@ from typing import Any
 from kb.language import Language, check_language
 from kb.words.catalog.answer import ANSWER, SOURCES
 from kb.words.catalog.conversation import CONVERSATION
+from kb.words.catalog.documents import DOCUMENTS
 from kb.words.catalog.fit import FIT
 from kb.words.catalog.labels import FIT_TEXT, NOTES, ORIGIN_WORDS, TERMINAL
 from kb.words.catalog.page import PAGE
@@ -34,7 +35,8 @@ def _merge(*parts: Mapping[str, dict[str, str]]) -> dict[str, dict[str, str]]:
     return merged
 
 
-CATALOG = _merge(ANSWER, FIT, NOTES, CONVERSATION, MECHANISMS, {f"source.{k}": v for k, v in SOURCES.items()})
+CATALOG = _merge(ANSWER, FIT, NOTES, CONVERSATION, MECHANISMS, DOCUMENTS,
+                 {f"source.{k}": v for k, v in SOURCES.items()})
 _TABLES: dict[str, Mapping[str, Any]] = {"terminal": TERMINAL, "fit_text": FIT_TEXT, "slack": LABELS, "page": PAGE,
                                          "origins": ORIGIN_WORDS}
 

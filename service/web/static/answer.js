@@ -56,10 +56,14 @@ function where(p) {
     const from = p.kind === "guide" ? tf("guideLines", { a: s.start_line, b: s.end_line }) : origin(p);
     return el("p", { class: "meta" }, `${t("section")} ${p.section} · ${t("source")}: ${from}`);
   }
+  const validity = s.valid_until
+    ? [" · ", el("span", { class: s.expired ? "doc-valid expired" : "doc-valid" },
+      tf(s.expired ? "expiredOn" : "validUntil", { d: s.valid_until }))]
+    : [];
   return el("p", { class: "meta where", dataset: { document: s.document } },
     `${t("document")}: `, el("cite", { class: "doc-title" }, s.title), ` (${s.document}) · ${t("file")}: `,
     el("code", { class: "doc-file" }, s.file), " · ", el("span", { class: "doc-place" }, place(s)),
-    ` · ${t("asOf")} `, el("time", { class: "doc-as-of", datetime: s.as_of }, s.as_of));
+    ` · ${t("asOf")} `, el("time", { class: "doc-as-of", datetime: s.as_of }, s.as_of), ...validity);
 }
 
 function passageItem(p, n, language) {
@@ -80,6 +84,15 @@ function passageItem(p, n, language) {
 
 const COVERAGE = { answered: "covAnswered", partial: "covPartial", not_covered: "covNot" };
 
+// An answer taken from a team's document is not "answered from the guide": the badge names what its markers cite.
+function coverageKey(doc) {
+  if (doc.coverage !== "answered") return COVERAGE[doc.coverage] || doc.coverage;
+  const cited = new Set([...doc.answer.matchAll(/\[(\d+)\]/g)].map((m) => doc.passages[Number(m[1]) - 1])
+    .filter(Boolean).map((p) => (p.kind === "document" ? "document" : "guide")));
+  if (!cited.has("document")) return "covAnswered";
+  return cited.has("guide") ? "covBoth" : "covDocuments";
+}
+
 export function renderAnswer(doc, onTry) {
   const section = document.getElementById("answer");
   section.hidden = false;
@@ -87,7 +100,8 @@ export function renderAnswer(doc, onTry) {
   const coverage = document.getElementById("coverage");
   coverage.hidden = !doc.coverage;
   coverage.className = `coverage ${doc.coverage || ""}`;
-  coverage.textContent = doc.coverage ? t(COVERAGE[doc.coverage] || doc.coverage) : "";
+  coverage.textContent = doc.coverage ? t(coverageKey(doc)) : "";
+  coverage.dataset.from = coverageKey(doc);
   const unknown = document.getElementById("unknown");
   unknown.hidden = !(doc.unknown && doc.unknown.length);
   unknown.textContent = unknown.hidden ? "" : t("unknown") + doc.unknown.join(", ");

@@ -39,6 +39,10 @@ export const fit = (fields) => request("POST", "/v1/fit", fields);
 export const config = () => request("GET", "/web/config.json");
 /** The teams' documents kb answers from: their records (title, file, as_of, as_of_from …). */
 export const documents = () => request("GET", "/v1/documents");
+/** Embedding jobs: {id, file, title, state, status: "queued" | "embedding n/N" | "ready" | "failed: why"}. */
+export const jobs = () => request("GET", "/v1/jobs");
+/** Mark an answer wrong: its question and state go to `kb gaps`. */
+export const flagWrong = (question, state) => request("POST", "/v1/feedback", { question, verdict: "wrong", state });
 
 /** /readyz: {ready, status, retryAfter}; 503 while the index loads (or failed to). */
 export async function readiness() {

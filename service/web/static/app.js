@@ -74,6 +74,8 @@ async function ask(question) {
     performance.measure("kb-answer-fetch", "kb-ask-start");  // the API's part, as the page sees it
     pending = null;
     lastAnswer = doc;
+    $("flag-wrong").disabled = false;  // a new answer may be flagged in its turn
+    $("flag-done").hidden = true;
     convo.add(question, doc);
     // A new language redraws the whole page in it; otherwise only the answer changes (the what-if chart,
     // labels and examples stay as they are, which keeps the first render close to the API's own time).
@@ -128,6 +130,17 @@ async function start() {
     e.preventDefault();
     const q = $("question").value.trim();
     if (q) ask(q);
+  });
+  $("flag-wrong").addEventListener("click", async () => {
+    if (!lastAnswer) return;
+    $("flag-wrong").disabled = true;
+    try {
+      await api.flagWrong(lastAnswer.question, lastAnswer.state);
+      $("flag-done").hidden = false;
+    } catch (e) {
+      $("flag-wrong").disabled = false;
+      showError($("error"), e);
+    }
   });
   $("new-question").addEventListener("click", () => {
     convo.reset();

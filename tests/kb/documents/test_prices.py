@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from indexer.documents.segments import Segment
+from kb.documents.context import DocumentContext
 from kb.documents.library import Library
 from kb.documents.pricebook import break_even, team_prices
-from kb.documents.prices import PriceFact, read_amount, row_prices
+from kb.documents.prices import PriceFact, read_amount
+from kb.documents.tables import Reading, Row, table_prices
 from kb.fit.engine import FitEngine
 from kb.fit.request import FitRequest
 from kb.fit.select import budget_options
@@ -16,37 +19,69 @@ from tests.support import document_files as files
 DOC = {"document": "doc-000000000001", "title": "报价单", "file": "q.csv"}
 
 
-def _row(cells: dict[str, str]) -> list[PriceFact]:
-    return row_prices(cells, corpus_dir=CORPUS, usd_cny=7.2, as_of="2026-11-01", document=DOC, chunk_id="c-1",
-                      location={"sheet": "报价", "row": 3})
+def _row(cells: dict[str, str], kind: str = "list") -> list[PriceFact]:
+    reading = Reading(CORPUS, 7.2, "q.csv", DOC, "2026-11-01", None, DocumentContext(kind))
+    segment = Segment("", {}, cells=cells, table=1, header=list(cells))
+    facts, _ = table_prices([Row(segment, "c-1", {"sheet": "报价", "row": 3})], reading)
+    return facts
 
 
 @pytest.mark.parametrize("cell,value", [("¥230,000", 230000), ("23万", 230000), ("$2.99/h", 2.99),
-                                        ("1.8 元/卡时", 1.8), ("12k", 12000), ("面议", None)])
+                                        ("1.8 元/卡时", 1.8), ("12k", 12000), ("面议", None),
+                                        ("21,000-23,000", 23000), ("2.1万-2.3万", 23000)])
 def test_amounts_as_written(cell: str, value: float | None) -> None:
     assert read_amount(cell) == value
 
 
 def test_chinese_headers_buy_and_rent_in_one_row_with_currency_vendor_and_date() -> None:
     facts = _row({"型号": "H100 SXM", "单价": "¥180,000", "时租(元/卡时)": "16.5", "币种": "CNY", "供应商": "甲",
-                  "报价日期": "2026-11-03"})
-    assert [(f.gpu, f.kind, f.amount, f.currency, f.vendor, f.date, f.quoted) for f in facts] == [
-        ("h100-sxm", "buy", 180000, "CNY", "甲", "2026-11-03", "¥180,000"),
-        ("h100-sxm", "rent_hour", 16.5, "CNY", "甲", "2026-11-03", "16.5")]  # the date column is no price
+                  "报价日期": "2026-11-03"}, kind="quoted")
+    assert [(f.gpu, f.kind, f.term, f.amount, f.currency, f.vendor, f.date, f.quoted) for f in facts] == [
+        ("h100-sxm", "quoted", None, 180000, "CNY", "甲", "2026-11-03", "¥180,000"),
+        ("h100-sxm", "rent", "on_demand", 16.5, "CNY", "甲", "2026-11-03", "16.5")]  # the date column is no price
 
 
 def test_english_headers_usd_converted_and_the_row_cited() -> None:
     [f] = _row({"GPU": "NVIDIA L40S 48GB", "Unit price": "$7,800", "Vendor": "Dell"})
-    assert (f.gpu, f.kind, f.currency, f.amount_cny, f.date) == ("l40s", "buy", "USD", 56160, "2026-11-01")
+    assert (f.gpu, f.kind, f.currency, f.amount_cny, f.usd_cny, f.date) == ("l40s", "list", "USD", 56160, 7.2,
+                                                                           "2026-11-01")
     assert (f.chunk_id, f.location, f.title) == ("c-1", {"sheet": "报价", "row": 3}, "报价单")
     [m] = _row({"Card": "RTX 4090", "Monthly rent": "¥900"})
-    assert m.kind == "rent_month"
+    assert (m.kind, m.term, m.per, m.cny_per_hour) == ("rent", "monthly", "card_month", 900 / 730)
+
+
+@pytest.mark.parametrize("header,term,per", [
+    ("On-demand ($/GPU-hour)", "on_demand", "card_hour"), ("1-year reserved ($/GPU-hour)", "reserved_1y", "card_hour"),
+    ("3-year reserved ($/GPU-hr)", "reserved_3y", "card_hour"), ("按需(元/卡/时)", "on_demand", "card_hour"),
+    ("包月(元/卡/月)", "monthly", "card_month"), ("GPU-hour price", "on_demand", "card_hour"),
+    ("包年(元/卡/年)", "reserved_1y", "card_year"),
+])
+def test_rent_rates_by_term_from_chinese_and_english_headers(header: str, term: str, per: str) -> None:
+    [f] = _row({"GPU": "H100 SXM", header: "2.49"})
+    assert (f.kind, f.term, f.per) == ("rent", term, per)
+
+
+def test_a_total_is_divided_by_its_count_into_what_was_paid() -> None:
+    [f] = _row({"日期": "2026-03-15", "型号": "RTX 4090", "数量": "4", "总价(元)": "51,200"}, kind="list")
+    assert (f.kind, f.amount, f.count, f.total, f.date, f.currency) == ("paid", 12800, 4, 51200, "2026-03-15", "CNY")
+
+
+def test_units_and_tax_in_headers() -> None:
+    [f] = _row({"型号": "H200", "含税单价(万元)": "23"})
+    assert (f.amount, f.currency, f.tax) == (230000, "CNY", "included")
+    [g] = _row({"GPU": "H200", "Unit price (USD, excl. VAT)": "31,000"})
+    assert (g.currency, g.tax, g.amount_cny) == ("USD", "excluded", 31000 * 7.2)
+
+
+def test_a_range_keeps_both_ends_and_the_arithmetic_uses_the_dearer() -> None:
+    [f] = _row({"型号": "RTX 5090", "单价": "¥21,000-23,000"})
+    assert (f.amount_low, f.amount, f.is_range, f.amount_cny) == (21000, 23000, True, 23000)
 
 
 @pytest.mark.parametrize("cells", [
     {"型号": "A100", "单价": "150000"},  # 40 GB or 80 GB? neither: not a price fact
     {"型号": "RTX 3090", "单价": "8000"},  # a card kb has no record for
-    {"型号": "H200", "总价": "1,840,000"},  # a total, not a card's price
+    {"型号": "H200", "总价": "1,840,000"},  # a total with no count: not a card's price
     {"项目": "机柜", "说明": "42U"},
 ])
 def test_rows_that_are_no_price_fact(cells: dict[str, str]) -> None:
@@ -75,8 +110,8 @@ def test_capex_uses_the_newest_team_price_and_shows_the_guides_beside_it(library
     before, after = guide.check(req, "zh"), priced.check(req, "zh")
     assert before.capex_cny == 2 * 19000 and after.capex_cny == 2 * 12999
     step = next(s for s in after.steps if s.startswith("显卡投入"))
-    assert "2026-11-03 报价 ¥12,999" in step and "指南 2025 年的价格是 19,000 CNY" in step
-    row = next(p for p in library.prices() if p.gpu == "rtx-4090" and p.kind == "buy")
+    assert "2026-11-03 报价 ¥12,999" in step and "指南的价格：19,000 CNY" in step and "2025" in step
+    row = next(p for p in library.prices() if p.gpu == "rtx-4090" and p.kind == "quoted")
     assert row.chunk_id in after.citations
 
 

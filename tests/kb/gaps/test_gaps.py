@@ -13,7 +13,7 @@ import pytest
 
 from kb.engine import Engine
 from kb.errors import BadInput
-from kb.gaps.entries import parse_since
+from kb.gaps.entries import about, about_of, parse_since
 from kb.gaps.sqlite_store import GapLog
 
 DAY = 86400
@@ -68,3 +68,35 @@ def test_kb_gaps_cli(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "kb.cli", "gaps", "--since", "soon"], capture_output=True, text=True,
                          env=env, timeout=120)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+
+
+STATE = {"intent": "price", "gpus": [{"id": "h100-sxm", "count": None}], "models": ["llama-2-70b"],
+         "asked": "rent_or_buy", "attributes": ["price"], "workload": "inference"}
+
+
+def test_what_an_answer_was_about_is_read_from_its_state_and_junk_is_left_out() -> None:
+    assert about(STATE) == ["gpu:h100-sxm", "model:llama-2-70b", "topic:rent_or_buy", "topic:price",
+                            "topic:inference"]
+    assert about({"gpus": "h100", "models": [{"x": 1}, "A" * 200, "ok-id"], "asked": ["x"], "intent": 3}) == [
+        "model:ok-id"]
+    assert about(None) == [] and about(["gpu:h100-sxm"]) == []
+    assert about_of(["gpu:h100-sxm", "evil:x", "topic:<script>", 5, "topic:price", "gpu:h100-sxm"]) == [
+        "gpu:h100-sxm", "topic:price"]
+
+
+def test_partial_answers_and_wrong_flags_are_grouped_by_the_names_and_topics_they_mention(tmp_path: Path) -> None:
+    log = GapLog(tmp_path / "g.sqlite")
+    log.record("H100 租 6 个月多少钱？", "partial", [], about=about(STATE))
+    log.thumbs_down("H100 rent or buy for half a year?", about=about(STATE))  # 👎 in Slack
+    log.thumbs_down("H100 价格不对", about=["gpu:h100-sxm", "topic:price"])  # "wrong" on the page
+    log.record("B300 多少显存？", "partial", ["B300"], about=["topic:vram"])
+    s = log.summary()
+    by_name = {(n["of"], n["name"]): n for n in s["by_name"]}
+    h100 = by_name[("gpu", "h100-sxm")]
+    assert (h100["asked"], h100["kinds"]) == (3, {"wrong": 2, "partial": 1})
+    assert set(h100["questions"]) == {"H100 租 6 个月多少钱？", "H100 rent or buy for half a year?", "H100 价格不对"}
+    assert by_name[("name", "B300")]["kinds"] == {"unknown": 1}
+    assert s["by_name"][0]["name"] == "h100-sxm"  # most asked first
+    topics = {t["name"]: t["asked"] for t in s["by_topic"]}
+    assert topics["price"] == 3 and topics["rent_or_buy"] == 2 and topics["vram"] == 1
+    assert sorted(w["question"] for w in s["wrong"]) == ["H100 rent or buy for half a year?", "H100 价格不对"]

@@ -58,10 +58,12 @@ def test_grouping_is_the_sqlite_logs(client: redis.Redis, tmp_path: Path) -> Non
         assert not log.record("RTX 4090 显存多少？", "answered", [])
         log.record("量子计算机用什么GPU？", "not_covered", [])
         log.record("量子计算机用什么GPU？", "not_covered", [])  # the same question twice: counted twice
-        log.record("H200 和 MI400 比哪个好？", "partial", ["MI400"])
-        log.thumbs_down("4090 能训练 70B 吗？")
+        log.record("H200 和 MI400 比哪个好？", "partial", ["MI400"], about=["gpu:h200", "topic:comparison"])
+        log.thumbs_down("4090 能训练 70B 吗？", about=["gpu:rtx-4090", "topic:full"])
     redis_summary, sqlite_summary = (log.summary() for log in stores)
     assert redis_summary == sqlite_summary
+    assert {(n["of"], n["name"], n["asked"]) for n in redis_summary["by_name"]} == {
+        ("gpu", "h200", 1), ("gpu", "rtx-4090", 1), ("name", "MI400", 1)}
     assert redis_summary["not_covered"] == [{"question": "量子计算机用什么GPU？", "asked": 2}]
     assert redis_summary["partial"] == [{"question": "H200 和 MI400 比哪个好？", "asked": 1}]
     assert redis_summary["unknown_names"] == [{"name": "MI400", "asked": 1}]

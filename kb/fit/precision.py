@@ -20,13 +20,31 @@ QUANTISED = {"fp8", "int8", "int4", "nf4", "fp4", "mxfp4", "nvfp4"}  # blocks' l
 FP4 = {"fp4", "mxfp4", "nvfp4"}
 
 
-def compute_tflops(gpu: GpuSpec, precision: str) -> tuple[float, str]:
-    """(dense TFLOPS, the format the math runs in) for matmuls of `precision` weights on `gpu`."""
+def compute_tflops(gpu: GpuSpec, precision: str) -> tuple[float | None, str]:
+    """(dense TFLOPS, the format the math runs in) for matmuls of `precision` weights on `gpu`: the format's own
+    tensor rate, else the card's 16-bit one (BF16; FP16 on Volta and Turing; FP32 on Pascal); None where the record
+    gives no rate."""
     if precision in FP4 and gpu.fp4_dense_tflops:
         return gpu.fp4_dense_tflops, "fp4"
     if precision == "fp8" and gpu.fp8_dense_tflops:
         return gpu.fp8_dense_tflops, "fp8"
-    return gpu.bf16_dense_tflops, "bf16"
+    return gpu.bf16_dense_tflops, gpu.rate_format
+
+
+# FP8 training's end-to-end gain over BF16 on the same card: NVIDIA's NeMo AutoModel docs measure "over 1.2x training
+# speedup on 8xH100" with per-tensor FP8 scaling, and DeepSeek-V3's FP8 run (fine-grained block scaling) reached
+# 385–432 TFLOP/s, 39–44 % of the H800's BF16 peak (DeepSeek, "Insights into DeepSeek-V3", ISCA '25, table 4): far
+# from the FP8 peak's 2x, since attention, norms, scaling and casts stay in higher precision.
+FP8_TRAIN_GAIN = 1.2
+
+
+def training_tflops(gpu: GpuSpec, precision: str) -> float | None:
+    """The dense rate training runs at: the 16-bit rate, × FP8_TRAIN_GAIN for FP8 training on FP8 tensor cores."""
+    if gpu.bf16_dense_tflops is None:
+        return None
+    if precision == "fp8" and gpu.fp8_dense_tflops:
+        return gpu.bf16_dense_tflops * FP8_TRAIN_GAIN
+    return gpu.bf16_dense_tflops
 
 
 def experts_only(precision: str, release: str) -> bool:

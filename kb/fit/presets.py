@@ -8,8 +8,9 @@ classes built on the meta device. Every shape is its model's published config.js
 shared, dense 16384, attention_chunk_size 8192, no-RoPE every 4th layer, so 36 of 48 layers chunked),
 DeepSeek-V3 (7168, q_lora 1536, kv_lora 512, rope 64, 256 + 1 experts of 2048, first 3 layers dense),
 Gemma 2 9B/27B (head_dim 256 / 128, sliding window 4096 on alternate layers, tied), Qwen2.5-14B.
-"Active" counts the input embeddings, as models.md's figures do; DeepSeek's published 36.6B leaves out the
-0.9B input embedding table (37.6 − 0.9 ≈ 36.6).
+"Active" leaves out an MoE model's input embedding table, as the publishers count it: OpenAI's gpt-oss card (5.13B
+active of 116.83B: "unembedding parameters are counted towards active, but not embeddings") and DeepSeek-V3's
+README_WEIGHTS (36.7B), which the shape gives only without the 0.9B input table (37.6 − 0.9 ≈ 36.6).
 """
 
 from __future__ import annotations
@@ -132,10 +133,34 @@ class ModelShape:
         return self.given_params if self.given_params is not None else self.shape_params
 
     @property
+    def input_embedding_params(self) -> int:
+        """The input embedding table alone (0 when the LM head shares it: then the head computes with it)."""
+        return 0 if self.tied else self.vocab * self.hidden
+
+    @property
     def active_params(self) -> int:
-        """Parameters a token computes with: all but the routed experts it is not sent to."""
+        """Parameters a token computes with: all but the routed experts it is not sent to and, for an MoE model, the
+        input embedding table (a row lookup, not a matmul) — OpenAI's convention for gpt-oss ("unembedding
+        parameters are counted towards active, but not embeddings": 5.13B), which DeepSeek-V3's 36.7B also works out
+        to. A dense model's active count is its total (contracts.md)."""
         idle = self.moe_layers * (self.experts - self.experts_active) * self.expert_params
-        return self.params - idle
+        return self.params - idle - (self.input_embedding_params if self.moe else 0)
+
+    def attention_flops_per_token(self, seq_len: int) -> float:
+        """Causal attention's matmul FLOPs a training token (forward + backward = 3 × forward): each layer scores and
+        mixes over the tokens before it, s/2 on average (a window caps it): 6·ctx·heads·(qk + v) / 2 · 2."""
+        qk = self.nope_dim + self.rope_dim if self.mla else self.head_dim
+        v = self.v_head_dim if self.mla else self.head_dim
+        full = seq_len / 2
+        capped = full if not self.window or seq_len <= self.window else self.window - self.window**2 / (2 * seq_len)
+        ctx = (self.layers - self.windowed_layers) * full + self.windowed_layers * capped
+        return 6 * ctx * self.heads * (qk + v)
+
+    def train_flops_per_token(self, seq_len: int) -> float:
+        """Model FLOPs a training token: 6·N_active for the weights' matmuls + causal attention (PaLM's MFU
+        convention, the one Llama 3's 38–43 % is stated in). DeepSeek-V3 at 4,096 tokens: 6 × 36.6B + 30.7G = 250G,
+        DeepSeek's own 250 GFLOPs a token (ISCA '25, table 2)."""
+        return 6 * self.active_params + self.attention_flops_per_token(seq_len)
 
     @property
     def linear_params_per_layer(self) -> int:

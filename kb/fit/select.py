@@ -165,10 +165,10 @@ def budget_options(engine: Checker, budget_cny: float, *, max_gpus: int | None =
             excluded.append(note("excluded_over_budget", gpu=gpu.id, need=1, cost=gpu.price_cny))
     by_memory = sorted(rows, key=lambda r: (-r[0].vram_bytes * r[1], r[1] * (r[0].price_cny or 0)))
     if low_power:
-        by_memory = sorted(rows, key=lambda r: (r[0].tdp_w * r[1], -r[0].vram_bytes * r[1]))
+        by_memory = sorted(rows, key=lambda r: ((r[0].tdp_w or float("inf")) * r[1], -r[0].vram_bytes * r[1]))
     by_cost = sorted(rows, key=lambda r: (r[1] * (r[0].price_cny or 0), -r[0].vram_bytes * r[1]))
     out = [SelectionRow(gpu=g.id, gpu_count=c, capex_cny=c * (g.price_cny or 0), per_gpu_available_bytes=g.vram_bytes,
-                        power_w=c * g.tdp_w,
+                        power_w=c * g.tdp_w if g.tdp_w is not None else None,
                         rank_by_time=by_memory.index((g, c)) + 1, rank_by_cost=by_cost.index((g, c)) + 1)
            for g, c in by_memory]
     assumptions = [note("selection_no_model", cap=max(GEFORCE_COUNTS)), note("selection_capex"), *_team_prices(engine)]
@@ -186,7 +186,8 @@ def single_card_options(engine: Checker, *, by_power: bool = False, language: La
     §11.4 or §11.2 line says which it would buy."""
     rows = [g for g in engine.gpus.values() if g.price_cny is not None and not g.datacenter]
     excluded = [note("excluded_no_price", gpu=g.id) for g in engine.gpus.values() if g.price_cny is None]
-    by_memory = sorted(rows, key=lambda g: (g.tdp_w, -g.vram_bytes) if by_power else (-g.vram_bytes, g.price_cny or 0))
+    by_memory = sorted(rows, key=lambda g: (g.tdp_w or float("inf"), -g.vram_bytes) if by_power
+                       else (-g.vram_bytes, g.price_cny or 0))
     by_cost = sorted(rows, key=lambda g: (g.price_cny or 0, -g.vram_bytes))
     out = [SelectionRow(gpu=g.id, gpu_count=1, capex_cny=g.price_cny or 0, per_gpu_available_bytes=g.vram_bytes,
                         power_w=g.tdp_w, rank_by_time=by_memory.index(g) + 1, rank_by_cost=by_cost.index(g) + 1)

@@ -31,12 +31,16 @@ class Link:
         return LATENCY_S[self.family]
 
 
-def intra_node(gpu: GpuSpec) -> Link:
-    """The link between GPUs of one node: NVLink/Infinity Fabric where the record has it, else PCIe."""
-    if gpu.nvlink_gbs > 0:
+PCIE_ASSUMED_GBS = 64.0  # PCIe 4.0 x16 both ways, for a card whose record gives no PCIe figure (only ranks layouts)
+
+
+def intra_node(gpu: GpuSpec, span: int = 0) -> Link:
+    """The link between `span` GPUs of one node (0: all of them): NVLink/Infinity Fabric where the record has it and
+    it joins them all (a two-card bridge joins pairs only), else PCIe."""
+    if gpu.nvlink_gbs and gpu.nvlink_spans(span or gpu.gpus_per_node):
         return Link(gpu.intra_node_link, "nvlink", gpu.nvlink_gbs / 2)
-    return Link(gpu.intra_node_link if gpu.intra_node_link.startswith("pcie") else "pcie-4", "pcie",
-                gpu.pcie_gbs / 2)
+    kind = gpu.intra_node_link if gpu.intra_node_link.startswith("pcie") else "pcie-4"
+    return Link(kind, "pcie", (gpu.pcie_gbs or PCIE_ASSUMED_GBS) / 2)
 
 
 def inter_node(gbps: float) -> Link:
@@ -47,8 +51,8 @@ def inter_node(gbps: float) -> Link:
 def group_link(gpu: GpuSpec, span: int, stride: int, inter: Link) -> Link:
     """The slowest link a group of `span` GPUs spaced `stride` apart crosses: inside one node, or the network."""
     if span <= 1:
-        return intra_node(gpu)
-    return intra_node(gpu) if span * stride <= gpu.gpus_per_node else inter
+        return intra_node(gpu, 1)
+    return intra_node(gpu, span * stride) if span * stride <= gpu.gpus_per_node else inter
 
 
 def ring_seconds(data_bytes: float, members: int, link: Link) -> float:

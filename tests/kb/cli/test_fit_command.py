@@ -47,7 +47,7 @@ def test_text_output_shows_verdict_table_and_steps() -> None:
     (["--count", "0"], "1 to 65536"),
     (["--model", "-7b"], "preset"),
     (["--model", "100000b"], "preset"),
-    (["--gpu", "rtx-3090"], "rtx-4090"),
+    (["--gpu", "rtx-2080-ti"], "rtx-4090"),
     (["--model", "llama-9"], "llama-2-7b"),
     (["--workload", "full", "--zero", "5"], "0, 1, 2 or 3"),
     (["--count", "abc"], "1 to 65536"),

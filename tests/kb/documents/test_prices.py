@@ -45,7 +45,7 @@ def test_english_headers_usd_converted_and_the_row_cited() -> None:
 
 @pytest.mark.parametrize("cells", [
     {"型号": "A100", "单价": "150000"},  # 40 GB or 80 GB? neither: not a price fact
-    {"型号": "RTX 3090", "单价": "8000"},  # a card kb has no record for
+    {"型号": "RTX 2080 Ti", "单价": "4000"},  # a card kb has no record for
     {"型号": "H200", "总价": "1,840,000"},  # a total, not a card's price
     {"项目": "机柜", "说明": "42U"},
 ])

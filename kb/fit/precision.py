@@ -54,4 +54,4 @@ def experts_only(precision: str, release: str) -> bool:
 
 def release_precision(release: str) -> str | None:
     """The --precision a model's release format corresponds to (None: a 16-bit release)."""
-    return {"fp8": "fp8", "mxfp4-experts": "mxfp4"}.get(release)
+    return {"fp8": "fp8", "mxfp4-experts": "mxfp4", "int4": "int4", "int8": "int8"}.get(release)

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from kb.fit.families import release_base
 from kb.fit.presets import PRESETS, ModelShape
 
 
@@ -22,12 +23,41 @@ def _cut(shape: ModelShape, layers: int, moe_layers: int, windowed: int) -> Mode
 
 def _config(t: Any, name: str, s: ModelShape, layers: int) -> tuple[object, ModelShape]:
     """transformers' (module `t`) config for a preset's shape cut to `layers`, and kb's shape cut the same way."""
+    name = release_base(name) or name  # a quantized release has its base's shape
     common = {"vocab_size": s.vocab, "hidden_size": s.hidden, "num_hidden_layers": layers,
               "num_attention_heads": s.heads, "num_key_value_heads": s.kv_heads, "tie_word_embeddings": s.tied}
-    if name.startswith(("llama-2", "llama-3", "llama-65b")):
-        return t.LlamaConfig(intermediate_size=s.ffn, **common), _cut(s, layers, 0, 0)
-    if name.startswith("qwen2.5"):
+    if name.startswith(("llama-2", "llama-3", "llama-65b", "deepseek-llm", "deepseek-coder", "yi-", "internlm2",
+                        "baichuan2")):  # (InternLM 2 and Baichuan 2 fuse q/k/v without a bias: Llama's count)
+        return t.LlamaConfig(intermediate_size=s.ffn, head_dim=s.head_dim, **common), _cut(s, layers, 0, 0)
+    if name == "qwen2-57b-a14b":
+        return (t.Qwen2MoeConfig(intermediate_size=s.ffn, moe_intermediate_size=s.expert_ffn, num_experts=s.experts,
+                                 num_experts_per_tok=s.experts_active, shared_expert_intermediate_size=s.shared_ffn,
+                                 decoder_sparse_step=1, mlp_only_layers=[], **common), _cut(s, layers, layers, 0))
+    if name.startswith(("qwen2.5", "qwen1", "qwen2-", "r1-distill-qwen")):  # (Qwen v1: a biased fused qkv, as Qwen2)
         return t.Qwen2Config(intermediate_size=s.ffn, **common), _cut(s, layers, 0, 0)
+    if name.startswith(("chatglm3", "glm-4")):
+        return (t.GlmConfig(intermediate_size=s.ffn, head_dim=s.head_dim, attention_bias=True, pad_token_id=0,
+                            **common),
+                _cut(s, layers, 0, 0))
+    if name.startswith("phi-"):
+        return t.Phi3Config(intermediate_size=s.ffn, **common), _cut(s, layers, 0, 0)
+    if name == "gemma-7b":
+        return t.GemmaConfig(intermediate_size=s.ffn, head_dim=s.head_dim, **common), _cut(s, layers, 0, 0)
+    if name.startswith("gemma-3"):
+        return (t.Gemma3TextConfig(intermediate_size=s.ffn, head_dim=s.head_dim, sliding_window=s.window, **common),
+                _cut(s, layers, 0, 0))
+    if name.startswith("mistral-"):
+        return t.MistralConfig(intermediate_size=s.ffn, head_dim=s.head_dim, **common), _cut(s, layers, 0, 0)
+    if name.startswith("command-r"):
+        return t.CohereConfig(intermediate_size=s.ffn, **common), _cut(s, layers, 0, 0)
+    if name.startswith("deepseek-v2"):
+        dense = s.layers - s.moe_layers
+        return (t.DeepseekV2Config(intermediate_size=s.ffn, moe_intermediate_size=s.expert_ffn,
+                                   n_routed_experts=s.experts, n_shared_experts=s.shared_experts,
+                                   num_experts_per_tok=s.experts_active, first_k_dense_replace=dense,
+                                   q_lora_rank=s.q_lora or None, kv_lora_rank=s.kv_lora, qk_rope_head_dim=s.rope_dim,
+                                   qk_nope_head_dim=s.nope_dim, v_head_dim=s.v_head_dim, **common),
+                _cut(s, layers, layers - dense, 0))
     if name.startswith("qwen3") and not s.moe:
         return t.Qwen3Config(intermediate_size=s.ffn, head_dim=s.head_dim, **common), _cut(s, layers, 0, 0)
     if name.startswith("qwen3"):

@@ -148,7 +148,8 @@ def plan(shape: ModelShape, gpu: GpuSpec, lay: Layout, *, seq: int, batch: int, 
     rounds = (1 + 2 * m) / 2 if lay.zero == 3 else 1  # ZeRO-3: grads once + weights gathered twice a micro-batch
     dp_bytes = 2 * 2 * shard * rounds * (dp - 1) / dp if dp > 1 else 0.0
     dp_s = dp_bytes / (links["dp"].gbs_one_way * 1e9) if dp > 1 else 0.0
-    bubble = (pp - 1) / (vp * m + pp - 1)
+    # interleaving needs whole rounds of micro-batches (Megatron-LM: m divisible by PP); else it only adds sends
+    bubble = (pp - 1) / ((vp if m % pp == 0 else 1) * m + pp - 1)
     return Plan(lay, w + g + o, w, g, o, act, overhead, m, bubble, real_tokens, compute, tp_s, pp_s, ep_s, dp_s,
                 dp_bytes, links)
 

@@ -207,7 +207,7 @@ def full_memory(shape: ModelShape, seq_len: int, batch: int, count: int, stage: 
     states, z_step = zero_states(n, stage, count, mode, gathered_bytes(shape))
     act, act_steps = training_activations(shape, seq_len, batch, checkpointing)
     off = mode != "none"
-    total = {"weights": 0 if mode == "params" else 2 * n, "gradients": 0 if off else 2 * n,
+    total = {"weights": 0 if mode == "params" else 2 * n, "gradients": states["gradients"] * count if off else 2 * n,
              "optimizer": 0 if off else 12 * n, "activations": act * count, "kv_cache": 0, "overhead": 0}
     per_gpu = {**states, "activations": act, "kv_cache": 0, "overhead": 0}
     steps = [note("model_states_step", params=n, size=gb(16 * n)), z_step, *act_steps]

@@ -10,7 +10,7 @@ from kb.fit.training import layout_line
 from kb.language import Language
 from kb.numbers import GIB
 from kb.words.catalog import table
-from kb.words.fit import alternative_note, render, serving_note
+from kb.words.fit import alternative_note, cards_note, offload_note, render, serving_note, total_note
 from kb.words.width import align, width
 
 MAX_ROWS = 10  # a terminal table longer than this stops being "short"; --json carries every row
@@ -35,7 +35,8 @@ def render_fit_text(result: FitResult, language: Language) -> str:
     r = result
     verdict = L["fits"] if r.fits else L["nofit"]
     out = [f"{L['check']}: {r.model} · {L['workloads'].get(r.workload, r.workload)} · {r.precision} · "
-           f"{r.gpu} × {r.gpu_count} → {verdict}", ""]
+           f"{r.gpu} × {r.gpu_count} → {verdict}", "",
+           render(total_note(r), language), render(cards_note(r), language), ""]
     per = r.per_gpu_breakdown
     rows = [[L[k], _gib(getattr(r.breakdown, k)), _gib(getattr(per, k)) if per else ""]
             for k in TERMS if getattr(r.breakdown, k)]
@@ -45,6 +46,8 @@ def render_fit_text(result: FitResult, language: Language) -> str:
             f"{L['min_gpus']}: {r.min_gpus if r.min_gpus is not None else L['none']}"]
     if r.layout is not None and r.gpu_count > 1:
         out.append(f"{L['layout']}: {layout_text(r, language)}")
+    if r.offload is not None:
+        out.append(render(offload_note(r.offload), language))
     if r.serving is not None:
         out.append(render(serving_note(r.serving), language))
     for a in r.alternatives:

@@ -148,7 +148,7 @@ def parse_request(**fields: Any) -> FitRequest:
         return FitRequest(**fields)
     except ValidationError as e:
         err = e.errors()[0]
-        name = str(err["loc"][0]) if err["loc"] else "model"
+        name = str(err["loc"][0]) if err["loc"] else "offload_params" if "offload" in err["msg"] else "model"
         got = fields.get(name)
         accepted = ACCEPTED.get(name, "see `kb fit --help`")
         raise BadInput(f"{name.replace('_', '-')} {got!r} is not accepted; accepted: {accepted}", field=name) from e

@@ -105,7 +105,8 @@ def _memory(c: Choice, shape: ModelShape, req: FitRequest, seq: int, ckpt: bool)
     if lay.tp == lay.pp == lay.ep == 1:
         return full_memory(shape, seq, req.batch, lay.dp, lay.zero, ckpt, mode)
     n = shape.params
-    total = {"weights": 0 if mode == "params" else 2 * n, "gradients": 0 if mode != "none" else 2 * n,
+    total = {"weights": 0 if mode == "params" else 2 * n,
+             "gradients": p.gradients * lay.count if mode != "none" else 2 * n,
              "optimizer": 0 if mode != "none" else 12 * n, "activations": p.activations * lay.count, "kv_cache": 0,
              "overhead": 0}
     per_gpu = {"weights": p.weights, "gradients": p.gradients, "optimizer": p.optimizer,

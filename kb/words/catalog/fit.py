@@ -244,6 +244,84 @@ FIT: dict[str, dict[str, str]] = {
     "release.mxfp4-experts": {"en": "MoE expert weights in MXFP4, attention, router and embeddings in BF16",
                               "zh": "MoE 专家权重为 MXFP4，注意力、路由和嵌入为 BF16"},
     "link.pcie": {"en": "PCIe", "zh": "PCIe"},
+
+    # issue 37: the total first, with its terms; what a card computes; offload; a card kb has no record of
+    "total_line": {
+        "en": "{model} {workload} in {precision} needs {total:,.1f} GiB in all: {terms}",
+        "zh": "{model} 用 {precision} 做{workload}共需 {total:,.1f} GiB：{terms}",
+    },
+    "total_cards": {
+        "en": "on {cards}, {per_gpu:,.1f} GiB a card against {available:,.1f} GiB: {outcome}",
+        "zh": "在 {cards} 上每卡需要 {per_gpu:,.1f} GiB，每卡可用 {available:,.1f} GiB：{outcome}",
+    },
+    "total_need": {
+        "en": "kb has no record of {gpu}: the check needs {per_gpu:,.1f} GiB a card on {count} card(s)",
+        "zh": "kb 没有 {gpu} 的规格：按 {count} 张卡计，每卡需要 {per_gpu:,.1f} GiB",
+    },
+    "total_term": {"en": "{term} {gib:,.1f} GiB", "zh": "{term} {gib:,.1f} GiB"},
+    "support.native": {
+        "en": "{gpu} ({arch}, {cc}) computes {precision} on its own tensor cores",
+        "zh": "{gpu}（{arch}，{cc}）的张量核心可以直接计算 {precision}",
+    },
+    "support.weight-only": {
+        "en": "{gpu} ({arch}, {cc}) has no {precision} tensor cores: {precision} runs weight-only, stored in "
+              "{precision} and computed in 16-bit; {instead} also run",
+        "zh": "{gpu}（{arch}，{cc}）没有 {precision} 张量核心：{precision} 只能按权重存储格式运行，计算用 16 位；"
+              "也可以用 {instead}",
+    },
+    "support.upcast": {
+        "en": "{gpu} ({arch}, {cc}) has no tensor cores: {precision} weights are computed in FP32, slowly",
+        "zh": "{gpu}（{arch}，{cc}）没有张量核心：{precision} 权重按 FP32 计算，速度慢",
+    },
+    "support.refused": {
+        "en": "{gpu} ({arch}, {cc}) cannot compute {precision} for {workload}: what runs instead is {instead}",
+        "zh": "{gpu}（{arch}，{cc}）不能用 {precision} 做{workload}：可以改用 {instead}",
+    },
+    "support.unchecked": {
+        "en": "kb has no record of {gpu}, so it cannot say whether it computes {precision}",
+        "zh": "kb 没有 {gpu} 的规格，无法判断它能否计算 {precision}",
+    },
+    "feature.yes": {"en": "{gpu}: {feature}, yes{detail}", "zh": "{gpu}：{feature}，支持{detail}"},
+    "feature.no": {"en": "{gpu}: {feature}, no{detail}", "zh": "{gpu}：{feature}，不支持{detail}"},
+    "feature.unknown": {"en": "{gpu}: {feature}, unknown", "zh": "{gpu}：{feature}，未知"},
+    "feature.value": {"en": "{gpu}: {feature} {value}", "zh": "{gpu}：{feature} {value}"},
+    "feature.bf16": {"en": "BF16 tensor cores", "zh": "BF16 张量核心"},
+    "feature.fp8": {"en": "FP8 tensor cores", "zh": "FP8 张量核心"},
+    "feature.fp4": {"en": "FP4 tensor cores", "zh": "FP4 张量核心"},
+    "feature.nvlink": {"en": "NVLink", "zh": "NVLink"},
+    "feature.mig": {"en": "MIG (Multi-Instance GPU)", "zh": "MIG 多实例"},
+    "feature.ecc": {"en": "memory ECC", "zh": "显存 ECC"},
+    "feature.architecture": {"en": "architecture", "zh": "架构"},
+    "feature.compute_capability": {"en": "compute capability", "zh": "计算能力"},
+    "feature.cc_detail": {"en": " (compute capability {cc})", "zh": "（计算能力 {cc}）"},
+    "feature.nvlink_detail": {"en": " ({kind}, {gbs:g} GB/s both ways)", "zh": "（{kind}，双向 {gbs:g} GB/s）"},
+    "feature.other_fabric": {"en": "{gpu}: NVLink, no; {kind} instead{gbs}",
+                             "zh": "{gpu}：没有 NVLink，用的是 {kind}{gbs}"},
+    "feature.gbs": {"en": ", {gbs:g} GB/s both ways", "zh": "，双向 {gbs:g} GB/s"},
+    "nvlink_kind.bridge": {"en": "a two-card bridge", "zh": "两卡桥接"},
+    "nvlink_kind.nvswitch": {"en": "NVSwitch, every GPU of a node", "zh": "NVSwitch，节点内全互连"},
+    "nvlink_kind.nvlink 2": {"en": "NVLink 2 on the SXM2 module", "zh": "SXM2 模组上的 NVLink 2"},
+    "nvlink_kind.infinity-fabric": {"en": "AMD Infinity Fabric", "zh": "AMD Infinity Fabric"},
+    "nvlink_kind.hccs": {"en": "Huawei HCCS", "zh": "华为 HCCS"},
+    "nvlink_kind.roce": {"en": "on-chip RoCE Ethernet", "zh": "片上 RoCE 以太网"},
+    "ecc_state.always on": {"en": "always on", "zh": "始终开启"},
+    "ecc_state.on by default": {"en": "on as shipped", "zh": "出厂开启"},
+    "ecc_state.off by default": {"en": "available, off as shipped", "zh": "可开启，出厂关闭"},
+    "ecc_state.none": {"en": "none", "zh": "无"},
+    "ecc_state.unknown": {"en": "unknown", "zh": "未知"},
+    "feature.mig_detail": {"en": " (up to {n} instances)", "zh": "（最多 {n} 个实例）"},
+    "offload_line": {
+        "en": "offload ({what}, to {device}): {host} of host memory a node{available}",
+        "zh": "卸载（{what}，到 {device}）：每台主机需要内存 {host}{available}",
+    },
+    "offload_line_nvme": {
+        "en": "offload ({what}, to NVMe): {nvme} on NVMe a node; host buffers not estimated",
+        "zh": "卸载（{what}，到 NVMe）：每台 NVMe 需要 {nvme}；主机缓冲不另估算",
+    },
+    "offload_available": {"en": " against {available}: {outcome}", "zh": "，每台有 {available}：{outcome}"},
+    "offload.optimizer": {"en": "optimizer states and gradients", "zh": "优化器状态和梯度"},
+    "offload.params": {"en": "optimizer states, gradients and parameters", "zh": "优化器状态、梯度和参数"},
+    "offload.cpu": {"en": "host memory", "zh": "主机内存"},
     "release_not_runnable": {
         "en": "the model ships in {release}, which {gpu} cannot read: checked in {precision}, the 16-bit weights it "
               "runs",

@@ -65,8 +65,9 @@ def render_fit_text(result: FitResult, language: Language) -> str:
     if r.cost_per_million_tokens_cny is not None:
         out.append(f"{L['per_m']}: {r.cost_per_million_tokens_cny:,.3f} CNY")
     out += ["", f"{L['assumptions']}:", *(f"- {a}" for a in r.assumptions),
-            "", f"{L['steps']}:", *(f"{i}. {s}" for i, s in enumerate(r.steps, 1)),
-            "", f"{L['citations']}: {', '.join(r.citations)}"]
+            "", f"{L['steps']}:", *(f"{i}. {s}" for i, s in enumerate(r.steps, 1))]
+    if r.citations:  # (a card kb has no record of cites nothing: its memory is the request's)
+        out += ["", f"{L['citations']}: {', '.join(r.citations)}"]
     return "\n".join(out)
 
 

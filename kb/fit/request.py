@@ -134,7 +134,7 @@ ACCEPTED = {
     "lora_rank": "a whole number from 1 to 4096",
     "concurrency": f"a whole number from 1 to {MAX_CONCURRENCY}",
     "offload": "true or false",
-    "offload_params": "true or false (ZeRO-3 parameter offload)",
+    "offload_params": "true or false; true only with ZeRO stage 3 (parameter offload is ZeRO-3's)",
     "offload_device": "cpu or nvme",
     "host_memory_gib": f"a positive number of GiB a node up to {MAX_HOST_GIB:,}",
     "batch_schedule": "phases of {until_tokens, batch_tokens}, e.g. [{\"until_tokens\": 2.87e12, "

@@ -312,7 +312,7 @@ FIT: dict[str, dict[str, str]] = {
     "feature.mig_detail": {"en": " (up to {n} instances)", "zh": "（最多 {n} 个实例）"},
     "offload_line": {
         "en": "offload ({what}, to {device}): {host} of host memory a node{available}",
-        "zh": "卸载（{what}，到 {device}）：每台主机需要内存 {host}{available}",
+        "zh": "卸载（{what}，到{device}）：每台主机需要内存 {host}{available}",
     },
     "offload_line_nvme": {
         "en": "offload ({what}, to NVMe): {nvme} on NVMe a node; host buffers not estimated",

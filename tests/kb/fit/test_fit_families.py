@@ -84,3 +84,16 @@ def test_a_generic_qwen_size_keeps_meaning_qwen_2_5() -> None:
     """"Qwen 7B" alone stays Qwen2.5 (kb's reading before issue 37); v1 is named by its chat name or its id."""
     assert resolve_model("qwen 7b").name == "qwen2.5-7b"
     assert resolve_model("Qwen-7B-Chat").name == "qwen1-7b" and resolve_model("qwen1-7b").name == "qwen1-7b"
+
+
+def test_every_new_alias_resolves_to_its_preset_and_release_format() -> None:
+    """Each name FAMILY_ALIASES adds, and each quantized release's id, resolves to its preset with its release format
+    (a 16-bit release for a family name, the release's INT4/INT8 for a quantized one)."""
+    for preset, aliases in FAMILY_ALIASES.items():
+        for alias in aliases:
+            shape = resolve_model(alias)
+            assert shape.name == preset and shape.release == PRESETS[preset].release, (alias, shape.name)
+    for name, base, fmt in RELEASES:
+        shape = resolve_model(name)
+        assert shape.name == name and shape.params == PRESETS[base].params
+        assert release_precision(shape.release) == fmt

@@ -33,7 +33,7 @@ class Conventions:
     mfu: float = 0.40
     energy_price_cny_per_kwh: float = 1.0
     prefill_budget_tokens: int = 8192  # vLLM's max_num_batched_tokens region (2,048–16,384)
-    inter_node_gbps: float = DEFAULT_INTER_NODE_GBPS  # one NIC a GPU between nodes (cluster.md)
+    inter_node_gbps: float = DEFAULT_INTER_NODE_GBPS  # one NIC a GPU between nodes (DGX H100 user guide)
 
 
 @dataclass

@@ -107,7 +107,7 @@ class GpuSpec:
 
     @property
     def vram_bytes(self) -> int:
-        """Capacity in bytes: what the driver reports (cluster.md), else the record's nominal figure."""
+        """Capacity in bytes: what the driver reports (the record's nvidia-smi source), else its nominal figure."""
         if self.driver_mib:
             return int(self.driver_mib * MIB)
         return int(self.vram_gib * GIB) if self.capacity_unit == "GiB" else int(self.capacity_value * 1e9)

@@ -4,8 +4,9 @@
 - mxfp4: 4 bits + one 8-bit scale per 32 values = 4.25; nvfp4: + one 8-bit scale per 16 = 4.5 (OCP MX spec,
   NVIDIA NVFP4); fp4 alone is taken as mxfp4.
 - A format computes at the card's own dense rate for it (FP8, FP4 on Blackwell); a card without that tensor
-  core stores the format but computes in 16-bit (cluster.md: A100, A800 for FP8; everything before Blackwell
-  for FP4). GeForce records give FP8 with fp32 accumulate, half the FP16-accumulate figure.
+  core stores the format but computes in 16-bit (A100 and A800 for FP8, whose datasheets list none; everything
+  before Blackwell for FP4; kb.fit.support says where that runs at all). GeForce records give FP8 with fp32
+  accumulate, half the FP16-accumulate figure.
 - With no --precision, inference uses the release precision: DeepSeek-V3/R1 and Kimi K2 ship FP8 blocks with
   BF16 embeddings, head and norms; gpt-oss ships MXFP4 experts with everything else BF16.
 """

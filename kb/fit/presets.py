@@ -2,8 +2,8 @@
 
 Parameter counts follow from the shapes (embeddings + LM head unless tied + attention + MLP or experts +
 norms), so a preset's count is exact and tests/kb/fit/test_fit_shapes.py holds it to transformers' own model
-classes built on the meta device. Every shape is its model's published config.json (sources in
-../shared/reference/models.md). Checked against public copies of the configs: Mixtral 8x7B (module tree:
+classes built on the meta device. Every shape is its model's published config.json (on the Hugging Face Hub
+under the publisher's own organisation). Checked against public copies of the configs: Mixtral 8x7B (module tree:
 8 experts of 14336, 32/8 heads), Llama 3.1 8B (untied, 128256 vocab), Llama 4 Scout (16 experts of 8192 +
 shared, dense 16384, attention_chunk_size 8192, no-RoPE every 4th layer, so 36 of 48 layers chunked),
 DeepSeek-V3 (7168, q_lora 1536, kv_lora 512, rope 64, 256 + 1 experts of 2048, first 3 layers dense),

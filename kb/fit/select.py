@@ -28,6 +28,7 @@ class _Row:
     hours: float | None
     base: FitResult  # the check at min_gpus (numbers only)
     request: object = None  # the FitRequest behind `base`
+    replicas: int | None = None  # inference: copies of the model at this count (the serving layout's, if any)
 
 
 def _team_prices(engine: Checker) -> list[Note]:
@@ -97,7 +98,10 @@ def select(engine: Checker, model: str, workload: str, *, budget_cny: float | No
             # the link's share of a step depends on the count, so each row's time is its own check's
             at_c = base if c == need else engine.numbers(req.model_copy(update={"count": c}))
             hours = at_c.train_wall_hours
-            rows.append(_Row(gpu, c, need, c * (gpu.price_cny or 0.0), tps, hours, base, base_req))
+            # serving at scale: copies of the model side by side (a concurrency's own layout where one was asked)
+            copies = (at_c.serving.replicas if at_c.serving is not None and at_c.serving.replicas > c // need
+                      else c // need) if workload == "inference" else None
+            rows.append(_Row(gpu, c, need, c * (gpu.price_cny or 0.0), tps, hours, base, base_req, copies))
 
     has_speed = any((r.tps if workload == "inference" else r.hours) is not None for r in rows)
 
@@ -112,7 +116,7 @@ def select(engine: Checker, model: str, workload: str, *, budget_cny: float | No
         SelectionRow(gpu=r.gpu.id, gpu_count=r.count, capex_cny=r.capex, decode_tokens_per_s=r.tps,
                      train_wall_hours=r.hours, per_gpu_required_bytes=r.base.per_gpu_required_bytes,
                      per_gpu_available_bytes=r.base.per_gpu_available_bytes,
-                     replicas=r.count // r.min_gpus if workload == "inference" else None,
+                     replicas=r.replicas,
                      headroom_bytes=r.base.headroom_bytes,
                      rank_by_time=by_time.index(r) + 1, rank_by_cost=by_cost.index(r) + 1)
         for r in by_cost

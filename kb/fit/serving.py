@@ -1,5 +1,5 @@
 """Serving: where a model's copies go (TP inside a node, PP across nodes only when a node cannot hold it, more
-replicas for throughput: vLLM's distributed-serving rules, cluster.md), and what each copy serves.
+replicas for throughput: vLLM's docs, "Distributed Inference and Serving"), and what each copy serves.
 
 A replica is `tp · pp` GPUs; the sequences served at once are spread evenly over the replicas. Below a node
 one replica uses the largest TP the heads allow (and, where the heads allow less than the GPUs given, the rest

@@ -1,10 +1,10 @@
 """Links: what carries the bytes between two GPUs, inside a node and between nodes.
 
-Figures (../shared/reference/cluster.md): a node of SXM/HGX/OAM parts holds 8 GPUs on NVLink/NVSwitch
-(Infinity Fabric for MI300X); GeForce and PCIe cards have no NVLink, so every byte between them crosses
-PCIe. Records give links with both directions together; a collective's ring moves data one way, so kb
-divides by 2. Between nodes each GPU has one NIC: InfiniBand NDR / 400G RoCE, 400 Gb/s ≈ 50 GB/s a GPU
-a direction by default (a setting and --inter-node-gbps).
+Figures (NVIDIA DGX H100 / HGX and AMD MI300X platform datasheets): a node of SXM/HGX/OAM parts holds 8 GPUs
+on NVLink/NVSwitch (Infinity Fabric for MI300X); GeForce and PCIe cards have no NVLink, so every byte between
+them crosses PCIe. Records give links with both directions together; a collective's ring moves data one way,
+so kb divides by 2. Between nodes each GPU has one NIC (the DGX H100 user guide: eight ConnectX-7 at 400 Gb/s):
+InfiniBand NDR / 400G RoCE, 400 Gb/s ≈ 50 GB/s a GPU a direction by default (a setting and --inter-node-gbps).
 """
 
 from __future__ import annotations

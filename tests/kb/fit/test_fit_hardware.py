@@ -231,3 +231,14 @@ def test_the_text_output_leads_with_the_total() -> None:
     for lang, word in (("en", "in all"), ("zh", "共需")):
         lines = render_fit_text(r, lang).splitlines()  # type: ignore[arg-type]
         assert word in lines[2]
+
+
+# -- serving at scale -----------------------------------------------------------------------------------------------
+def test_a_selection_for_many_users_counts_the_replicas_it_serves_with() -> None:
+    """4,000 sequences at once need 64 A100s as 8 copies of TP 8, and the selection's row says 8 copies (it said 1:
+    the count over the fewest GPUs, which already serve all 4,000)."""
+    sel, _ = ENGINE.select("qwen2.5-32b", "inference", concurrency=4000, budget_cny=20e6)
+    row = next(r for r in sel.rows if r.gpu == "a100-80gb")
+    check_r = ENGINE.numbers(parse_request(model="qwen2.5-32b", workload="inference", gpu="a100-80gb",
+                                           count=row.gpu_count, concurrency=4000))
+    assert check_r.serving is not None and row.replicas == check_r.serving.replicas > 1

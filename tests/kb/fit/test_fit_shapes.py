@@ -2,7 +2,7 @@
 has the parameter count kb computes: exactly for the total, and for the active count of MoE models.
 
 Layers are cut to a few (the count is linear in layers, and kb's formula is evaluated on the same cut
-shape), so a 671B model builds in a second; the full-size counts are held to models.md in the last test.
+shape), so a 671B model builds in a second; the full-size counts are held to the configs' totals in the last test.
 """
 
 from __future__ import annotations
@@ -121,9 +121,9 @@ def test_preset_count_matches_transformers(name: str, hf: SimpleNamespace) -> No
     assert cut.active_params == active, (name, cut.active_params - active)
 
 
-# Totals and KV bytes as models.md computes them from the configs; MoE active counts without the input embedding
-# table, as the publishers count them (models.md's "calc" column includes it: Mixtral 12.88 → 12.75, DeepSeek-V3
-# 37.6 → 36.6, Qwen3-30B-A3B 3.35 → 3.04, Llama 4 17.2 → 16.2).
+# Totals and KV bytes computed from the published config.json files; MoE active counts without the input embedding
+# table, as the publishers count them (OpenAI's gpt-oss model card; DeepSeek-V3's README_WEIGHTS, 36.7B) — with it
+# they would be Mixtral 12.88 → 12.75, DeepSeek-V3 37.6 → 36.6, Qwen3-30B-A3B 3.35 → 3.04, Llama 4 17.2 → 16.2.
 @pytest.mark.parametrize(("name", "total_b", "active_b", "kv"), [
     ("mixtral-8x7b", 46.70, 12.75, 131_072), ("mixtral-8x22b", 140.6, 38.96, 229_376),
     ("deepseek-v3", 671.0, 36.6, 70_272), ("qwen2.5-7b", 7.62, 7.62, 57_344), ("qwen2.5-14b", 14.77, 14.77, 196_608),

@@ -77,8 +77,15 @@ def total_note(r: Any) -> Note:
     """A FitResult's (or MemoryNeed's) total first, with its terms.
 
     "… needs 140.2 GiB in all: weights 128.5 GiB + …"."""
+    o = getattr(r, "offload", None)
+    host: Any = ""
+    if o is not None and o.host_required_bytes:
+        host = Note("total_host", {"host": o.host_required_bytes / GIB_BYTES})
+    elif o is not None and o.nvme_required_bytes:
+        host = Note("total_nvme", {"nvme": o.nvme_required_bytes / GIB_BYTES})
     return Note("total_line", {"model": r.model, "workload": Note(f"workload.{r.workload}"), "precision": r.precision,
-                               "total": r.total_required_bytes / GIB_BYTES, "terms": _terms(r.breakdown)})
+                               "total": r.total_required_bytes / GIB_BYTES, "host": host,
+                               "terms": _terms(r.breakdown)})
 
 
 def cards_note(r: Any) -> Note:

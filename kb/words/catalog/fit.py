@@ -247,8 +247,16 @@ FIT: dict[str, dict[str, str]] = {
 
     # issue 37: the total first, with its terms; what a card computes; offload; a card kb has no record of
     "total_line": {
-        "en": "{model} {workload} in {precision} needs {total:,.1f} GiB in all: {terms}",
-        "zh": "{model} 用 {precision} 做{workload}共需 {total:,.1f} GiB：{terms}",
+        "en": "{model} {workload} in {precision} needs {total:,.1f} GiB in all: {terms}{host}",
+        "zh": "{model} 用 {precision} 做{workload}共需 {total:,.1f} GiB：{terms}{host}",
+    },
+    "total_host": {
+        "en": " (on the GPUs), and {host:,.1f} GiB of host memory a node for what is offloaded",
+        "zh": "（以上在 GPU 上）；另需每台主机 {host:,.1f} GiB 内存存放卸载的部分",
+    },
+    "total_nvme": {
+        "en": " (on the GPUs), and {nvme:,.1f} GiB of NVMe a node for what is offloaded",
+        "zh": "（以上在 GPU 上）；另需每台 {nvme:,.1f} GiB NVMe 存放卸载的部分",
     },
     "total_cards": {
         "en": "on {cards}, {per_gpu:,.1f} GiB a card against {available:,.1f} GiB: {outcome}",

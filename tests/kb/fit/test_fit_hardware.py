@@ -205,6 +205,8 @@ def test_offload_in_words(lang: str) -> None:
 
 # -- totals first ---------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("kw", [
+    dict(model="qwen2.5-72b", workload="full", gpu="a100-80gb", count=8, zero=3, offload_params=True,
+         host_memory_gib=1024),  # the host's share said with the total
     dict(model="llama-2-70b", workload="inference", gpu="a100-80gb", count=2, precision="fp16"),
     dict(model="llama-2-7b", workload="full", gpu="a100-80gb", count=8, zero=3),
     dict(model="qwen2.5-72b", workload="qlora", gpu="rtx-4090"),

@@ -58,7 +58,9 @@ class _OneLineErrors(click.Command):
 @click.option("--model", default="", help="preset (llama-2-7b …) or size (7b, 13B, 6.7e9); or use --config")
 @click.option("--config", "config_path", default=None, help="a Hugging Face config.json instead of --model (offline)")
 @click.option("--workload", required=True, help="inference, full, lora or qlora")
-@click.option("--gpu", required=True, help="a100-40gb, a100-80gb, h100-sxm, rtx-4090, rtx-4080, …")
+@click.option("--gpu", required=True,
+              help="a100-40gb, a100-80gb, h100-sxm, rtx-4090, rtx-4080, … (an error lists them all); any other "
+                   "card's name with --vram-gib")
 @click.option("--count", type=int, default=1, show_default=True, help="GPUs of that kind (up to 65,536)")
 @click.option("--precision", default=None,
               help="fp32, bf16, fp16, fp8, int8, int4, nf4, fp4, mxfp4, nvfp4 (default: the model's release format "
@@ -73,7 +75,8 @@ class _OneLineErrors(click.Command):
 @click.option("--global-batch-tokens", type=int, default=None,
               help="training tokens an optimizer step (default 4,194,304, raised to fill every data-parallel rank)")
 @click.option("--tokens", type=float, default=None, help="training tokens, for time and cost (e.g. 2e12)")
-@click.option("--vram-gib", type=float, default=None, help="override the card's capacity in GiB")
+@click.option("--vram-gib", type=float, default=None,
+              help="the card's capacity in GiB: overrides a record's, or states a card kb has no record of")
 @click.option("--checkpointing/--no-checkpointing", default=None, help="activation checkpointing (default on)")
 @click.option("--lora-rank", type=int, default=64, show_default=True, help="LoRA/QLoRA adapter rank")
 @click.option("--concurrency", type=int, default=None,

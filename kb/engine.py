@@ -113,7 +113,7 @@ class Engine:
                  # the ECC state the driver's total was read at, as its note says: (1, "on") or (1, "off")
                  "driver_ecc": next(((1.0, state) for state in ("on", "off") if f"ECC {state}" in str(
                      spec.figures.get("vram_driver_mib", {}).get("note", ""))), None)}.get(attribute)
-        return value if value and value[0] else None
+        return (float(value[0]), value[1]) if value and value[0] else None  # (a figure a record leaves unknown: none)
 
     def _cards_in(self, text: str) -> dict[str, int]:
         """The cards a case's text counts ("4卡A100集群", "16张RTX 4090"), each at the largest count it gives."""

@@ -143,8 +143,7 @@ class Settings(BaseModel):
     energy_price_cny_per_kwh: float = Field(default=1.0, gt=0)
     usd_cny: float = Field(default=7.2, gt=0)
     mfu: float = Field(default=0.40, gt=0, le=1)
-    # Between nodes: InfiniBand NDR / 400G RoCE, one NIC a GPU (as Meta's Llama 3 paper and DeepSeek-V3's report
-    # describe their clusters); KB_INTER_NODE_GBPS.
+    # Between nodes: InfiniBand NDR / 400G RoCE, one NIC a GPU (the DGX H100 user guide); KB_INTER_NODE_GBPS.
     inter_node_gbps: float = Field(default=400.0, gt=0, le=12800)
 
     @field_validator("cors_origins", "trusted_proxies", mode="before")

@@ -61,7 +61,7 @@ def gpu_named(cell: str, corpus_dir: Path) -> str | None:
     if not text or not _any_name(_specs(str(corpus_dir))).search(text):
         return None
     for key, ids in _names(corpus_dir):
-        if key in text:
+        if re.search(re.escape(key) + (r"(?!\d)" if key[-1].isdigit() else ""), text):  # no "a10" in "a100"
             return next(iter(ids)) if len(ids) == 1 else None
     return None
 

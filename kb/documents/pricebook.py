@@ -67,7 +67,7 @@ def break_even(gpu: GpuSpec, facts: list[PriceFact], energy_price_cny_per_kwh: f
     """Break-even for `gpu` from the newest buy price and rent rate, with every step written out; None without both."""
     buy = purchase(facts).get(gpu.id)
     rent = rent_rate(facts, gpu.id)
-    if buy is None or rent is None:
+    if buy is None or rent is None or gpu.tdp_w is None:  # (no TDP on record: no energy to weigh rent against)
         return None
     zh = language == "zh"
     steps: list[str] = []

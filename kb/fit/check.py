@@ -10,13 +10,15 @@ from dataclasses import dataclass
 
 from kb.errors import BadInput
 from kb.fit import cost, serving, speed, topology
+from kb.fit.check_parts import capacity_note, citations, format_notes, resolve_precision, shape_note
 from kb.fit.config import shape_from_config
 from kb.fit.gpus import GpuSpec
 from kb.fit.memory import TERMS, MemoryPlan, adapter_memory, gb, inference_memory, kv_bytes_per_token
-from kb.fit.precision import FP4, compute_tflops, release_precision
+from kb.fit.offload import HostNeed, host_need
+from kb.fit.precision import compute_tflops, release_precision
 from kb.fit.presets import ModelShape, resolve_model
-from kb.fit.request import DEFAULT_INTER_NODE_GBPS, DEFAULT_SEQ, MAX_COUNT, WORKLOAD_PRECISIONS, FitRequest
-from kb.fit.result import Breakdown, FitResult
+from kb.fit.request import DEFAULT_INTER_NODE_GBPS, DEFAULT_SEQ, MAX_COUNT, FitRequest
+from kb.fit.result import Breakdown, FitResult, Offload
 from kb.fit.training import layout_line, plan_training, time_notes
 from kb.numbers import GIB
 from kb.words.note import Note, note
@@ -31,7 +33,7 @@ class Conventions:
     mfu: float = 0.40
     energy_price_cny_per_kwh: float = 1.0
     prefill_budget_tokens: int = 8192  # vLLM's max_num_batched_tokens region (2,048–16,384)
-    inter_node_gbps: float = DEFAULT_INTER_NODE_GBPS  # one NIC a GPU between nodes (cluster.md)
+    inter_node_gbps: float = DEFAULT_INTER_NODE_GBPS  # one NIC a GPU between nodes (DGX H100 user guide)
 
 
 @dataclass
@@ -55,83 +57,23 @@ def resolve_model_of(req: FitRequest) -> ModelShape:
     return resolve_model(req.model)
 
 
-def resolve_precision(req: FitRequest, shape: ModelShape | None = None) -> str:
-    """--precision, else the workload's default; inference of a model that ships in FP8/MXFP4 uses that."""
-    allowed = WORKLOAD_PRECISIONS[req.workload]
-    if req.precision is None:
-        released = release_precision(shape.release) if shape is not None else None
-        if req.workload == "inference" and released:
-            return released
-        return allowed[0]
-    if req.precision not in allowed:
-        raise BadInput(f"precision {req.precision!r} is not modelled for {req.workload}; accepted: "
-                       f"{', '.join(allowed)}", field="precision")
-    return req.precision
-
-
-def _shape_note(shape: ModelShape) -> Note:
-    dims = note("shape_dims", layers=shape.layers, hidden=shape.hidden, heads=shape.heads, kv_heads=shape.kv_heads,
-                head_dim=shape.head_dim, ffn=shape.ffn, vocab=shape.vocab)
-    if shape.estimated_from:
-        return note("shape_estimated", params=shape.params, base=shape.estimated_from, dims=dims)
-    if shape.moe:
-        moe = note("shape_moe", experts=shape.experts, active=shape.experts_active, shared=shape.shared_experts,
-                   expert_ffn=shape.expert_ffn, moe_layers=shape.moe_layers, params=shape.params,
-                   active_params=shape.active_params)
-        return note("shape_preset_moe", name=shape.name, dims=dims, moe=moe)
-    return note("shape_preset", name=shape.name, dims=dims, params=shape.params)
-
-
-def _capacity_note(gpu: GpuSpec) -> Note:
-    """Which capacity a check uses: the driver's total where the record has it (every record does now)."""
-    if not gpu.driver_mib:
-        return note("capacity_" + gpu.capacity_unit.lower())
-    nominal = f"{gpu.capacity_value:g} {gpu.capacity_unit}"
-    ecc: Note | str = ""
-    if gpu.figures.get("vram_driver_mib", {}).get("note", "").find("ECC on") >= 0:
-        ecc = note("ecc_on")
-    elif "ECC off" in str(gpu.figures.get("vram_driver_mib", {}).get("note", "")):
-        ecc = note("ecc_off")
-    return note("capacity_driver", mib=gpu.driver_mib, gib=gpu.vram_bytes / GIB, nominal=nominal, ecc=ecc)
-
-
-def _citations(gpu: GpuSpec, figures: list[str], priced: bool) -> list[str]:
-    cites = [gpu.record_id]
-    for name in figures:
-        fig = gpu.figures.get(name, {})
-        if fig.get("source") == "doc" and fig.get("section"):
-            cites.append(f"guide-{fig['section']}")
-    if priced:
-        cites += gpu.price_citations()
-    return list(dict.fromkeys(cites))
-
-
-
-
 def _bisect(plan_of: Callable[[int], MemoryPlan], available: int) -> int | None:
     """Fewest GPUs whose even split fits (LoRA/QLoRA): per-GPU need never grows with count, so gallop."""
     return serving.gallop(lambda n: plan_of(n).per_gpu_required <= available, MAX_SEARCH)
 
 
-def _format_notes(req: FitRequest, shape: ModelShape, gpu: GpuSpec, precision: str) -> list[Note]:
-    """Which tensor rate the format computes at, and the release format when --precision was not given."""
-    out: list[Note] = []
-    if req.precision is None and precision == release_precision(shape.release):
-        out.append(note("release_precision", precision=precision, what=note(f"release.{shape.release}")))
-    rate, fmt = compute_tflops(gpu, precision)
-    if precision == "fp8" and fmt != "fp8":
-        out.append(note("no_fp8_cores", gpu=gpu.id))
-    elif precision in FP4 and fmt != "fp4":
-        out.append(note("no_fp4_cores", gpu=gpu.id))
-    elif fmt in ("fp8", "fp4"):
-        out.append(note("fp8_rate", precision=precision, fmt=fmt.upper(), tflops=rate))
-    return out
+def _host(req: FitRequest, shape: ModelShape, gpu: GpuSpec, stage: int, nodes: int) -> HostNeed | None:
+    """What offload needs of the host (or NVMe) a node, and whether the stated host memory holds it."""
+    if req.workload != "full" or not req.offload:
+        return None
+    return host_need(shape.params, req.offload_mode, req.offload_device, stage, min(req.count, gpu.gpus_per_node),
+                     nodes, req.host_memory_gib)
 
 
 def run_check(req: FitRequest, gpu: GpuSpec, conv: Conventions) -> Checked:
     """The fit check for one request: memory by term, layout, verdict, min GPUs, speed, cost, working, citations."""
     shape = resolve_model_of(req)
-    precision = resolve_precision(req, shape)
+    precision = resolve_precision(req, shape, gpu)
     training = req.workload != "inference"
     seq = req.seq_len or DEFAULT_SEQ[req.workload]
     ckpt = (True if req.checkpointing is None else req.checkpointing) if training else False
@@ -172,13 +114,18 @@ def run_check(req: FitRequest, gpu: GpuSpec, conv: Conventions) -> Checked:
             return lora_plan(n).per_gpu_required
         lay = serving.layout(serving.Replicas(1, 1, req.count, req.batch), gpu, req.count, inter)
     required = plan.per_gpu_required
-    fits = required <= available
+    host = _host(req, shape, gpu, stage, lay.nodes)
+    gpu_fits = required <= available
+    fits = gpu_fits and (host is None or host.fits is not False)
 
-    assumptions = [_shape_note(shape), *plan.assumptions, _capacity_note(gpu), note("overhead_assumption"),
-                   *_format_notes(req, shape, gpu, precision)]
+    fmt_notes, mode = format_notes(req, shape, gpu, precision)
+    assumptions = [shape_note(shape), *plan.assumptions, capacity_note(gpu, req.vram_gib), note("overhead_assumption"),
+                   *fmt_notes]
+    if shape.moe:
+        assumptions.append(note("active_assumption", active=shape.active_params))
     if not req.seq_len:
         assumptions.append(note("seq_assumed", seq=seq))
-    if req.precision is None and precision != release_precision(shape.release):
+    if req.precision is None and precision != release_precision(shape.release) and not fmt_notes:
         assumptions.append(note("precision_assumed", precision=precision, workload=note(f"workload.{req.workload}")))
     if training:
         assumptions.append(note("ckpt_on" if ckpt else "ckpt_off"))
@@ -188,68 +135,92 @@ def run_check(req: FitRequest, gpu: GpuSpec, conv: Conventions) -> Checked:
         assumptions.append(note("min_gpus_split"))
     if req.zero and req.workload != "full":
         assumptions.append(note("zero_ignored", zero=req.zero))
+    if req.offload and req.workload != "full":
+        assumptions.append(note("offload_ignored"))
     if lay.nodes > 1:
         assumptions.append(note("inter_node_assumption", link=note(f"link.{inter.kind}"),
                                 gbps=req.inter_node_gbps or conv.inter_node_gbps, gbs=inter.gbs_one_way))
+    if gpu.stated:
+        assumptions.append(note("stated_card", gpu=gpu.id, per_node=gpu.gpus_per_node))
 
-    src = "--vram-gib" if req.vram_gib else gpu.record_id
-    steps = [note("gpu_line", gpu=gpu.id, vram=available / GIB, source=src, bandwidth=gpu.bandwidth_gbs,
-                  tflops=gpu.bf16_dense_tflops, tdp=gpu.tdp_w),
+    src = note("source_stated") if gpu.stated else "--vram-gib" if req.vram_gib else gpu.record_id
+    steps = [_gpu_line(gpu, available, src),
              note("layout_line_step", line=layout_line(lay, serving=reps is not None)),
              *plan.steps,
              note("verdict", required=gb(required), available=gb(available),
-                  outcome=note("fits" if fits else "nofit"), headroom=(available - required) / GIB)]
+                  outcome=note("fits" if gpu_fits else "nofit"), headroom=(available - required) / GIB)]
+    if host is not None:
+        steps.append(_host_step(host))
+        assumptions.append(note("host_assumption"))
     if fewest is not None and fewest != req.count:
         steps.append(note("fewest", gpu=gpu.id, count=fewest, required=gb(required_at(fewest))))
     elif fewest is None:
         steps.append(note("none_fits", gpu=gpu.id, limit=MAX_SEARCH))
 
     out: dict[str, object] = {}
+    unknown: list[str] = []
     figures_used = ["vram_gib"]
     capex_cny, capex_step = cost.capex(gpu, req.count)
     steps.append(capex_step)
     energy_h, energy_step = cost.energy_per_hour(gpu, req.count, conv.energy_price_cny_per_kwh)
     rate, _ = compute_tflops(gpu, precision)
+    if not gpu.speed_known:
+        unknown.append("speed")
+    if gpu.tdp_w is None:
+        unknown.append("power")
+    if gpu.price_cny is None and gpu.stated:
+        unknown.append("price")
     if reps is not None:
-        out["serving"] = srv = serving.serve(reps, gpu, shape, plan, available, seq, fits, precision, rate, conv.mfu,
-                                             conv.prefill_budget_tokens, inter, sequences(req), steps, assumptions)
+        out["serving"] = srv = serving.serve(reps, gpu, shape, plan, available, seq, fits and gpu.speed_known,
+                                             precision, rate or 0.0, conv.mfu, conv.prefill_budget_tokens, inter,
+                                             sequences(req), steps, assumptions)
     if not fits:
         # A speed or a cost a token for a run that cannot happen would read as an answer; say why there is none.
         steps.append(note("no_speed_nofit", count=req.count, gpu=gpu.id,
                           fewest=str(fewest) if fewest is not None else f"> {MAX_SEARCH}"))
+    elif not gpu.speed_known:
+        steps.append(note("no_speed_unknown", gpu=gpu.id))
     elif reps is not None:
         tps = srv.aggregate_decode_tokens_per_s or 0.0
         pre, pre_step = speed.prefill_seconds(gpu, reps.group, shape, seq, reps.sequences, conv.mfu, rate)
-        per_m, per_m_step = cost.cost_per_million_tokens(capex_cny, energy_h, tps)
-        steps += [pre_step, energy_step, per_m_step]
-        out.update(decode_tokens_per_s=tps, prefill_s=pre, cost_per_million_tokens_cny=per_m,
-                   energy_cny_per_hour=energy_h)
+        steps += [pre_step, energy_step]
+        out.update(decode_tokens_per_s=tps, prefill_s=pre, energy_cny_per_hour=energy_h)
+        if energy_h is not None:
+            per_m, per_m_step = cost.cost_per_million_tokens(capex_cny, energy_h, tps)
+            steps.append(per_m_step)
+            out["cost_per_million_tokens_cny"] = per_m
+            assumptions.append(note("per_m_assumption"))
         figures_used += ["bandwidth_gbs", "bf16_dense_tflops", "tdp_w"]
-        assumptions += [note("prefill_assumption", mfu=conv.mfu), note("per_m_assumption")]
+        assumptions.append(note("prefill_assumption", mfu=conv.mfu))
     elif req.tokens:
         if train is not None:
             gpu_h, wall, compute_h, t_steps, t_assume = time_notes(train, shape, gpu, precision, req.tokens,
-                                                                   conv.mfu, req.count)
+                                                                   conv.mfu, req.count, seq)
             assumptions += t_assume
         else:
-            gpu_h, wall, t_steps = speed.training_hours(gpu, req.count, shape, req.tokens, conv.mfu)
+            gpu_h, wall, t_steps = speed.training_hours(gpu, req.count, shape, req.tokens, conv.mfu, seq)
             compute_h = gpu_h
         steps += t_steps
-        energy = energy_h * wall
-        steps.append(note("train_energy", energy_step=energy_step, hours=wall, energy=energy))
         out.update(train_gpu_hours=gpu_h, train_wall_hours=wall, train_compute_wall_hours=compute_h / req.count,
-                   energy_cny=energy,
                    energy_cny_per_hour=energy_h)
+        if energy_h is not None:
+            energy = energy_h * wall
+            steps.append(note("train_energy", energy_step=energy_step, hours=wall, energy=energy))
+            out["energy_cny"] = energy
         figures_used += ["bf16_dense_tflops", "tdp_w"]
         assumptions.append(note("train_assumption", mfu=conv.mfu))
         if shape.moe:
             assumptions.append(note("moe_train_assumption", active=shape.active_params, params=shape.params))
+        if req.offload:
+            assumptions.append(note("offload_time_assumption"))
     if capex_cny is not None or out.get("energy_cny_per_hour") is not None:
         assumptions.append(note("energy_assumption", price=conv.energy_price_cny_per_kwh))
     if capex_cny is not None:
         assumptions.append(note("capex_assumption",
                                 a100=note("capex_a100") if gpu.id.startswith("a100") else "",
                                 vendor="" if gpu.price_source in ("doc", "team") else note("capex_vendor")))
+    if unknown:
+        assumptions.append(note("unknown_figures", gpu=gpu.id, what=[note(f"unknown.{u}") for u in unknown]))
 
     result = FitResult(
         gpu=gpu.id, gpu_count=req.count, model=shape.name, model_params=shape.params,
@@ -260,8 +231,33 @@ def run_check(req: FitRequest, gpu: GpuSpec, conv: Conventions) -> Checked:
         per_gpu_breakdown=Breakdown(**{k: plan.per_gpu[k] for k in TERMS}),
         checkpointing=ckpt if training else None,
         lora_rank=req.lora_rank if req.workload in ("lora", "qlora") else None,
-        capex_cny=capex_cny, power_w=gpu.tdp_w * req.count, layout=lay, assumptions=[], steps=[],
-        citations=_citations(gpu, figures_used, capex_cny is not None),
+        capex_cny=capex_cny, power_w=gpu.tdp_w * req.count if gpu.tdp_w is not None else None, layout=lay,
+        assumptions=[], steps=[], citations=citations(gpu, figures_used, capex_cny is not None),
+        gpu_known=not gpu.stated, unknown_figures=unknown, precision_mode=mode,
+        offload=_offload(host) if host is not None else None,
         **out,  # type: ignore[arg-type]
     )
     return Checked(result, assumptions, steps)
+
+
+def _gpu_line(gpu: GpuSpec, available: int, src: Note | str) -> Note:
+    """The card's figures a check used (a stated card: only its memory)."""
+    if not gpu.speed_known or gpu.tdp_w is None:
+        return note("gpu_line_partial", gpu=gpu.id, vram=available / GIB, source=src)
+    return note("gpu_line", gpu=gpu.id, vram=available / GIB, source=src, bandwidth=gpu.bandwidth,
+                tflops=gpu.rate16, tdp=gpu.tdp_w, fmt=gpu.rate_format.upper())
+
+
+def _host_step(h: HostNeed) -> Note:
+    if h.device == "nvme":
+        return note("host_nvme_step", per=h.bytes_per_param, nodes=h.nodes, size=gb(h.nvme_bytes or 0))
+    verdict: Note | str = ""
+    if h.fits is not None and h.available_bytes is not None:
+        verdict = note("host_verdict", available=gb(h.available_bytes), outcome=note("fits" if h.fits else "nofit"))
+    return note("host_step", per=h.bytes_per_param, nodes=h.nodes, size=gb(h.host_bytes or 0), verdict=verdict)
+
+
+def _offload(h: HostNeed) -> Offload:
+    return Offload(what=h.mode, device=h.device, nodes=h.nodes, bytes_per_param=h.bytes_per_param,  # type: ignore[arg-type]
+                   host_required_bytes=h.host_bytes, nvme_required_bytes=h.nvme_bytes,
+                   host_available_bytes=h.available_bytes, host_fits=h.fits)

@@ -30,8 +30,10 @@ def team_where(gpu: GpuSpec) -> Note:
                 guide_where=guide)
 
 
-def energy_per_hour(gpu: GpuSpec, count: int, price_kwh: float) -> tuple[float, Note]:
-    """CNY an hour at TDP: the cards' draw only, not the host's or the cooling's."""
+def energy_per_hour(gpu: GpuSpec, count: int, price_kwh: float) -> tuple[float | None, Note]:
+    """CNY an hour at TDP: the cards' draw only, not the host's or the cooling's (None: the record gives no TDP)."""
+    if gpu.tdp_w is None:
+        return None, note("energy_unknown", gpu=gpu.id)
     cny = count * gpu.tdp_w / 1000 * price_kwh
     return cny, note("energy_step", count=count, tdp=gpu.tdp_w, price=price_kwh, cny=cny)
 

@@ -12,16 +12,23 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from kb.cache import LruCache
+from kb.errors import BadInput
 from kb.fit.alternatives import alternatives
 from kb.fit.check import Checked, Conventions, run_check
+from kb.fit.check_parts import stated_card
 from kb.fit.gpus import GpuSpec, TeamPrice, get_gpu, gpu_records, load_gpus, with_team_prices
 from kb.fit.request import FitRequest
-from kb.fit.result import FitResult, Selection
+from kb.fit.result import FitResult, MemoryNeed, Selection
 from kb.fit.select import select
+from kb.fit.support import CardFeature, PrecisionSupport, card_feature, precision_support
 from kb.language import Language, check_language
 from kb.words.fit import render_all
 from kb.words.note import Note
 
+NEED_PROBE_GIB = 1 << 20  # the memory a need-only check gives an unnamed card: more than any check needs
+# the steps of a check on the probe card that are about that card, not about the need
+NOT_A_NEED = ("gpu_line_partial", "verdict", "fewest", "none_fits", "capex_none_step", "no_speed_unknown",
+              "no_speed_nofit")
 CHECKS_REMEMBERED = 4096  # checks (numbers and Notes, a few KB each) an engine keeps (KB_FIT_CACHE_SIZE)
 
 
@@ -74,11 +81,58 @@ class FitEngine:
         spec = get_gpu(gpu_id, self.corpus_dir)
         return self.gpus[spec.id] if self.prices else spec
 
+    def knows(self, gpu_id: str) -> bool:
+        """Whether a spec record has this GPU id."""
+        return gpu_id.strip().lower() in self.gpus
+
+    def card(self, request: FitRequest) -> GpuSpec:
+        """The request's card: its spec record, or — for a card kb has no record of — a card of the memory the request
+        states (vram_gib). An unknown card with no memory stated is BadInput naming the memory it would need."""
+        if self.knows(request.gpu):
+            return self.gpu(request.gpu)
+        if request.vram_gib:
+            return stated_card(request.gpu, request.vram_gib)
+        need = self.need(request)
+        try:
+            self.gpu(request.gpu)
+        except BadInput as e:
+            raise BadInput(f"{e}; or give its memory (--vram-gib): this check needs "
+                           f"{need.per_gpu_required_bytes / 2**30:,.1f} GiB a card", field="gpu") from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
     def checked(self, request: FitRequest) -> Checked:
         """The numbers and the Notes, unrendered (for selection and alternatives). Remembered by the request:
         selections and alternatives check the same cards at the same counts for every budget asked."""
         return self._checked.get_or_compute(
-            request.model_dump_json(), lambda: run_check(request, self.gpu(request.gpu), self.conventions))
+            request.model_dump_json(), lambda: run_check(request, self.card(request), self.conventions))
+
+    def need(self, request: FitRequest, language: Language = "en") -> MemoryNeed:
+        """What a check needs of a card kb has no record of when no memory was stated: the memory a card at the count
+        asked (the least-memory layout), and the whole job's total with its terms."""
+        probe = request.model_copy(update={"vram_gib": None})
+        c = run_check(probe, stated_card(request.gpu, NEED_PROBE_GIB), self.conventions)
+        c = Checked(c.result, [n for n in c.assumptions if n.key not in ("capacity_stated", "unknown_figures")],
+                    [n for n in c.steps if n.key not in NOT_A_NEED])
+        r = self.render(c, check_language(language))
+        return MemoryNeed(gpu=r.gpu, gpu_count=r.gpu_count, model=r.model, model_params=r.model_params,
+                          workload=r.workload, precision=r.precision, seq_len=r.seq_len, batch=r.batch,
+                          per_gpu_required_bytes=r.per_gpu_required_bytes, total_required_bytes=r.total_required_bytes,
+                          breakdown=r.breakdown, per_gpu_breakdown=r.per_gpu_breakdown or r.breakdown,
+                          assumptions=r.assumptions, steps=r.steps)
+
+    # -- what a card can do ---------------------------------------------------------------------
+    def precision_support(self, gpu_id: str, precision: str, workload: str) -> PrecisionSupport:
+        """Whether a card computes `precision` for `workload`: natively, weight-only, upcast — or refused, with what
+        runs instead (the rules in kb.fit.support, read from the card's record)."""
+        return precision_support(self.gpu(gpu_id), precision, workload)
+
+    def supports(self, gpu_id: str, feature: str) -> CardFeature:
+        """"Does card X support Y": bf16, fp8, fp4, nvlink, mig, ecc (or its architecture, compute capability), from
+        its spec record, with the record's source note. BadInput for a card or feature kb does not know."""
+        try:
+            return card_feature(self.gpu(gpu_id), feature)
+        except ValueError as e:
+            raise BadInput(str(e), field="feature") from None
 
     def numbers(self, request: FitRequest) -> FitResult:
         """A FitResult without prose or alternatives: cheap, for searches."""

@@ -173,8 +173,12 @@ def inference_memory(shape: ModelShape, precision: str, seq_len: int, sequences:
     return MemoryPlan(total, per_gpu, steps, assumptions, weight_bytes=w, kv_bytes=kv)
 
 
-def zero_states(params: int, stage: int, count: int, offload: bool = False) -> tuple[dict[str, int], Note]:
-    """Model states a GPU under ZeRO stage 0–3 (ZeRO paper, Ψ params, K = 12, N_d = count)."""
+def zero_states(params: int, stage: int, count: int, offload: str | bool = "none",
+                gathered: int = 0) -> tuple[dict[str, int], Note]:
+    """Model states a GPU under ZeRO stage 0–3 (ZeRO paper, Ψ params, K = 12, N_d = count). With offload
+    (DeepSpeed ZeRO-Offload) the optimizer states and gradients live on the host, and ZeRO-3 keeps the largest
+    layer gathered (`gathered` bytes); with parameter offload the weights leave the GPU too (kb.fit.offload)."""
+    mode = ("optimizer" if offload else "none") if isinstance(offload, bool) else offload
     w, g, o = 2 * params, 2 * params, 12 * params
     if stage >= 1:
         o = math.ceil(o / count)
@@ -182,31 +186,36 @@ def zero_states(params: int, stage: int, count: int, offload: bool = False) -> t
         g = math.ceil(g / count)
     if stage >= 3:
         w = math.ceil(w / count)
-    if offload:
-        o = 0
     formula = {0: "(2+2+12)·Ψ", 1: "2Ψ + 2Ψ + 12Ψ/N", 2: "2Ψ + (2+12)Ψ/N", 3: "(2+2+12)Ψ/N"}[stage]
-    if offload:
-        formula += " − 12Ψ (offloaded)"
+    if mode != "none":
+        o, g = 0, gathered if stage >= 3 else 0
+        formula = {"optimizer": "2Ψ/N + 4·L" if stage >= 3 else "2Ψ", "params": "4·L"}[mode]
+        if mode == "params":
+            w = 0
     step = note("zero_step", stage=stage, params=params, count=count, formula=formula, w=w / 1e9, g=g / 1e9,
                 o=o / 1e9, size=gb(w + g + o))
     return {"weights": w, "gradients": g, "optimizer": o}, step
 
 
 def full_memory(shape: ModelShape, seq_len: int, batch: int, count: int, stage: int, checkpointing: bool,
-                offload: bool = False) -> MemoryPlan:
+                offload: str | bool = "none") -> MemoryPlan:
     """Mixed-precision Adam with ZeRO sharding; each GPU runs a micro-batch of `batch` sequences."""
+    from kb.fit.offload import gathered_bytes
+
+    mode = ("optimizer" if offload else "none") if isinstance(offload, bool) else offload
     n = shape.params
-    states, z_step = zero_states(n, stage, count, offload)
+    states, z_step = zero_states(n, stage, count, mode, gathered_bytes(shape))
     act, act_steps = training_activations(shape, seq_len, batch, checkpointing)
-    total = {"weights": 2 * n, "gradients": 2 * n, "optimizer": 0 if offload else 12 * n, "activations": act * count,
-             "kv_cache": 0, "overhead": 0}
+    off = mode != "none"
+    total = {"weights": 0 if mode == "params" else 2 * n, "gradients": states["gradients"] * count if off else 2 * n,
+             "optimizer": 0 if off else 12 * n, "activations": act * count, "kv_cache": 0, "overhead": 0}
     per_gpu = {**states, "activations": act, "kv_cache": 0, "overhead": 0}
     steps = [note("model_states_step", params=n, size=gb(16 * n)), z_step, *act_steps]
     _finish(total, per_gpu, count, steps)
     assumptions = [note("adam_assumption"), note("zero_assumption", stage=stage, count=count),
                    note("full_batch_assumption", batch=batch)]
-    if offload:
-        assumptions.append(note("offload_assumption", size=gb(12 * n)))
+    if off:
+        assumptions.append(note("offload_assumption", size=gb((16 if mode == "optimizer" else 18) * n)))
     return MemoryPlan(total, per_gpu, steps, assumptions)
 
 

@@ -8,160 +8,24 @@ its model card for published totals). Checked against public copies of the confi
 shared, dense 16384, attention_chunk_size 8192, no-RoPE every 4th layer, so 36 of 48 layers chunked),
 DeepSeek-V3 (7168, q_lora 1536, kv_lora 512, rope 64, 256 + 1 experts of 2048, first 3 layers dense),
 Gemma 2 9B/27B (head_dim 256 / 128, sliding window 4096 on alternate layers, tied), Qwen2.5-14B.
-"Active" counts the input embeddings, as the shapes' own arithmetic does; DeepSeek's published 36.6B leaves out the
-0.9B input embedding table (37.6 − 0.9 ≈ 36.6).
+"Active" leaves out an MoE model's input embedding table, as the publishers count it: OpenAI's gpt-oss card (5.13B
+active of 116.83B: "unembedding parameters are counted towards active, but not embeddings") and DeepSeek-V3's
+README_WEIGHTS (36.7B), which the shape gives only without the 0.9B input table (37.6 − 0.9 ≈ 36.6).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import replace
 
 from kb.errors import BadInput
+from kb.fit.families import FAMILY_ALIASES, family_presets, release_base
+from kb.fit.shape import ModelShape
 
 HEAD_DIM = 128  # the Llama presets' head dimension; estimated shapes keep it
 MIN_PARAMS = 1e6  # below this a "model" is a typo, not a workload
 MAX_PARAMS = 1e13  # 10 trillion: beyond any published model, so certainly a typo
-
-
-@dataclass(frozen=True)
-class ModelShape:
-    """A decoder-only transformer's shape: enough for weights, KV cache, activations and FLOPs."""
-
-    name: str
-    layers: int
-    hidden: int
-    heads: int
-    kv_heads: int
-    ffn: int  # a dense layer's FFN width
-    vocab: int
-    head_dim: int = 0  # 0: hidden // heads
-    tied: bool = False  # LM head shares the input embeddings
-    qkv_bias: bool = False  # Qwen2.5
-    qk_norm: bool = False  # Qwen3: an RMSNorm of head_dim on q and on k
-    norms_per_layer: int = 2  # Gemma 2 has four
-    experts: int = 0  # routed experts in an MoE layer (0: dense)
-    experts_active: int = 0  # routed experts a token uses
-    shared_experts: int = 0  # experts every token uses (DeepSeek, Llama 4)
-    expert_ffn: int = 0
-    moe_layers: int = 0  # how many layers are MoE (the rest use `ffn`)
-    q_lora: int = 0  # MLA (DeepSeek): query low-rank
-    kv_lora: int = 0  # MLA: the cached latent
-    rope_dim: int = 0  # MLA: the cached rope key part
-    nope_dim: int = 0
-    v_head_dim: int = 0
-    window: int = 0  # sliding-window / chunked-attention span, tokens
-    windowed_layers: int = 0  # layers whose KV cache the window caps
-    o_bias: bool = False  # gpt-oss: attention_bias puts a bias on q, k, v and o
-    sinks: bool = False  # gpt-oss: one learned attention-sink logit a head and layer
-    expert_bias: bool = False  # gpt-oss: biases on each expert's projections and on the router
-    shared_ffn: int = 0  # Qwen2-MoE: the shared expert's own width (0: expert_ffn)
-    shared_gate: bool = False  # Qwen2-MoE: a sigmoid gate (hidden -> 1) on the shared expert
-    release: str = ""  # the checkpoint's format: "" (16-bit), "fp8" (DeepSeek blocks), "mxfp4-experts" (gpt-oss)
-    estimated_from: str | None = None  # the preset a bare size's shape was scaled from
-    given_params: int | None = field(default=None)  # a bare size: the user's number, not the shape's
-
-    def __post_init__(self) -> None:
-        if not self.head_dim:
-            object.__setattr__(self, "head_dim", self.hidden // self.heads)
-
-    # -- parameters -------------------------------------------------------------------------------
-    @property
-    def mla(self) -> bool:
-        return self.kv_lora > 0
-
-    @property
-    def moe(self) -> bool:
-        return self.experts > 0
-
-    @property
-    def attention_params(self) -> int:
-        """One layer's attention weights (and biases, q/k norms)."""
-        h = self.hidden
-        if self.mla:
-            qk = self.heads * (self.nope_dim + self.rope_dim)
-            q = h * self.q_lora + self.q_lora + self.q_lora * qk if self.q_lora else h * qk
-            kv = h * (self.kv_lora + self.rope_dim) + self.kv_lora + self.kv_lora * self.heads * (
-                self.nope_dim + self.v_head_dim)
-            return q + kv + self.heads * self.v_head_dim * h
-        q, kv = self.heads * self.head_dim, self.kv_heads * self.head_dim
-        n = 2 * h * q + 2 * h * kv
-        if self.qkv_bias or self.o_bias:
-            n += q + 2 * kv
-        if self.o_bias:
-            n += h
-        if self.sinks:
-            n += self.heads
-        if self.qk_norm:
-            n += 2 * self.head_dim
-        return n
-
-    @property
-    def expert_params(self) -> int:
-        """One expert's three SwiGLU matrices (and gpt-oss's biases on them)."""
-        bias = 2 * self.expert_ffn + self.hidden if self.expert_bias else 0  # gate_up (2·ffn) and down (hidden)
-        return 3 * self.hidden * self.expert_ffn + bias
-
-    @property
-    def moe_layer_params(self) -> int:
-        """One MoE layer's MLP: routed and shared experts and the router."""
-        shared = self.shared_experts * 3 * self.hidden * (self.shared_ffn or self.expert_ffn)
-        router = self.hidden * self.experts + (self.experts if self.expert_bias else 0)
-        return self.experts * self.expert_params + shared + router + (self.hidden if self.shared_gate else 0)
-
-    @property
-    def embedding_params(self) -> int:
-        """Input embeddings + LM head (once when tied): kept in 16-bit by weight-only quantisers."""
-        return self.vocab * self.hidden * (1 if self.tied else 2)
-
-    @property
-    def norm_params(self) -> int:
-        return self.layers * self.norms_per_layer * self.hidden + self.hidden
-
-    @property
-    def shape_params(self) -> int:
-        """Total parameters of the shape (every expert)."""
-        dense_layers = self.layers - self.moe_layers
-        mlp = dense_layers * 3 * self.hidden * self.ffn + self.moe_layers * self.moe_layer_params
-        return self.embedding_params + self.layers * self.attention_params + mlp + self.norm_params
-
-    @property
-    def params(self) -> int:
-        """Parameters as published (presets) or as the user said (bare sizes)."""
-        return self.given_params if self.given_params is not None else self.shape_params
-
-    @property
-    def active_params(self) -> int:
-        """Parameters a token computes with: all but the routed experts it is not sent to."""
-        idle = self.moe_layers * (self.experts - self.experts_active) * self.expert_params
-        return self.params - idle
-
-    @property
-    def linear_params_per_layer(self) -> int:
-        """A dense block's linear layers (the LoRA targets)."""
-        return self.attention_params + 3 * self.hidden * self.ffn
-
-    # -- KV cache ---------------------------------------------------------------------------------
-    @property
-    def kv_values_per_token_layer(self) -> int:
-        """Values cached a token and layer: K and V of every kv head, or MLA's latent + rope key."""
-        if self.mla:
-            return self.kv_lora + self.rope_dim
-        return 2 * self.kv_heads * self.head_dim
-
-    def kv_cached_tokens(self, seq_len: int) -> int:
-        """Token-layers held for one sequence of `seq_len`: windowed layers keep at most `window`."""
-        capped = min(seq_len, self.window) if self.window else seq_len
-        return (self.layers - self.windowed_layers) * seq_len + self.windowed_layers * capped
-
-    def lora_params(self, rank: int) -> int:
-        """LoRA adapters (A: d_in x r, B: r x d_out) on the attention projections and the dense MLP's three."""
-        h, q, kv, f = self.hidden, self.heads * self.head_dim, self.kv_heads * self.head_dim, self.ffn
-        if self.moe:
-            f = self.expert_ffn * (self.experts_active + self.shared_experts)  # adapters on the experts used
-        per_layer = rank * (2 * (h + q) + 2 * (h + kv) + 3 * (h + f))
-        return self.layers * per_layer
 
 
 def _dense(name: str, layers: int, hidden: int, heads: int, kv: int, ffn: int, vocab: int,
@@ -231,7 +95,14 @@ NEWER = (
     _dense("llama-3.3-70b", 80, 8192, 64, 8, 28672, 128256),
     _dense("qwen3-14b", 40, 5120, 40, 8, 17408, 151936, head_dim=128, qk_norm=True),
 )
-PRESETS: dict[str, ModelShape] = {p.name: p for p in (*LLAMA, *OTHERS, *NEWER)}
+_BASE: dict[str, ModelShape] = {p.name: p for p in (*LLAMA, *OTHERS, *NEWER)}
+# issue 37's presets: the open models people name, and their quantized releases (kb/fit/families.py)
+PRESETS: dict[str, ModelShape] = {**_BASE, **family_presets(_BASE)}
+# A release's own suffix on any preset's name: "Qwen2.5-14B-Instruct-GPTQ-Int4", "Qwen3-32B-FP8", "…-AWQ"
+_RELEASE = re.compile(r"^(?P<base>.+?)(?:-(?:chat|instruct|base|it))?(?:-(?P<fmt>gptq-int4|gptq-int8|int4|int8|awq|"
+                      r"4bits?|fp8))?(?:-(?:chat|instruct))?$")
+_FORMAT = {"gptq-int4": "int4", "int4": "int4", "awq": "int4", "4bit": "int4", "4bits": "int4", "gptq-int8": "int8",
+           "int8": "int8", "fp8": "fp8"}
 
 _SIZE = re.compile(r"^\s*(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*(b|m|t|billion|million|trillion|亿|万亿|千亿)?\s*$",
                    re.IGNORECASE)
@@ -241,8 +112,9 @@ _UNIT = {"": 1.0, "b": 1e9, "billion": 1e9, "m": 1e6, "million": 1e6, "t": 1e12,
 
 def accepted_models() -> str:
     """The one-line list of what --model accepts, for error messages."""
-    return (f"a preset ({', '.join(PRESETS)}) or a size such as 7b, 13B, 6.7e9, 700亿 "
-            f"(from {MIN_PARAMS:.0e} to {MAX_PARAMS:.0e} parameters)")
+    bases = [n for n in PRESETS if not release_base(n)]
+    return (f"a preset ({', '.join(bases)}; with -Instruct/-Chat and a release's -GPTQ-Int4/-Int8/-AWQ/-FP8) or a "
+            f"size such as 7b, 13B, 6.7e9, 700亿 (from {MIN_PARAMS:.0e} to {MAX_PARAMS:.0e} parameters)")
 
 
 def parse_size(text: str) -> float | None:
@@ -256,11 +128,30 @@ def parse_size(text: str) -> float | None:
     return value
 
 
-def resolve_model(text: str) -> ModelShape:
-    """A preset by name (case, spaces and underscores aside), or a bare size with an estimated shape."""
-    key = re.sub(r"[\s_]+", "-", text.strip().lower())
+def preset_named(text: str) -> ModelShape | None:
+    """A preset by its id or a name people use for it (case, spaces and underscores aside), a quantized release's
+    suffix setting its format ("Qwen-14B-Chat-Int4" → qwen1-14b in int4); None for anything else."""
+    key = re.sub(r"[\s_/:]+", "-", text.strip().lower())
     if key in PRESETS:
         return PRESETS[key]
+    if key in ALIAS_INDEX:
+        return PRESETS[ALIAS_INDEX[key]]
+    m = _RELEASE.match(key)
+    if m and m.group("fmt"):
+        base = PRESETS.get(m.group("base")) or (PRESETS[ALIAS_INDEX[m.group("base")]]
+                                                if m.group("base") in ALIAS_INDEX else None)
+        if base is not None:
+            return replace(base, name=key, release=_FORMAT[m.group("fmt")])
+    return None
+
+
+def resolve_model(text: str) -> ModelShape:
+    """A preset by name or alias (a quantized release's suffix setting its format), or a bare size with an estimated
+    shape."""
+    key = re.sub(r"[\s_]+", "-", text.strip().lower())
+    named = preset_named(text)
+    if named is not None:
+        return named
     params = parse_size(key)
     if params is None:
         raise BadInput(f"unknown model {text!r}; accepted: {accepted_models()}", field="model")
@@ -312,3 +203,18 @@ PRESET_ALIASES: dict[str, tuple[str, ...]] = {
     "llama-3.3-70b": ("llama 3.3 70b", "llama3.3 70b", "deepseek r1 distill llama 70b", "r1 distill llama 70b"),
     "qwen3-14b": ("qwen 3 14b",),
 }
+PRESET_ALIASES.update({k: (*PRESET_ALIASES.get(k, ()), *v) for k, v in FAMILY_ALIASES.items()})
+# issue 37: DeepSeek's own and ollama's names for the R1 distills and the full model
+PRESET_ALIASES["deepseek-r1"] = (*PRESET_ALIASES["deepseek-r1"], "deepseek 671b", "deepseek 600b")
+for _preset, _names in {"qwen2.5-7b": ("deepseek r1 7b",), "qwen2.5-14b": ("deepseek r1 14b",),
+                        "qwen2.5-32b": ("deepseek r1 32b", "qwen2.5 coder 32b", "qwen2.5 coder 32b instruct"),
+                        "llama-3-8b": ("deepseek r1 8b",), "llama-3.3-70b": ("deepseek r1 70b",),
+                        "qwen2.5-72b": ("qwen2.5 72b instruct",)}.items():
+    PRESET_ALIASES[_preset] = (*PRESET_ALIASES.get(_preset, ()), *_names)
+PRESET_ALIASES["qwen2.5-7b"] = (*PRESET_ALIASES["qwen2.5-7b"], "qwen2.5 coder 7b", "qwen2.5 coder 7b instruct",
+                                "qwen2.5 7b instruct")
+PRESET_ALIASES["qwen2.5-14b"] = (*PRESET_ALIASES["qwen2.5-14b"], "qwen2.5 14b instruct")
+PRESET_ALIASES["qwen2.5-32b"] = (*PRESET_ALIASES["qwen2.5-32b"], "qwen2.5 32b instruct")
+# every alias, spaced as an id is (for names given to --model and POST /v1/fit)
+ALIAS_INDEX: dict[str, str] = {re.sub(r"[\s_/:]+", "-", a): p for p, names in PRESET_ALIASES.items() for a in names}
+

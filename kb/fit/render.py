@@ -11,7 +11,7 @@ from kb.language import Language
 from kb.numbers import GIB
 from kb.words.answer import gpu_name
 from kb.words.catalog import table
-from kb.words.fit import alternative_note, render, serving_note
+from kb.words.fit import alternative_note, cards_note, offload_note, render, serving_note, total_note
 from kb.words.width import align, width
 
 MAX_ROWS = 10  # a terminal table longer than this stops being "short"; --json carries every row
@@ -37,7 +37,8 @@ def render_fit_text(result: FitResult, language: Language, cited: dict[str, int]
     r = result
     verdict = L["fits"] if r.fits else L["nofit"]
     out = [f"{L['check']}: {r.model} · {L['workloads'].get(r.workload, r.workload)} · {r.precision} · "
-           f"{gpu_name(r.gpu)} × {r.gpu_count} → {verdict}", ""]
+           f"{gpu_name(r.gpu)} × {r.gpu_count} → {verdict}", "",
+           render(total_note(r), language), render(cards_note(r), language), ""]
     per = r.per_gpu_breakdown
     rows = [[L[k], _gib(getattr(r.breakdown, k)), _gib(getattr(per, k)) if per else ""]
             for k in TERMS if getattr(r.breakdown, k)]
@@ -47,6 +48,8 @@ def render_fit_text(result: FitResult, language: Language, cited: dict[str, int]
             f"{L['min_gpus']}: {r.min_gpus if r.min_gpus is not None else L['none']}"]
     if r.layout is not None and r.gpu_count > 1:
         out.append(f"{L['layout']}: {layout_text(r, language)}")
+    if r.offload is not None:
+        out.append(render(offload_note(r.offload), language))
     if r.serving is not None:
         out.append(render(serving_note(r.serving), language))
     for a in r.alternatives:
@@ -66,7 +69,9 @@ def render_fit_text(result: FitResult, language: Language, cited: dict[str, int]
     out += ["", f"{L['assumptions']}:", *(f"- {a}" for a in r.assumptions),
             "", f"{L['steps']}:", *(f"{i}. {s}" for i, s in enumerate(r.steps, 1)),
             ""]
-    if cited is None:
+    if not r.citations:  # (a card kb has no record of cites nothing: its memory is the request's)
+        pass
+    elif cited is None:
         out.append(f"{L['citations']}: {', '.join(r.citations)}")
     elif marks := [f"[{cited[c]}]" for c in r.citations if c in cited]:
         out.append(f"{L['citations']}: {' '.join(marks)}")

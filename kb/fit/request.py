@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from kb.errors import BadInput
 
@@ -15,11 +15,12 @@ PRECISIONS: tuple[str, ...] = ("fp32", "bf16", "fp16", "fp8", "int8", "int4", "n
 MAX_COUNT = 65536  # 8,192 nodes of 8: past the largest published training clusters (Llama 3: 16,384 H100)
 MAX_TP = 64  # a tensor-parallel group past one NVL72 rack is a typo
 MAX_PP = 256
-DEFAULT_INTER_NODE_GBPS = 400.0  # InfiniBand NDR / 400G RoCE, one NIC a GPU (cluster.md)
+DEFAULT_INTER_NODE_GBPS = 400.0  # InfiniBand NDR / 400G RoCE, one NIC a GPU (DGX H100 user guide)
 MAX_SEQ = 1_048_576  # 1M tokens: the longest context any released model serves
 MAX_BATCH = 4096
 MAX_CONCURRENCY = 65536  # past any one deployment's concurrent sequences
 MAX_TOKENS = 1e15  # a thousand trillion training tokens: far past any corpus
+MAX_HOST_GIB = 65536  # 64 TiB of host memory a node: past any server's DIMM slots
 
 # Precisions each workload is modelled for, the default first.
 WORKLOAD_PRECISIONS: dict[str, tuple[str, ...]] = {
@@ -29,6 +30,16 @@ WORKLOAD_PRECISIONS: dict[str, tuple[str, ...]] = {
     "qlora": ("nf4",),
 }
 DEFAULT_SEQ = {"inference": 4096, "full": 2048, "lora": 2048, "qlora": 2048}
+
+
+class BatchPhase(BaseModel):
+    """One phase of a run's batch schedule: `batch_tokens` an optimizer step until `until_tokens` have been trained
+    (null: to the end)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    until_tokens: float | None = Field(default=None, gt=0, le=MAX_TOKENS, allow_inf_nan=False)
+    batch_tokens: int = Field(ge=1, le=2**31)
 
 
 class FitRequest(BaseModel):
@@ -68,7 +79,18 @@ class FitRequest(BaseModel):
     lora_rank: int = Field(default=64, ge=1, le=4096, description="LoRA/QLoRA rank (adapters on all linear layers)")
     concurrency: int | None = Field(default=None, ge=1, le=MAX_CONCURRENCY,
                                     description="inference: sequences served at once (default: batch)")
-    offload: bool = Field(default=False, description="full training: optimizer states offloaded to the host")
+    offload: bool = Field(default=False, description="full training: optimizer states (and gradients) offloaded to "
+                          "the host, DeepSpeed ZeRO-Offload")
+    offload_params: bool = Field(default=False, description="full training: the parameters offloaded too (ZeRO-3 "
+                                 "offload_param; implies offload and ZeRO-3)")
+    offload_device: Literal["cpu", "nvme"] = Field(default="cpu", description="where offloaded states go: host "
+                                                   "memory, or NVMe (ZeRO-Infinity)")
+    host_memory_gib: float | None = Field(default=None, gt=0, le=MAX_HOST_GIB, allow_inf_nan=False,
+                                          description="host (CPU) memory a node, GiB: checked against what offload "
+                                          "needs there")
+    batch_schedule: list[BatchPhase] | None = Field(default=None, max_length=16, description="a run's batch "
+                                                    "schedule: tokens an optimizer step until a token count, phase by "
+                                                    "phase (the last phase runs to the end)")
 
     @field_validator("model")
     @classmethod
@@ -76,6 +98,20 @@ class FitRequest(BaseModel):
         if not v.strip() and info.data.get("config") is None:
             raise ValueError("give a model (a preset or a size) or a config.json")
         return v
+
+    @model_validator(mode="after")
+    def _offload_modes(self) -> FitRequest:
+        """Parameter offload is ZeRO-3's and includes the optimizer's; NVMe is a place to offload to."""
+        if self.offload_params or self.offload_device == "nvme":
+            self.offload = True
+        if self.offload_params and self.zero is not None and self.zero != 3:
+            raise ValueError("parameter offload needs ZeRO stage 3")
+        return self
+
+    @property
+    def offload_mode(self) -> str:
+        """none | optimizer | params (optimizer and parameters)."""
+        return "params" if self.offload_params else "optimizer" if self.offload else "none"
 
 
 ACCEPTED = {
@@ -98,6 +134,11 @@ ACCEPTED = {
     "lora_rank": "a whole number from 1 to 4096",
     "concurrency": f"a whole number from 1 to {MAX_CONCURRENCY}",
     "offload": "true or false",
+    "offload_params": "true or false; true only with ZeRO stage 3 (parameter offload is ZeRO-3's)",
+    "offload_device": "cpu or nvme",
+    "host_memory_gib": f"a positive number of GiB a node up to {MAX_HOST_GIB:,}",
+    "batch_schedule": "phases of {until_tokens, batch_tokens}, e.g. [{\"until_tokens\": 2.87e12, "
+                      "\"batch_tokens\": 8388608}, {\"batch_tokens\": 16777216}]",
 }
 
 
@@ -107,7 +148,7 @@ def parse_request(**fields: Any) -> FitRequest:
         return FitRequest(**fields)
     except ValidationError as e:
         err = e.errors()[0]
-        name = str(err["loc"][0]) if err["loc"] else "model"
+        name = str(err["loc"][0]) if err["loc"] else "offload_params" if "offload" in err["msg"] else "model"
         got = fields.get(name)
         accepted = ACCEPTED.get(name, "see `kb fit --help`")
         raise BadInput(f"{name.replace('_', '-')} {got!r} is not accepted; accepted: {accepted}", field=name) from e

@@ -54,6 +54,22 @@ class Layout(BaseModel):
     bubble_fraction: float = Field(ge=0, le=1)
     global_batch_tokens: int | None = Field(default=None, ge=1)
     step_s: float | None = Field(default=None, ge=0, description="one optimizer step, seconds")
+    virtual_stages: int = Field(default=1, ge=1, description="interleaved pipeline chunks a PP rank holds")
+
+
+class Offload(BaseModel):
+    """Full training with states off the GPU (DeepSpeed ZeRO-Offload / ZeRO-Infinity): what the host or NVMe holds."""
+
+    what: Literal["optimizer", "params"] = Field(description="optimizer: optimizer states and gradients; params: "
+                                                 "the parameters too (ZeRO-3)")
+    device: Literal["cpu", "nvme"]
+    nodes: int = Field(ge=1)
+    bytes_per_param: float = Field(ge=0, description="what DeepSpeed's estimator charges a parameter on the host")
+    host_required_bytes: int | None = Field(default=None, ge=0, description="a node; null for NVMe (buffers only, "
+                                            "not estimated)")
+    nvme_required_bytes: int | None = Field(default=None, ge=0, description="a node, NVMe offload only")
+    host_available_bytes: int | None = Field(default=None, ge=0, description="the stated host memory a node")
+    host_fits: bool | None = Field(default=None, description="null: no host memory stated (or none estimated)")
 
 
 class Alternative(BaseModel):
@@ -106,6 +122,16 @@ class FitResult(BaseModel):
     energy_cny_per_hour: float | None = Field(default=None, ge=0)
     active_params: int = Field(default=0, ge=0, description="what a token computes with; = model_params if dense")
     kv_bytes_per_token: int = Field(default=0, ge=0, description="16-bit KV bytes a token, full attention")
+    total_required_bytes: int = Field(default=0, ge=0, description="the whole job's memory, the breakdown's sum "
+                                      "across all GPUs (the total a totals-first answer leads with)")
+    gpu_known: bool = Field(default=True, description="false: a card kb has no record of, checked from its stated "
+                            "memory; its speed, power and price are unknown")
+    unknown_figures: list[str] = Field(default_factory=list, description="what the check could not compute because "
+                                       "no public figure exists: speed, power, price")
+    precision_mode: str = Field(default="native", description="how the card computes the precision: native, "
+                                "weight-only (stored low, computed in 16-bit), upcast (computed in FP32), unchecked "
+                                "(a card kb has no record of)")
+    offload: Offload | None = Field(default=None, description="full training with offload: what the host holds")
     serving: Serving | None = Field(default=None, description="inference only")
     alternatives: list[Alternative] = Field(default_factory=list)
     layout: Layout | None = Field(default=None, description="how the GPUs are arranged (contracts.md)")
@@ -117,7 +143,29 @@ class FitResult(BaseModel):
     def _dense_default(self) -> "FitResult":
         if not self.active_params:
             self.active_params = self.model_params
+        if not self.total_required_bytes:
+            self.total_required_bytes = sum(self.breakdown.model_dump().values())
         return self
+
+
+class MemoryNeed(BaseModel):
+    """What a check needs of a card kb has no record of, when no memory was stated: the memory it would need a card
+    at the count asked (the least-memory layout), and the whole job's total with its terms."""
+
+    gpu: str = Field(description="the card as named")
+    gpu_count: int = Field(ge=1)
+    model: str
+    model_params: int = Field(ge=1)
+    workload: str
+    precision: str
+    seq_len: int = Field(ge=1)
+    batch: int = Field(ge=1)
+    per_gpu_required_bytes: int = Field(ge=0)
+    total_required_bytes: int = Field(ge=0)
+    breakdown: Breakdown
+    per_gpu_breakdown: Breakdown
+    assumptions: list[str]
+    steps: list[str]
 
 
 class SelectionRow(BaseModel):

@@ -28,6 +28,7 @@ class _Row:
     hours: float | None
     base: FitResult  # the check at min_gpus (numbers only)
     request: object = None  # the FitRequest behind `base`
+    replicas: int | None = None  # inference: copies of the model at this count (the serving layout's, if any)
 
 
 def _team_prices(engine: Checker) -> list[Note]:
@@ -102,7 +103,10 @@ def select(engine: Checker, model: str, workload: str, *, budget_cny: float | No
             # the link's share of a step depends on the count, so each row's time is its own check's
             at_c = base if c == need else engine.numbers(req.model_copy(update={"count": c}))
             hours = at_c.train_wall_hours
-            rows.append(_Row(gpu, c, need, c * (gpu.price_cny or 0.0), tps, hours, base, base_req))
+            # serving at scale: copies of the model side by side (a concurrency's own layout where one was asked)
+            copies = (at_c.serving.replicas if at_c.serving is not None and at_c.serving.replicas > c // need
+                      else c // need) if workload == "inference" else None
+            rows.append(_Row(gpu, c, need, c * (gpu.price_cny or 0.0), tps, hours, base, base_req, copies))
 
     has_speed = any((r.tps if workload == "inference" else r.hours) is not None for r in rows)
 
@@ -117,7 +121,7 @@ def select(engine: Checker, model: str, workload: str, *, budget_cny: float | No
         SelectionRow(gpu=r.gpu.id, gpu_count=r.count, capex_cny=r.capex, decode_tokens_per_s=r.tps,
                      train_wall_hours=r.hours, per_gpu_required_bytes=r.base.per_gpu_required_bytes,
                      per_gpu_available_bytes=r.base.per_gpu_available_bytes,
-                     replicas=r.count // r.min_gpus if workload == "inference" else None,
+                     replicas=r.replicas,
                      headroom_bytes=r.base.headroom_bytes,
                      rank_by_time=by_time.index(r) + 1, rank_by_cost=by_cost.index(r) + 1)
         for r in by_cost
@@ -170,10 +174,10 @@ def budget_options(engine: Checker, budget_cny: float, *, max_gpus: int | None =
             excluded.append(note("excluded_over_budget", gpu=gpu.id, need=1, cost=gpu.price_cny))
     by_memory = sorted(rows, key=lambda r: (-r[0].vram_bytes * r[1], r[1] * (r[0].price_cny or 0)))
     if low_power:
-        by_memory = sorted(rows, key=lambda r: (r[0].tdp_w * r[1], -r[0].vram_bytes * r[1]))
+        by_memory = sorted(rows, key=lambda r: ((r[0].tdp_w or float("inf")) * r[1], -r[0].vram_bytes * r[1]))
     by_cost = sorted(rows, key=lambda r: (r[1] * (r[0].price_cny or 0), -r[0].vram_bytes * r[1]))
     out = [SelectionRow(gpu=g.id, gpu_count=c, capex_cny=c * (g.price_cny or 0), per_gpu_available_bytes=g.vram_bytes,
-                        power_w=c * g.tdp_w,
+                        power_w=c * g.tdp_w if g.tdp_w is not None else None,
                         rank_by_time=by_memory.index((g, c)) + 1, rank_by_cost=by_cost.index((g, c)) + 1)
            for g, c in by_memory]
     assumptions = [note("selection_no_model", cap=max(GEFORCE_COUNTS)), note("selection_capex"), *_team_prices(engine)]
@@ -191,7 +195,8 @@ def single_card_options(engine: Checker, *, by_power: bool = False, language: La
     §11.4 or §11.2 line says which it would buy."""
     rows = [g for g in engine.gpus.values() if g.price_cny is not None and not g.datacenter]
     excluded = [note("excluded_no_price", gpu=g.id) for g in engine.gpus.values() if g.price_cny is None]
-    by_memory = sorted(rows, key=lambda g: (g.tdp_w, -g.vram_bytes) if by_power else (-g.vram_bytes, g.price_cny or 0))
+    by_memory = sorted(rows, key=lambda g: (g.tdp_w or float("inf"), -g.vram_bytes) if by_power
+                       else (-g.vram_bytes, g.price_cny or 0))
     by_cost = sorted(rows, key=lambda g: (g.price_cny or 0, -g.vram_bytes))
     out = [SelectionRow(gpu=g.id, gpu_count=1, capex_cny=g.price_cny or 0, per_gpu_available_bytes=g.vram_bytes,
                         power_w=g.tdp_w, rank_by_time=by_memory.index(g) + 1, rank_by_cost=by_cost.index(g) + 1)

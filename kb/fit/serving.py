@@ -1,5 +1,5 @@
 """Serving: where a model's copies go (TP inside a node, PP across nodes only when a node cannot hold it, more
-replicas for throughput: vLLM's distributed-serving rules, cluster.md), and what each copy serves.
+replicas for throughput: vLLM's docs, "Distributed Inference and Serving"), and what each copy serves.
 
 A replica is `tp · pp` GPUs; the sequences served at once are spread evenly over the replicas. Below a node
 one replica uses the largest TP the heads allow (and, where the heads allow less than the GPUs given, the rest
@@ -125,7 +125,7 @@ def serve(r: Replicas, gpu: GpuSpec, shape: ModelShape, plan: MemoryPlan, availa
     steps.append(note("kv_capacity_step", available=available / GIB, fixed=fixed / GIB, count=n * r.replicas,
                       space=gb(kv_space), per_token=per_token, tokens=cap_tokens, per_seq=gb(per_seq), seq=seq,
                       sequences=max_seqs))
-    lk = speed.link(gpu)
+    lk = speed.link(gpu, r.tp)
     out = Serving(concurrency=total_sequences, context_tokens=seq, kv_tokens_capacity=cap_tokens,
                   max_concurrent_sequences=max_seqs, prefill_token_budget=budget,
                   prefill_tokens=prefill_tokens(seq, total_sequences, budget), tensor_parallel=r.tp,

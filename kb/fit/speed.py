@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from kb.fit.gpus import GpuSpec
 from kb.fit.presets import ModelShape
+from kb.fit.topology import PCIE_ASSUMED_GBS
 from kb.words.note import Note, note
 
 ALLREDUCE_LATENCY_S = {"nvlink": 10e-6, "pcie": 30e-6}  # kb's allowance a collective, not a measurement
@@ -29,25 +30,26 @@ class Link:
     gbs_one_way: float
 
 
-def link(gpu: GpuSpec) -> Link:
-    """The link tensor parallelism uses: NVLink where the card has it, else PCIe (records give both directions)."""
-    if gpu.nvlink_gbs > 0:
+def link(gpu: GpuSpec, count: int = 0) -> Link:
+    """The link tensor parallelism over `count` GPUs uses: NVLink where it joins them all, else PCIe (records give
+    both directions; count 0: a node's GPUs)."""
+    if gpu.nvlink_gbs and gpu.nvlink_spans(count or gpu.gpus_per_node):
         return Link("nvlink", gpu.nvlink_gbs / 2)
-    return Link("pcie", gpu.pcie_gbs / 2)
+    return Link("pcie", (gpu.pcie_gbs or PCIE_ASSUMED_GBS) / 2)
 
 
 def allreduce_seconds(gpu: GpuSpec, count: int, shape: ModelShape, tokens: int) -> float:
     """Time of one forward pass's all-reduces: 2 a layer of tokens × hidden × 2 B (0 on one GPU)."""
     if count <= 1:
         return 0.0
-    lk = link(gpu)
+    lk = link(gpu, count)
     data = tokens * shape.hidden * ACTIVATION_BYTES
     one = 2 * (count - 1) / count * data / (lk.gbs_one_way * 1e9) + ALLREDUCE_LATENCY_S[lk.kind]
     return 2 * shape.layers * one
 
 
 def allreduce_note(gpu: GpuSpec, count: int, shape: ModelShape, tokens: int, seconds: float) -> Note:
-    lk = link(gpu)
+    lk = link(gpu, count)
     return note("allreduce_step", layers=shape.layers, tokens=tokens, hidden=shape.hidden, count=count,
                 link=note(f"link.{lk.kind}"), gbs=lk.gbs_one_way, latency_us=ALLREDUCE_LATENCY_S[lk.kind] * 1e6,
                 ms=seconds * 1e3)
@@ -107,14 +109,14 @@ def decode(gpu: GpuSpec, count: int, shape: ModelShape, weight_bytes: int, kv_by
     w = (weight_bytes - unread_bytes) * read_fraction(shape, sequences)
     kv = kv_bytes_per_seq * sequences
     flops = sequences * (2 * shape.active_params + 4 * shape.layers * context * attention_dim(shape))
-    return Decode(sequences, (w + kv) / (gpu.bandwidth_gbs * 1e9 * count),
-                  flops / ((tflops or gpu.bf16_dense_tflops) * 1e12 * count),
+    return Decode(sequences, (w + kv) / (gpu.bandwidth * 1e9 * count),
+                  flops / ((tflops or gpu.rate16) * 1e12 * count),
                   allreduce_seconds(gpu, count, shape, sequences), w, kv, flops)
 
 
 def decode_note(gpu: GpuSpec, count: int, d: Decode, tflops: float | None = None) -> Note:
-    return note("decode_step", count=count, bandwidth=gpu.bandwidth_gbs, weights=d.weights_read / 1e9,
-                kv=d.kv_read / 1e9, memory_ms=d.memory_s * 1e3, flops=d.flops, tflops=tflops or gpu.bf16_dense_tflops,
+    return note("decode_step", count=count, bandwidth=gpu.bandwidth, weights=d.weights_read / 1e9,
+                kv=d.kv_read / 1e9, memory_ms=d.memory_s * 1e3, flops=d.flops, tflops=tflops or gpu.rate16,
                 compute_ms=d.compute_s * 1e3, comm_ms=d.comm_s * 1e3, bound=note(f"bound.{d.bound}"),
                 batch=d.sequences, tps=d.aggregate, per_seq=d.per_sequence)
 
@@ -125,7 +127,7 @@ def prefill_seconds(gpu: GpuSpec, count: int, shape: ModelShape, seq_len: int, b
     plus tensor parallelism's all-reduces."""
     d = shape.heads * shape.head_dim
     flops = 2 * shape.active_params * seq_len * batch + 2 * shape.layers * seq_len**2 * d * batch
-    peak = tflops or gpu.bf16_dense_tflops
+    peak = tflops or gpu.rate16
     rate = peak * 1e12 * mfu * count
     comm = allreduce_seconds(gpu, count, shape, seq_len * batch)
     t = flops / rate + comm
@@ -151,7 +153,7 @@ def data_parallel_step(gpu: GpuSpec, count: int, shape: ModelShape, stage: int, 
     compute, so a step takes the longer of the two.
     """
     lk = link(gpu)
-    compute = 6 * shape.active_params * tokens_per_step / (gpu.bf16_dense_tflops * 1e12 * mfu * count)
+    compute = 6 * shape.active_params * tokens_per_step / (gpu.rate16 * 1e12 * mfu * count)
     factor = 3 if stage == 3 else 2
     moved = factor * 2 * shape.params * (count - 1) / count
     comm = moved / (lk.gbs_one_way * 1e9)
@@ -161,15 +163,17 @@ def data_parallel_step(gpu: GpuSpec, count: int, shape: ModelShape, stage: int, 
                                comm=comm, bound=note(f"bound.{bound}"), scale=max(1.0, comm / compute))
 
 
-def training_hours(gpu: GpuSpec, count: int, shape: ModelShape, tokens: float, mfu: float
+def training_hours(gpu: GpuSpec, count: int, shape: ModelShape, tokens: float, mfu: float, seq_len: int
                    ) -> tuple[float, float, list[Note]]:
-    """(GPU-hours, wall-clock hours) for 6·N_active·T FLOP at the dense peak × MFU, + TP all-reduces."""
-    params = shape.active_params
-    flops = 6 * params * tokens
-    gpu_hours = flops / (gpu.bf16_dense_tflops * 1e12 * mfu) / 3600
+    """(GPU-hours, wall-clock hours) for the model FLOPs of `tokens` (6·N_active + causal attention a token) at the
+    16-bit dense peak × MFU."""
+    per_token = shape.train_flops_per_token(seq_len)
+    flops = per_token * tokens
+    gpu_hours = flops / (gpu.rate16 * 1e12 * mfu) / 3600
     wall = gpu_hours / count
     return gpu_hours, wall, [
-        note("train_compute_step", params=params, tokens=tokens, flops=flops),
-        note("gpu_hours_step", flops=flops, tflops=gpu.bf16_dense_tflops, mfu=mfu, gpu_hours=gpu_hours,
-             count=count, wall=wall),
+        note("train_flops_step", params=shape.active_params, attention=per_token - 6 * shape.active_params,
+             seq=seq_len, tokens=tokens, six=6 * shape.active_params * tokens,
+             attn=(per_token - 6 * shape.active_params) * tokens, flops=flops),
+        note("gpu_hours_step", flops=flops, tflops=gpu.rate16, mfu=mfu, gpu_hours=gpu_hours, count=count, wall=wall),
     ]

@@ -1,11 +1,10 @@
 """Links: what carries the bytes between two GPUs, inside a node and between nodes.
 
-Figures (NVIDIA's HGX and DGX datasheets, AMD's MI300X platform brief; the Llama 3 paper and DeepSeek-V3's report
-for the network): a node of SXM/HGX/OAM parts holds 8 GPUs on NVLink/NVSwitch
-(Infinity Fabric for MI300X); GeForce and PCIe cards have no NVLink, so every byte between them crosses
-PCIe. Records give links with both directions together; a collective's ring moves data one way, so kb
-divides by 2. Between nodes each GPU has one NIC: InfiniBand NDR / 400G RoCE, 400 Gb/s ≈ 50 GB/s a GPU
-a direction by default (a setting and --inter-node-gbps).
+Figures (NVIDIA DGX H100 / HGX and AMD MI300X platform datasheets): a node of SXM/HGX/OAM parts holds 8 GPUs
+on NVLink/NVSwitch (Infinity Fabric for MI300X); GeForce and PCIe cards have no NVLink, so every byte between
+them crosses PCIe. Records give links with both directions together; a collective's ring moves data one way,
+so kb divides by 2. Between nodes each GPU has one NIC (the DGX H100 user guide: eight ConnectX-7 at 400 Gb/s):
+InfiniBand NDR / 400G RoCE, 400 Gb/s ≈ 50 GB/s a GPU a direction by default (a setting and --inter-node-gbps).
 """
 
 from __future__ import annotations
@@ -32,12 +31,16 @@ class Link:
         return LATENCY_S[self.family]
 
 
-def intra_node(gpu: GpuSpec) -> Link:
-    """The link between GPUs of one node: NVLink/Infinity Fabric where the record has it, else PCIe."""
-    if gpu.nvlink_gbs > 0:
+PCIE_ASSUMED_GBS = 64.0  # PCIe 4.0 x16 both ways, for a card whose record gives no PCIe figure (only ranks layouts)
+
+
+def intra_node(gpu: GpuSpec, span: int = 0) -> Link:
+    """The link between `span` GPUs of one node (0: all of them): NVLink/Infinity Fabric where the record has it and
+    it joins them all (a two-card bridge joins pairs only), else PCIe."""
+    if gpu.nvlink_gbs and gpu.nvlink_spans(span or gpu.gpus_per_node):
         return Link(gpu.intra_node_link, "nvlink", gpu.nvlink_gbs / 2)
-    return Link(gpu.intra_node_link if gpu.intra_node_link.startswith("pcie") else "pcie-4", "pcie",
-                gpu.pcie_gbs / 2)
+    kind = gpu.intra_node_link if gpu.intra_node_link.startswith("pcie") else "pcie-4"
+    return Link(kind, "pcie", (gpu.pcie_gbs or PCIE_ASSUMED_GBS) / 2)
 
 
 def inter_node(gbps: float) -> Link:
@@ -48,8 +51,8 @@ def inter_node(gbps: float) -> Link:
 def group_link(gpu: GpuSpec, span: int, stride: int, inter: Link) -> Link:
     """The slowest link a group of `span` GPUs spaced `stride` apart crosses: inside one node, or the network."""
     if span <= 1:
-        return intra_node(gpu)
-    return intra_node(gpu) if span * stride <= gpu.gpus_per_node else inter
+        return intra_node(gpu, 1)
+    return intra_node(gpu, span * stride) if span * stride <= gpu.gpus_per_node else inter
 
 
 def ring_seconds(data_bytes: float, members: int, link: Link) -> float:

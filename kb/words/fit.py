@@ -81,3 +81,90 @@ def render(n: Note, language: Language) -> str:
 
 def render_all(notes: list[Note], language: Language) -> list[str]:
     return [render(n, language) for n in notes]
+
+
+GIB_BYTES = 2**30
+TERM_ORDER = ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead")
+
+
+def _terms(breakdown: Any) -> list[Note]:
+    return [Note("total_term", {"term": Note(f"term.{k}"), "gib": getattr(breakdown, k) / GIB_BYTES})
+            for k in TERM_ORDER if getattr(breakdown, k)]
+
+
+def total_note(r: Any) -> Note:
+    """A FitResult's (or MemoryNeed's) total first, with its terms.
+
+    "… needs 140.2 GiB in all: weights 128.5 GiB + …"."""
+    o = getattr(r, "offload", None)
+    host: Any = ""
+    if o is not None and o.host_required_bytes:
+        host = Note("total_host", {"host": o.host_required_bytes / GIB_BYTES})
+    elif o is not None and o.nvme_required_bytes:
+        host = Note("total_nvme", {"nvme": o.nvme_required_bytes / GIB_BYTES})
+    return Note("total_line", {"model": r.model, "workload": Note(f"workload.{r.workload}"), "precision": r.precision,
+                               "total": r.total_required_bytes / GIB_BYTES, "host": host,
+                               "terms": _terms(r.breakdown)})
+
+
+def cards_note(r: Any) -> Note:
+    """The per-card verdict after the total: "on 2 × A100 80GB, 70.1 GiB a card against 80.0 GiB: fits"."""
+    fits = r.per_gpu_required_bytes <= r.per_gpu_available_bytes  # (the cards' own verdict; offload's host is apart)
+    return Note("total_cards", {"count": r.gpu_count, "gpu": r.gpu, "per_gpu": r.per_gpu_required_bytes / GIB_BYTES,
+                                "available": r.per_gpu_available_bytes / GIB_BYTES,
+                                "outcome": Note("fits" if fits else "nofit")})
+
+
+def need_note(n: Any) -> Note:
+    """A card kb has no record of, no memory stated: the memory a card the check would need."""
+    return Note("total_need", {"gpu": n.gpu, "count": n.gpu_count, "per_gpu": n.per_gpu_required_bytes / GIB_BYTES})
+
+
+def support_note(s: Any) -> Note:
+    """A PrecisionSupport in one sentence: whether and how the card computes the format, and what runs instead."""
+    cc = s.compute_capability if s.compute_capability[:1].isdigit() else "—"
+    return Note(f"support.{s.mode}", {"gpu": s.gpu, "arch": s.architecture, "cc": cc, "precision": s.precision,
+                                      "workload": Note(f"workload.{s.workload}"), "instead": " / ".join(s.instead)})
+
+
+def feature_note(f: Any) -> Note:
+    """A CardFeature ("does card X support Y") in one sentence, its detail (NVLink GB/s, MIG instances) included."""
+    name = Note(f"feature.{f.feature}")
+    if f.feature in ("architecture", "compute_capability"):
+        return Note("feature.value", {"gpu": f.gpu, "feature": name, "value": f.value})
+    if f.feature == "ecc":
+        return Note("feature.value", {"gpu": f.gpu, "feature": name, "value": Note(f"ecc_state.{f.value}")})
+    if f.feature == "nvlink":
+        kind = str(f.value)
+        if kind == "unknown":
+            return Note("feature.unknown", {"gpu": f.gpu, "feature": name})
+        if kind == "none":
+            return Note("feature.no", {"gpu": f.gpu, "feature": name, "detail": ""})
+        if kind in ("infinity-fabric", "hccs", "roce"):
+            gbs: Any = Note("feature.gbs", {"gbs": f.detail}) if f.detail else ""
+            return Note("feature.other_fabric", {"gpu": f.gpu, "kind": Note(f"nvlink_kind.{kind}"), "gbs": gbs})
+        detail: Any = Note("feature.nvlink_detail", {"kind": Note(f"nvlink_kind.{kind}"), "gbs": f.detail}) \
+            if f.detail else ""
+        return Note("feature.yes", {"gpu": f.gpu, "feature": name, "detail": detail})
+    if f.value is None:
+        return Note("feature.unknown", {"gpu": f.gpu, "feature": name})
+    detail = ""
+    if f.feature == "mig" and f.value:
+        detail = Note("feature.mig_detail", {"n": f.detail})
+    elif f.feature in ("bf16", "fp8", "fp4") and str(f.detail)[:1].isdigit():
+        detail = Note("feature.cc_detail", {"cc": f.detail})
+    return Note("feature.yes" if f.value else "feature.no", {"gpu": f.gpu, "feature": name, "detail": detail})
+
+
+def offload_note(o: Any) -> Note:
+    """FitResult.offload in one sentence: what went where, and whether the stated host memory holds it."""
+    what = Note(f"offload.{o.what}")
+    if o.device == "nvme":
+        return Note("offload_line_nvme", {"what": what, "nvme": f"{(o.nvme_required_bytes or 0) / GIB_BYTES:,.1f} GiB"})
+    available: Any = ""
+    if o.host_available_bytes is not None and o.host_fits is not None:
+        available = Note("offload_available", {"available": f"{o.host_available_bytes / GIB_BYTES:,.0f} GiB",
+                                               "outcome": Note("fits" if o.host_fits else "nofit")})
+    host = f"{(o.host_required_bytes or 0) / GIB_BYTES:,.1f} GiB"
+    return Note("offload_line", {"what": what, "device": Note("offload.cpu"), "host": host, "available": available})
+

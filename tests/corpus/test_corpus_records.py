@@ -223,6 +223,13 @@ def check_record(rec: Record, guide: Guide, english: str = "") -> list[str]:
                 bad(f"{where}: a derived figure must say how it is computed (note or ref)")
             allowed |= number_values(provenance)
 
+    # --- capabilities (spec records): what the card can compute and how it connects, each with its source
+    if kind == "spec":
+        problems += [f"{name}: {p}" for p in check_capabilities(meta.get("capabilities"))]
+    for cap in (meta.get("capabilities") or {}).values():
+        if isinstance(cap, dict):
+            allowed |= number_values(f"{cap.get('value')} {cap.get('note') or ''}")
+
     # --- numbers in the title and body
     text = f"{meta.get('title') or ''}\n{rec.body}"
     if kind == "concept":  # a name with a number in it ("RTX 4090", "Llama 3", "ZeRO-2") is not a figure
@@ -300,6 +307,42 @@ def check_concept(meta: dict[str, Any], body: str, english: str = "") -> list[st
     if not isinstance(related, list) or not all(isinstance(r, str) for r in related):
         problems.append("related must be a list of record ids")
     return problems
+
+
+CAPABILITIES = {  # every spec record says each of these, with a source (a value may be "unknown")
+    "architecture": str, "compute_capability": str, "bf16_tensor": bool, "fp8_tensor": bool, "fp4_tensor": bool,
+    "nvlink": str, "mig": (int, str), "ecc": str,
+}
+NVLINK_KINDS = {"none", "bridge", "nvswitch", "nvlink 2", "infinity-fabric", "hccs", "roce", "unknown"}
+ECC_STATES = {"always on", "on by default", "off by default", "none", "unknown"}
+
+
+def check_capabilities(caps: Any) -> list[str]:
+    """What is wrong with a spec record's capabilities: a missing one, a value of the wrong kind, no source."""
+    if not isinstance(caps, dict):
+        return ["a spec record needs capabilities (architecture, compute_capability, bf16/fp8/fp4_tensor, nvlink, "
+                "mig, ecc)"]
+    bad = [f"capability {k!r} is missing" for k in CAPABILITIES if k not in caps]
+    for key, cap in caps.items():
+        if key not in CAPABILITIES:
+            bad.append(f"capability {key!r} is not one kb knows ({', '.join(CAPABILITIES)})")
+            continue
+        if not isinstance(cap, dict) or "value" not in cap:
+            bad.append(f"capability {key!r} needs a value")
+            continue
+        value, kinds = cap["value"], CAPABILITIES[key]
+        if not (value == "unknown" or isinstance(value, kinds)):
+            bad.append(f"capability {key!r}: {value!r} is not {kinds}")
+        if cap.get("source") not in ("vendor", "derived") or not str(cap.get("note") or "").strip():
+            bad.append(f"capability {key!r} needs source vendor/derived and a note naming the document")
+    if caps.get("nvlink", {}).get("value") not in NVLINK_KINDS:
+        bad.append(f"capability 'nvlink' must be one of {sorted(NVLINK_KINDS)}")
+    if caps.get("ecc", {}).get("value") not in ECC_STATES:
+        bad.append(f"capability 'ecc' must be one of {sorted(ECC_STATES)}")
+    mig = caps.get("mig", {}).get("value")
+    if isinstance(mig, str) and mig not in ("none", "unknown"):
+        bad.append("capability 'mig' is a number of instances, 'none' or 'unknown'")
+    return bad
 
 
 # --------------------------------------------------------------------------- the real corpus

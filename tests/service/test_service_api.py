@@ -83,6 +83,24 @@ def test_fit_serving_estimate_over_http(client: TestClient) -> None:
     assert client.post("/v1/fit", json={**body, "concurrency": 0}).status_code == 422
 
 
+def test_fit_issue_37_fields_over_http(client: TestClient) -> None:
+    """A card kb has no record of from its stated memory, offload with a host memory, a batch schedule, a refusal."""
+    doc = client.post("/v1/fit", json={"model": "llama-2-7b", "workload": "qlora", "gpu": "RTX 2080 Ti",
+                                       "vram_gib": 11}).json()
+    assert doc["gpu_known"] is False and doc["fits"] is True and set(doc["unknown_figures"]) == {"speed", "power",
+                                                                                                  "price"}
+    doc = client.post("/v1/fit", json={"model": "qwen2.5-72b", "workload": "full", "gpu": "a100-80gb", "count": 8,
+                                       "zero": 3, "offload_params": True, "host_memory_gib": 1024}).json()
+    assert doc["offload"]["what"] == "params" and doc["offload"]["host_fits"] is False and doc["fits"] is False
+    doc = client.post("/v1/fit", json={"model": "llama-2-70b", "workload": "full", "gpu": "a100-80gb", "count": 2048,
+                                       "tokens": 2e12, "seq_len": 4096,
+                                       "batch_schedule": [{"until_tokens": 1e11, "batch_tokens": 2097152},
+                                                          {"batch_tokens": 4194304}]}).json()
+    assert doc["train_gpu_hours"] > 1e6 and doc["total_required_bytes"] > 0
+    r = client.post("/v1/fit", json={"model": "7b", "workload": "full", "gpu": "v100-32gb", "precision": "bf16"})
+    assert r.status_code == 422 and "fp16" in r.text
+
+
 def test_passage_by_id_is_the_cited_text(client: TestClient) -> None:
     cited = client.post("/v1/ask", json={"question": "RTX 4090 的显存带宽是多少？"}).json()["passages"][0]
     r = client.get(f"/v1/passages/{cited['id']}")

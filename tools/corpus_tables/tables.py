@@ -36,20 +36,20 @@ def compute_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str]]:
     """§5.1: dense 16-bit tensor rates (the training denominator) beside the figures the document quotes."""
     f, gpus = Figures(), gpus_in_order(corpus_dir)
     f.names(gpus)
-    a100 = load_gpus(corpus(corpus_dir))["a100-80gb"].bf16_dense_tflops
+    a100 = load_gpus(corpus(corpus_dir))["a100-80gb"].rate16
     rows = []
     for g in gpus:
         doc = g.figures.get("fp16_doc_tflops") or (g.figures["bf16_dense_tflops"]
                                                      if g.figures["bf16_dense_tflops"].get("source") == "doc" else None)
         rows.append([
             NAMES[g.id],
-            f.num(f"{g.id}_bf16", g.bf16_dense_tflops, 1, "TFLOPS", f"copied from {g.record_id}"),
+            f.num(f"{g.id}_bf16", g.rate16, 1, "TFLOPS", f"copied from {g.record_id}"),
             f.num(f"{g.id}_doc_fp16", doc["value"], 0, "TFLOPS", f"the document's FP16 figure, {g.record_id}")
             if doc else DASH,
             f.num(f"{g.id}_int8_dense", g.int8_dense_tops or 0.0, 1, "TOPS", f"copied from {g.record_id}"),
             f.num(f"{g.id}_int8_sparse", g.int8_sparse_tops or 0.0, 1, "TOPS", f"copied from {g.record_id}"),
-            f.num(f"{g.id}_time_vs_a100", a100 / g.bf16_dense_tflops, 2, "x",
-                  f"A100 dense {a100:g} / this card's dense {g.bf16_dense_tflops:g} TFLOPS, same job and MFU"),
+            f.num(f"{g.id}_time_vs_a100", a100 / g.rate16, 2, "x",
+                  f"A100 dense {a100:g} / this card's dense {g.rate16:g} TFLOPS, same job and MFU"),
         ])
     body = md_table(["GPU", "BF16/FP16 稠密，FP32累加 [dense, fp32 acc.] TFLOPS", "文档所写FP16 [document's FP16]",
                      "INT8 稠密 [dense] TOPS", "INT8 稀疏 [sparse] TOPS",
@@ -74,7 +74,7 @@ def memory_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str]]:
     f.names(gpus)
     rows = []
     for g in gpus:
-        row = [NAMES[g.id], f"{int(g.vram_gib)} GiB", f.num(f"{g.id}_bandwidth", g.bandwidth_gbs, 1, "GB/s",
+        row = [NAMES[g.id], f"{int(g.vram_gib)} GiB", f.num(f"{g.id}_bandwidth", g.bandwidth, 1, "GB/s",
                                                           f"copied from {g.record_id}")]
         for p in ("fp16", "int8", "int4"):
             b = largest_model_b(g, p, corpus_dir)
@@ -111,7 +111,7 @@ def inference_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str]]
                     parse_request(model=m, workload="inference", gpu=g.id, precision=p, seq_len=1024))
                 tps = r.decode_tokens_per_s
                 row.append(f.num(f"{g.id}_{m}_{p}_tps", tps, 0, "tokens/s",
-                                 f"kb fit: {g.bandwidth_gbs:g} GB/s / bytes read a token, {m} {p}, 1024 tokens")
+                                 f"kb fit: {g.bandwidth:g} GB/s / bytes read a token, {m} {p}, 1024 tokens")
                            if r.fits and tps else DASH)
         rows.append(row)
     f.figs["model_sizes"] = {"value": [7, 13, 70], "unit": "B params", "source": "derived",

@@ -31,13 +31,13 @@ def interconnect_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[st
     grad_bytes = 2 * GRAD_PARAMS
     rows = []
     for g in gpus:
-        link = g.nvlink_gbs or g.pcie_gbs  # both directions together
+        link = g.nvlink_gbs or g.pcie_gbs or 0.0  # both directions together
         seconds = 2 * (RING_GPUS - 1) / RING_GPUS * grad_bytes / (link / 2 * 1e9)
         rows.append([
             NAMES[g.id],
-            f.num(f"{g.id}_nvlink", g.nvlink_gbs, 0, "GB/s", f"copied from {g.record_id}")
+            f.num(f"{g.id}_nvlink", g.nvlink_gbs or 0.0, 0, "GB/s", f"copied from {g.record_id}")
             if g.nvlink_gbs else "无 [none]",
-            f.num(f"{g.id}_pcie", g.pcie_gbs, 0, "GB/s", f"copied from {g.record_id}"),
+            f.num(f"{g.id}_pcie", g.pcie_gbs or 0.0, 0, "GB/s", f"copied from {g.record_id}"),
             f.num(f"{g.id}_allreduce_s", seconds, 2, "s",
                   f"ring all-reduce 2(n-1)/n x {grad_bytes} B over {link / 2:g} GB/s each way, n = {RING_GPUS}"),
         ])
@@ -59,20 +59,20 @@ def power_price_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str
     f.names(gpus)
     rows = []
     for g in gpus:
-        row = [NAMES[g.id], f.num(f"{g.id}_tdp", g.tdp_w, 0, "W", f"copied from {g.record_id}"),
-               f.num(f"{g.id}_per_kw", g.bf16_dense_tflops / g.tdp_w * 1000, 1, "TFLOPS/kW",
-                     f"{g.bf16_dense_tflops:g} dense TFLOPS / {g.tdp_w:g} W x 1000")]
+        row = [NAMES[g.id], f.num(f"{g.id}_tdp", g.power, 0, "W", f"copied from {g.record_id}"),
+               f.num(f"{g.id}_per_kw", g.rate16 / g.power * 1000, 1, "TFLOPS/kW",
+                     f"{g.rate16:g} dense TFLOPS / {g.power:g} W x 1000")]
         if g.price_cny:
             wan = g.price_cny / 1e4
             src = "文档" if g.price_source == "doc" else "厂商首发价"
             row += [f.num(f"{g.id}_price", g.price_cny, 0, "CNY", f"copied from {g.record_id} ({g.price_source})")
                     + f"（{src}）",
-                    f.num(f"{g.id}_tflops_per_wan", g.bf16_dense_tflops / wan, 1, "TFLOPS per 10k CNY",
-                          f"{g.bf16_dense_tflops:g} / ({g.price_cny:g} / 10000)"),
+                    f.num(f"{g.id}_tflops_per_wan", g.rate16 / wan, 1, "TFLOPS per 10k CNY",
+                          f"{g.rate16:g} / ({g.price_cny:g} / 10000)"),
                     f.num(f"{g.id}_gib_per_wan", g.vram_gib / wan, 2, "GiB per 10k CNY",
                           f"{g.vram_gib:g} / ({g.price_cny:g} / 10000)"),
-                    f.num(f"{g.id}_gbs_per_wan", g.bandwidth_gbs / wan, 0, "GB/s per 10k CNY",
-                          f"{g.bandwidth_gbs:g} / ({g.price_cny:g} / 10000)")]
+                    f.num(f"{g.id}_gbs_per_wan", g.bandwidth / wan, 0, "GB/s per 10k CNY",
+                          f"{g.bandwidth:g} / ({g.price_cny:g} / 10000)")]
         else:
             row += ["无价格 [no price]", DASH, DASH, DASH]
         rows.append(row)
@@ -103,12 +103,12 @@ def investment_table(corpus_dir: Path | None) -> tuple[dict[str, Any], list[str]
     rows = []
     for i, (name, cards, _section) in enumerate(CONFIGS):
         capex = sum(specs[g].price_cny or 0.0 for g, n in cards.items() for _ in range(n))
-        kw = sum(specs[g].tdp_w * n for g, n in cards.items()) / 1000
+        kw = sum(specs[g].power * n for g, n in cards.items()) / 1000
         rows.append([name,
                      f.num(f"config{i}_capex", capex, 0, "CNY",
                            " + ".join(f"{n} x {specs[g].price_cny:g}" for g, n in cards.items())),
                      f.num(f"config{i}_kw", kw, 2, "kW",
-                           " + ".join(f"{n} x {specs[g].tdp_w:g} W" for g, n in cards.items())),
+                           " + ".join(f"{n} x {specs[g].power:g} W" for g, n in cards.items())),
                      f.num(f"config{i}_energy_year", kw * HOURS_A_YEAR * ENERGY_PRICE, 0, "CNY a year",
                            f"{kw:g} kW x {HOURS_A_YEAR} h x {ENERGY_PRICE:g} CNY/kWh")])
     saving = 1 - 8 * (specs["rtx-4090"].price_cny or 0) / (8 * (specs["a100-80gb"].price_cny or 1))

@@ -20,13 +20,32 @@ FIT: dict[str, dict[str, str]] = {
 
     # check.py: the GPU, the model's shape, what was assumed, the verdict.
     "gpu_line": {
-        "en": "{gpu}: {vram:g} GiB a GPU ({source}), {bandwidth:g} GB/s, {tflops:g} TFLOPS dense BF16 "
+        "en": "{gpu}: {vram:g} GiB a GPU ({source}), {bandwidth:g} GB/s, {tflops:g} TFLOPS dense {fmt} "
               "(fp32 accumulate), TDP {tdp:g} W",
-        "zh": "{gpu}：每卡 {vram:g} GiB（{source}），带宽 {bandwidth:g} GB/s，稠密 BF16 算力 {tflops:g} TFLOPS"
+        "zh": "{gpu}：每卡 {vram:g} GiB（{source}），带宽 {bandwidth:g} GB/s，稠密 {fmt} 算力 {tflops:g} TFLOPS"
               "（fp32 累加），TDP {tdp:g} W",
     },
     "figures.published": {"en": "the card's published figures", "zh": "显卡公开规格"},
     "figures.given": {"en": "the capacity given", "zh": "按给定的容量"},
+    "gpu_line_partial": {
+        "en": "{gpu}: {vram:g} GiB a GPU ({source}); no public figure for its speed or power, so only its memory "
+              "is checked",
+        "zh": "{gpu}：每卡 {vram:g} GiB（{source}）；它的速度或功耗没有公开数字，只检查显存",
+    },
+    "source_stated": {"en": "as stated: kb has no record of this card", "zh": "按所给显存：kb 没有这张卡的规格"},
+    "capacity_stated": {
+        "en": "capacity: {gib:g} GiB a card as stated (kb has no record of {gpu}); the memory verdict and the "
+              "totals hold, its speed, power and price are unknown",
+        "zh": "显存容量：按所给的每卡 {gib:g} GiB 计（kb 没有 {gpu} 的规格）；显存结论和总量成立，速度、功耗和价格未知",
+    },
+    "capacity_override": {
+        "en": "capacity: {gib:g} GiB a card as given, not the record's figure",
+        "zh": "显存容量：按所给的每卡 {gib:g} GiB 计，不用规格表的数字",
+    },
+    "stated_card": {
+        "en": "{gpu} is checked as a PCIe card, {per_node} to a server, since kb has no record of its links",
+        "zh": "kb 没有 {gpu} 的互连数据，按 PCIe 卡、每台服务器 {per_node} 张计算",
+    },
     "shape_dims": {
         "en": "{layers} layers, hidden {hidden}, {heads} heads, {kv_heads} kv heads, head dim {head_dim}, FFN {ffn}, "
               "vocab {vocab}",
@@ -104,10 +123,11 @@ FIT: dict[str, dict[str, str]] = {
               "（DeepSeek-V3 的官方推理代码；vLLM 也是这样）",
     },
     "offload_assumption": {
-        "en": "optimizer offload (ZeRO-Offload): the fp32 master weights and Adam moments, {size}, live in host "
-              "memory and the optimizer step runs on the CPU",
-        "zh": "优化器卸载（ZeRO-Offload）：fp32 主权重和 Adam 一阶、二阶矩共 {size} 放在主机内存，"
-              "优化器更新在 CPU 上进行",
+        "en": "offload (DeepSpeed ZeRO-Offload): the optimizer states and gradients (with parameter offload, the "
+              "weights too), {size} across the run, live off the GPUs and the optimizer step runs on the CPU; under "
+              "ZeRO-3 a GPU keeps the largest layer L gathered, 4·L bytes",
+        "zh": "卸载（DeepSpeed ZeRO-Offload）：优化器状态和梯度（卸载参数时连同权重）全程共 {size}，放在 GPU 之外，"
+              "优化器更新在 CPU 上运行；ZeRO-3 下每卡保留聚合后的最大一层 L，共 4·L 字节",
     },
     "link.nvlink": {"en": "NVLink", "zh": "NVLink"},
     "link.nvlink-3": {"en": "NVLink 3", "zh": "NVLink 3"},
@@ -164,18 +184,22 @@ FIT: dict[str, dict[str, str]] = {
     },
     "layout_assumption": {
         "en": "layout: rank order TP, DP, PP (Megatron-LM); TP inside a node dividing the heads; PP stages of the "
-              "layers, 1F1B; EP splits the routed experts; ZeRO shards the model states over data-parallel ranks",
-        "zh": "并行布局：卡序为 TP、DP、PP（Megatron-LM 的顺序）；TP 在节点内且整除注意力头数；PP 按层分段、1F1B 调度；"
+              "layers, interleaved 1F1B (Megatron-LM, Llama 3); EP splits the routed experts; ZeRO shards the model "
+              "states over data-parallel ranks",
+        "zh": "并行布局：卡序为 TP、DP、PP（Megatron-LM 的顺序）；TP 在节点内且整除注意力头数；PP 按层分段、交错 1F1B "
+              "调度（Megatron-LM、Llama 3）；"
               "EP 切分路由专家；ZeRO 在数据并行各卡间切分模型状态",
     },
     "layout_time_assumption": {
         "en": "a step is a global batch of {batch:,} tokens (default 4,194,304, Llama 2/3's, raised so every "
               "data-parallel rank has PP micro-batches; --global-batch-tokens sets it); recomputation is inside "
-              "MFU; TP all-reduces, PP sends and EP all-to-alls are not overlapped, data-parallel gradient traffic "
-              "is, so a step takes the longer of the two",
+              "MFU; TP all-reduces and PP sends are not overlapped; expert all-to-all and data-parallel traffic run "
+              "beside other micro-batches' compute, as DeepSeek-V3's DualPipe and Megatron-Core's overlap do, so a "
+              "step takes the longest of the three",
         "zh": "每步为一个全局批次 {batch:,} 个 token（默认 4,194,304，即 Llama 2/3 的批次，必要时加大到每个数据并行"
               "副本至少有 PP 个微批次；可用 --global-batch-tokens 指定）；重计算包含在 MFU 内；TP all-reduce、"
-              "PP 传递和 EP all-to-all 不与计算重叠，数据并行的梯度通信与计算重叠，一步取两者中较长者",
+              "PP 传递不与计算重叠；EP all-to-all 和数据并行通信与其他微批次的计算同时进行（如 DeepSeek-V3 的 "
+              "DualPipe 和 Megatron-Core 的重叠），一步取三者中最长者",
     },
     "layout_step": {
         "en": "{m:,} micro-batch(es) a data-parallel rank, {batch:,} tokens a step; pipeline bubble "
@@ -183,16 +207,22 @@ FIT: dict[str, dict[str, str]] = {
         "zh": "每个数据并行副本 {m:,} 个微批次，每步 {batch:,} 个 token；流水线气泡 "
               "(PP − 1)/(m + PP − 1) = {bubble:.1%}",
     },
+    "layout_step_vp": {
+        "en": "{m:,} micro-batch(es) a data-parallel rank, {batch:,} tokens a step; pipeline bubble with {vp} "
+              "interleaved chunks a stage: (PP − 1)/(vp·m + PP − 1) = ({pp} − 1)/({vp} × {m:,} + {pp} − 1) = "
+              "{bubble:.1%}",
+        "zh": "每个数据并行副本 {m:,} 个微批次，每步 {batch:,} 个 token；每段 {vp} 个交错分块时的流水线气泡 "
+              "(PP − 1)/(vp·m + PP − 1) = ({pp} − 1)/({vp} × {m:,} + {pp} − 1) = {bubble:.1%}",
+    },
     "layout_time_step": {
         "en": "a step: compute {compute:,.3f} s ÷ (1 − {bubble:.1%} bubble) + TP all-reduces {tp_s:,.3f} s over "
-              "{tp_link} + PP sends {pp_s:,.3f} s over {pp_link} + EP all-to-all {ep_s:,.3f} s over {ep_link}; "
-              "data-parallel traffic {dp_gb:,.2f} GB a GPU over {dp_link} at {dp_gbs:g} GB/s each way = "
-              "{dp_s:,.3f} s, overlapped ({bound}): {step:,.3f} s a step × {steps:,.0f} steps = {wall:,.1f} hours "
+              "{tp_link} + PP sends {pp_s:,.3f} s over {pp_link}; overlapped beside it: EP all-to-all {ep_s:,.3f} s "
+              "over {ep_link}, data-parallel traffic {dp_gb:,.2f} GB a GPU over {dp_link} at {dp_gbs:g} GB/s each "
+              "way = {dp_s:,.3f} s ({bound}): {step:,.3f} s a step × {steps:,.0f} steps = {wall:,.1f} hours "
               "wall-clock = {gpu_hours:,.0f} GPU-hours",
         "zh": "每步：计算 {compute:,.3f} s ÷（1 − 气泡 {bubble:.1%}）+ TP all-reduce {tp_s:,.3f} s（经 {tp_link}）"
-              "+ PP 传递 {pp_s:,.3f} s（经 {pp_link}）+ EP all-to-all {ep_s:,.3f} s（经 {ep_link}）；"
-              "数据并行通信每卡 {dp_gb:,.2f} GB，经 {dp_link}、单向 {dp_gbs:g} GB/s = {dp_s:,.3f} s，"
-              "与计算重叠（{bound}）："
+              "+ PP 传递 {pp_s:,.3f} s（经 {pp_link}）；与之重叠：EP all-to-all {ep_s:,.3f} s（经 {ep_link}），"
+              "数据并行通信每卡 {dp_gb:,.2f} GB，经 {dp_link}、单向 {dp_gbs:g} GB/s = {dp_s:,.3f} s（{bound}）："
               "每步 {step:,.3f} s × {steps:,.0f} 步 = 墙钟时间 {wall:,.1f} 小时 = {gpu_hours:,.0f} GPU 小时",
     },
     "no_fp8_cores": {
@@ -217,6 +247,196 @@ FIT: dict[str, dict[str, str]] = {
     "release.mxfp4-experts": {"en": "MoE expert weights in MXFP4, attention, router and embeddings in BF16",
                               "zh": "MoE 专家权重为 MXFP4，注意力、路由和嵌入为 BF16"},
     "link.pcie": {"en": "PCIe", "zh": "PCIe"},
+
+    # issue 37: the total first, with its terms; what a card computes; offload; a card kb has no record of
+    "total_line": {
+        "en": "{model} {workload} in {precision} needs {total:,.1f} GiB in all: {terms}{host}",
+        "zh": "{model} 用 {precision} 做{workload}共需 {total:,.1f} GiB：{terms}{host}",
+    },
+    "total_host": {
+        "en": " (on the GPUs), and {host:,.1f} GiB of host memory a node for what is offloaded",
+        "zh": "（以上在 GPU 上）；另需每台主机 {host:,.1f} GiB 内存存放卸载的部分",
+    },
+    "total_nvme": {
+        "en": " (on the GPUs), and {nvme:,.1f} GiB of NVMe a node for what is offloaded",
+        "zh": "（以上在 GPU 上）；另需每台 {nvme:,.1f} GiB NVMe 存放卸载的部分",
+    },
+    "total_cards": {
+        "en": "on {cards}, {per_gpu:,.1f} GiB a card against {available:,.1f} GiB: {outcome}",
+        "zh": "在 {cards} 上每卡需要 {per_gpu:,.1f} GiB，每卡可用 {available:,.1f} GiB：{outcome}",
+    },
+    "total_need": {
+        "en": "kb has no record of {gpu}: the check needs {per_gpu:,.1f} GiB a card on {count} card(s)",
+        "zh": "kb 没有 {gpu} 的规格：按 {count} 张卡计，每卡需要 {per_gpu:,.1f} GiB",
+    },
+    "total_term": {"en": "{term} {gib:,.1f} GiB", "zh": "{term} {gib:,.1f} GiB"},
+    "support.native": {
+        "en": "{gpu} ({arch}, {cc}) computes {precision} on its own tensor cores",
+        "zh": "{gpu}（{arch}，{cc}）的张量核心可以直接计算 {precision}",
+    },
+    "support.weight-only": {
+        "en": "{gpu} ({arch}, {cc}) has no {precision} tensor cores: {precision} runs weight-only, stored in "
+              "{precision} and computed in 16-bit; {instead} also run",
+        "zh": "{gpu}（{arch}，{cc}）没有 {precision} 张量核心：{precision} 只能按权重存储格式运行，计算用 16 位；"
+              "也可以用 {instead}",
+    },
+    "support.upcast": {
+        "en": "{gpu} ({arch}, {cc}) has no tensor cores: {precision} weights are computed in FP32, slowly",
+        "zh": "{gpu}（{arch}，{cc}）没有张量核心：{precision} 权重按 FP32 计算，速度慢",
+    },
+    "support.refused": {
+        "en": "{gpu} ({arch}, {cc}) cannot compute {precision} for {workload}: what runs instead is {instead}",
+        "zh": "{gpu}（{arch}，{cc}）不能用 {precision} 做{workload}：可以改用 {instead}",
+    },
+    "support.unchecked": {
+        "en": "kb has no record of {gpu}, so it cannot say whether it computes {precision}",
+        "zh": "kb 没有 {gpu} 的规格，无法判断它能否计算 {precision}",
+    },
+    "feature.yes": {"en": "{gpu}: {feature}, yes{detail}", "zh": "{gpu}：{feature}，支持{detail}"},
+    "feature.no": {"en": "{gpu}: {feature}, no{detail}", "zh": "{gpu}：{feature}，不支持{detail}"},
+    "feature.unknown": {"en": "{gpu}: {feature}, unknown", "zh": "{gpu}：{feature}，未知"},
+    "feature.value": {"en": "{gpu}: {feature} {value}", "zh": "{gpu}：{feature} {value}"},
+    "feature.bf16": {"en": "BF16 tensor cores", "zh": "BF16 张量核心"},
+    "feature.fp8": {"en": "FP8 tensor cores", "zh": "FP8 张量核心"},
+    "feature.fp4": {"en": "FP4 tensor cores", "zh": "FP4 张量核心"},
+    "feature.nvlink": {"en": "NVLink", "zh": "NVLink"},
+    "feature.mig": {"en": "MIG (Multi-Instance GPU)", "zh": "MIG 多实例"},
+    "feature.ecc": {"en": "memory ECC", "zh": "显存 ECC"},
+    "feature.architecture": {"en": "architecture", "zh": "架构"},
+    "feature.compute_capability": {"en": "compute capability", "zh": "计算能力"},
+    "feature.cc_detail": {"en": " (compute capability {cc})", "zh": "（计算能力 {cc}）"},
+    "feature.nvlink_detail": {"en": " ({kind}, {gbs:g} GB/s both ways)", "zh": "（{kind}，双向 {gbs:g} GB/s）"},
+    "feature.other_fabric": {"en": "{gpu}: NVLink, no; {kind} instead{gbs}",
+                             "zh": "{gpu}：没有 NVLink，用的是 {kind}{gbs}"},
+    "feature.gbs": {"en": ", {gbs:g} GB/s both ways", "zh": "，双向 {gbs:g} GB/s"},
+    "nvlink_kind.bridge": {"en": "a two-card bridge", "zh": "两卡桥接"},
+    "nvlink_kind.nvswitch": {"en": "NVSwitch, every GPU of a node", "zh": "NVSwitch，节点内全互连"},
+    "nvlink_kind.nvlink 2": {"en": "NVLink 2 on the SXM2 module", "zh": "SXM2 模组上的 NVLink 2"},
+    "nvlink_kind.infinity-fabric": {"en": "AMD Infinity Fabric", "zh": "AMD Infinity Fabric"},
+    "nvlink_kind.hccs": {"en": "Huawei HCCS", "zh": "华为 HCCS"},
+    "nvlink_kind.roce": {"en": "on-chip RoCE Ethernet", "zh": "片上 RoCE 以太网"},
+    "ecc_state.always on": {"en": "always on", "zh": "始终开启"},
+    "ecc_state.on by default": {"en": "on as shipped", "zh": "出厂开启"},
+    "ecc_state.off by default": {"en": "available, off as shipped", "zh": "可开启，出厂关闭"},
+    "ecc_state.none": {"en": "none", "zh": "无"},
+    "ecc_state.unknown": {"en": "unknown", "zh": "未知"},
+    "feature.mig_detail": {"en": " (up to {n} instances)", "zh": "（最多 {n} 个实例）"},
+    "offload_line": {
+        "en": "offload ({what}, to {device}): {host} of host memory a node{available}",
+        "zh": "卸载（{what}，到{device}）：每台主机需要内存 {host}{available}",
+    },
+    "offload_line_nvme": {
+        "en": "offload ({what}, to NVMe): {nvme} on NVMe a node; host buffers not estimated",
+        "zh": "卸载（{what}，到 NVMe）：每台 NVMe 需要 {nvme}；主机缓冲不另估算",
+    },
+    "offload_available": {"en": " against {available}: {outcome}", "zh": "，每台有 {available}：{outcome}"},
+    "offload.optimizer": {"en": "optimizer states and gradients", "zh": "优化器状态和梯度"},
+    "offload.params": {"en": "optimizer states, gradients and parameters", "zh": "优化器状态、梯度和参数"},
+    "offload.cpu": {"en": "host memory", "zh": "主机内存"},
+    "release_not_runnable": {
+        "en": "the model ships in {release}, which {gpu} cannot read: checked in {precision}, the 16-bit weights it "
+              "runs",
+        "zh": "模型以 {release} 发布，{gpu} 读不了这种格式：按它能运行的 16 位权重 {precision} 计算",
+    },
+    "default_not_runnable": {
+        "en": "{default}, the usual format, does not run on {gpu} ({arch}): checked in {precision}",
+        "zh": "通常的 {default} 在 {gpu}（{arch}）上不能运行：按 {precision} 计算",
+    },
+    "format_unchecked": {
+        "en": "kb has no record of {gpu}, so it cannot say whether the card computes {precision}",
+        "zh": "kb 没有 {gpu} 的规格，无法判断它能否计算 {precision}",
+    },
+    "upcast_fp32": {
+        "en": "{gpu} has no tensor cores and runs FP16 at 1/64 of its FP32 rate: {precision} weights are computed in "
+              "FP32, at the FP32 rate",
+        "zh": "{gpu} 没有张量核心，FP16 只有 FP32 的 1/64：{precision} 权重按 FP32 计算，用 FP32 算力",
+    },
+    "fp16_rate": {
+        "en": "{gpu} has no BF16 tensor cores: 16-bit math runs in FP16 at its FP16 tensor rate",
+        "zh": "{gpu} 没有 BF16 张量核心：16 位计算用 FP16，按它的 FP16 张量算力计",
+    },
+    "active_assumption": {
+        "en": "active parameters: {active:,}, the experts a token uses plus the shared parts, without the input "
+              "embedding table (OpenAI's convention for gpt-oss; DeepSeek-V3's 36.7B; Qwen, Meta and Mistral count "
+              "the table in their own figures)",
+        "zh": "激活参数：{active:,}，即每个 token 用到的专家和共享部分，不含输入嵌入表（OpenAI 给 gpt-oss 的口径；Dee"
+              "pSeek-V3 的 36.7B "
+              "同样；Qwen、Meta、Mistral 公布的数字把嵌入表算在内）",
+    },
+    "offload_ignored": {
+        "en": "offload ignored: it moves full training's optimizer states",
+        "zh": "卸载未采用：卸载的是全参数训练的优化器状态",
+    },
+    "host_assumption": {
+        "en": "host memory for offload: DeepSpeed's estimator (deepspeed.readthedocs.io, Memory Requirements), "
+              "models initialised under ZeRO-3's zero.Init; without it every process loads the model in fp32 on the "
+              "host, which runs out first",
+        "zh": "卸载所需主机内存：按 DeepSpeed 的估算公式（deepspeed.readthedocs.io，Memory Requirements），假定模型在"
+              " ZeRO-3 的 zero.Init "
+              "下初始化；不用它时每个进程都在主机上以 fp32 加载整个模型，内存先耗尽",
+    },
+    "host_step": {
+        "en": "host memory a node: {per:g} B a parameter ÷ {nodes} node(s) × 1.5 buffers = {size}{verdict}",
+        "zh": "每台主机内存：每个参数 {per:g} B ÷ {nodes} 台 × 1.5 缓冲 = {size}{verdict}",
+    },
+    "host_nvme_step": {
+        "en": "NVMe a node (ZeRO-Infinity): {per:g} B a parameter ÷ {nodes} node(s) = {size}; the host holds pinned "
+              "buffers only, not estimated",
+        "zh": "每台 NVMe（ZeRO-Infinity）：每个参数 {per:g} B ÷ {nodes} 台 = {size}；主机只放锁页缓冲，不另估算",
+    },
+    "host_verdict": {"en": "; {available} of host memory a node: {outcome}",
+                     "zh": "；每台主机内存 {available}：{outcome}"},
+    "offload_time_assumption": {
+        "en": "offload's host traffic and CPU optimizer step are not in the time: it is a floor",
+        "zh": "卸载带来的主机传输和 CPU 上的优化器更新不计入时间：时间是下限",
+    },
+    "no_speed_unknown": {
+        "en": "speed and running cost not estimated: no public figure for {gpu}'s bandwidth or compute",
+        "zh": "未估算速度和运行成本：{gpu} 的带宽或算力没有公开数字",
+    },
+    "unknown_figures": {"en": 'unknown for {gpu}: {what}', "zh": '{gpu} 未知的数字：{what}'},
+    "unknown.speed": {"en": 'speed (bandwidth, compute)', "zh": '速度（带宽、算力）'},
+    "unknown.power": {"en": 'power', "zh": '功耗'},
+    "unknown.price": {"en": 'price', "zh": '价格'},
+    "energy_unknown": {"en": 'energy: no TDP on record for {gpu}', "zh": '电费：{gpu} 没有公开的 TDP'},
+    "train_flops_step": {
+        "en": "training compute: 6 × {params:,} active params × {tokens:.3e} tokens = {six:.3e} FLOP for the weights' "
+              "matmuls + causal attention at {seq:,} tokens, {attention:.3e} a token × {tokens:.3e} = {attn:.3e} FLOP; "
+              "{flops:.3e} FLOP in all",
+        "zh": "训练计算量：6 × {params:,} 个激活参数 × {tokens:.3e} 个 token = {six:.3e} FLOP（权重矩阵乘）+ {seq:,} "
+              "token 的因果注意力，每 token {attention:.3e} × {tokens:.3e} = {attn:.3e} FLOP；共 {flops:.3e} FLOP",
+    },
+    "train_flops_assumption": {
+        "en": "model FLOPs: 6 a parameter a token for the weights' matmuls + causal attention's (PaLM's MFU "
+              "convention, which Llama 3's 38–43 % uses; for DeepSeek-V3 at 4K it gives DeepSeek's own 250 GFLOPs a "
+              "token)",
+        "zh": "模型 FLOP：权重矩阵乘每参数每 token 6 次 + 因果注意力（PaLM 的 MFU 口径，Llama 3 的 38–43 % 即按此计；"
+              "DeepSeek-V3 在 4K 长度下得到 "
+              "DeepSeek 自己公布的每 token 250 GFLOP）",
+    },
+    "fp8_train_assumption": {
+        "en": "FP8 training: {gain:g}x the BF16 rate, as measured end to end (NeMo AutoModel: over 1.2x on 8 H100; "
+              "DeepSeek-V3's FP8 run reached 39–44 % of the BF16 peak), not the FP8 peak's 2x: attention, norms, "
+              "scaling and casts stay in higher precision",
+        "zh": "FP8 训练：按 BF16 算力的 {gain:g} 倍计，即实测的端到端提速（NeMo AutoModel：8 张 H100 上 1.2 倍以上；D"
+              "eepSeek-V3 的 FP8 训练达到 BF16 "
+              "峰值的 39–44 %），而不是 FP8 峰值的 2 倍：注意力、归一化、缩放和类型转换仍用更高精度",
+    },
+    "schedule_total_step": {
+        "en": "over the {phases} batch phases: {wall:,.1f} hours wall-clock = {gpu_hours:,.0f} GPU-hours",
+        "zh": "{phases} 个批次阶段合计：墙钟时间 {wall:,.1f} 小时 = {gpu_hours:,.0f} GPU 小时",
+    },
+    "link.nvlink-2": {"en": 'NVLink 2', "zh": 'NVLink 2'},
+    "link.pcie-3": {"en": 'PCIe 3.0', "zh": 'PCIe 3.0'},
+    "link.hccs": {"en": 'HCCS', "zh": 'HCCS'},
+    "release.int4": {
+        "en": "4-bit integer weights (GPTQ/AWQ, group 128), embeddings and head in 16-bit",
+        "zh": "4 位整数权重（GPTQ/AWQ，每 128 个一组），嵌入和输出头为 16 位",
+    },
+    "release.int8": {
+        "en": "8-bit integer weights (GPTQ), embeddings and head in 16-bit",
+        "zh": "8 位整数权重（GPTQ），嵌入和输出头为 16 位",
+    },
     "bound.memory": {"en": "memory-bound", "zh": "受显存带宽限制"},
     "bound.compute": {"en": "compute-bound", "zh": "受算力限制"},
     "kv_capacity_step": {
@@ -352,12 +572,13 @@ FIT: dict[str, dict[str, str]] = {
         "zh": "每百万 token 成本：显卡按 3 年全天候使用摊销 + 按 TDP 计的电费，按解码速度上限计算：是下限，不是报价",
     },
     "train_assumption": {
-        "en": "training time: 6 × parameters × tokens FLOP over the dense 16-bit peak with fp32 accumulate × MFU "
-              "{mfu:.0%} (Llama 2's 184,320 A100 GPU-hours for 7B × 2T tokens imply 39 %); LoRA/QLoRA are counted "
-              "at the same 6·N·T (forward, recompute, backward through the frozen weights)",
-        "zh": "训练时间：6 × 参数量 × token 数的 FLOP，除以 16 位稠密峰值算力（fp32 累加）× 模型算力利用率 (MFU) "
-              "{mfu:.0%}（Llama 2 训练 7B × 2T token 用了 184,320 A100 GPU 小时，折合 39 %）；LoRA/QLoRA 也按同样的 "
-              "6·N·T 计（前向、重计算、穿过冻结权重的反向传播）",
+        "en": "training time: the model FLOPs (6 a parameter a token + causal attention) over the dense 16-bit peak "
+              "with fp32 accumulate × MFU {mfu:.0%} (Llama 2's 184,320 A100 GPU-hours for 7B × 2T tokens imply about "
+              "40 %); LoRA/QLoRA are counted at the same rate (forward, recompute, backward through the frozen "
+              "weights)",
+        "zh": "训练时间：模型 FLOP（每参数每 token 6 次 + 因果注意力）除以 16 位稠密峰值算力（fp32 累加）× 模型算力"
+              "利用率 (MFU) {mfu:.0%}（Llama 2 训练 7B × 2T token 用了 184,320 A100 GPU 小时，约合 40 %）；LoRA/QLoRA "
+              "也按同样方式计（前向、重计算、穿过冻结权重的反向传播）",
     },
     "energy_assumption": {
         "en": "energy: the cards' TDP at {price:g} CNY/kWh (host and cooling not counted)",
@@ -519,10 +740,6 @@ FIT: dict[str, dict[str, str]] = {
         "zh": "预填充：(2 × {params:,} × {seq:,} × {batch} + 2 × {layers} × {seq:,}² × {hidden} × {batch}) = "
               "{flops:.3e} FLOP ÷ ({count} × {tflops:g} TFLOPS × MFU {mfu:.0%}) + {comm_ms:,.3f} ms all-reduce = "
               "{seconds:,.3f} s",
-    },
-    "train_compute_step": {
-        "en": "training compute: 6 × {params:,} params × {tokens:.3e} tokens = {flops:.3e} FLOP",
-        "zh": "训练计算量：6 × {params:,} 个参数 × {tokens:.3e} 个 token = {flops:.3e} FLOP",
     },
     "gpu_hours_step": {
         "en": "GPU-hours: {flops:.3e} ÷ ({tflops:g} TFLOPS dense, fp32 accumulate × MFU {mfu:.0%}) ÷ 3600 = "

@@ -128,33 +128,35 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "en": "How it works: a training time is FLOPs (6 × parameters × tokens) divided by what the cards sustain, "
               "and no real job sustains the datasheet peak: communication, pipeline bubbles, memory-bound kernels "
               "and restarts take their share. kb assumes 40 % model-FLOPs utilization (MFU), as Llama 3's 405B run "
-              "measured 38–43 % BF16 MFU on H100s (380–430 TFLOP/s a GPU: Meta's Llama 3 paper, table 4); 100 % "
-              "would promise a time no cluster reaches",
+              "measured 38–43 % BF16 MFU on H100s (380–430 TFLOP/s a GPU; Llama 3 paper, arXiv 2407.21783, table 4); "
+              "100 % would promise a time no cluster reaches",
         "zh": "原理：训练时间 = 计算量（6 × 参数量 × token 数）÷ 显卡实际维持的算力，而真实训练达不到数据表峰值："
               "通信、流水线气泡、受带宽限制的算子和重启都要占去一部分。kb 按 40 % 的模型算力利用率（MFU）估算，"
               "Llama 3 405B 在 H100 上实测 BF16 MFU 为 38–43 %"
-              "（每卡 380–430 TFLOP/s，见 Meta 的 Llama 3 论文表 4）；"
+              "（每卡 380–430 TFLOP/s，见 Llama 3 论文 arXiv 2407.21783 表 4）；"
               "按 100 % 算会得出任何集群都达不到的时间",
     },
     "mech.link_direction": {
         "en": "How it works: a datasheet's NVLink figure counts both directions at once (an H100's 900 GB/s is about "
               "450 GB/s each way), while a transfer or an NCCL test moves data one way and reaches less than that "
-              "peak: ~380 GB/s one way on H100s (measured in NVIDIA's NCCL issue tracker), and ~160 GB/s achieved "
-              "on the H800's 400 GB/s (DeepSeek-V3's technical report)",
+              "peak: about 370 GB/s effective one way on H100s (NCCL's maintainers, NVIDIA/nccl-tests issue #212), "
+              "and about 160 GB/s achieved on the H800's 400 GB/s (DeepSeek-V3 technical report, arXiv 2412.19437, "
+              "§3.2.2)",
         "zh": "原理：数据表上的 NVLink 带宽是两个方向加起来的（H100 的 900 GB/s 每个方向约 450 GB/s），"
-              "而一次传输或 NCCL 测试只沿一个方向走，也达不到峰值：H100 实测单向约 380 GB/s"
-              "（NVIDIA NCCL 问题跟踪里的实测），H800 标称 400 GB/s 实际约 160 GB/s（DeepSeek-V3 技术报告）",
+              "而一次传输或 NCCL 测试只沿一个方向走，也达不到峰值："
+              "H100 单向有效约 370 GB/s（NVIDIA/nccl-tests issue #212），"
+              "H800 标称 400 GB/s 实际约 160 GB/s（DeepSeek-V3 技术报告 arXiv 2412.19437 §3.2.2）",
     },
     "mech.tp_node": {
         "en": "How it works: tensor parallelism exchanges partial results inside every layer, so it needs the "
               "fastest link and stays within a node's NVLink/NVSwitch (8 GPUs); between nodes the link is "
               "InfiniBand or RoCE at about 50 GB/s a GPU, so pipeline parallelism (which sends only a layer "
               "boundary's activations) and data parallelism go across nodes — as Llama 3 405B kept TP at 8 on "
-              "16,384 H100s (Meta's Llama 3 paper)",
+              "16,384 H100s (Llama 3 paper, arXiv 2407.21783, table 4)",
         "zh": "原理：张量并行每一层内部都要交换部分结果，需要最快的链路，"
               "所以只在一台机器的 NVLink/NVSwitch（8 张卡）内做；机器之间是 InfiniBand 或 RoCE，每卡约 50 GB/s，"
               "所以跨机用流水线并行（只传层与层之间的激活值）和数据并行——"
-              "Llama 3 405B 在 16,384 张 H100 上就把 TP 保持在 8（见 Meta 的 Llama 3 论文）",
+              "Llama 3 405B 在 16,384 张 H100 上就把 TP 保持在 8（Llama 3 论文 arXiv 2407.21783 表 4）",
     },
     "mech.head_dim": {
         "en": "How it works: the KV cache stores head_dim values a KV head, and head_dim is set by the model's "

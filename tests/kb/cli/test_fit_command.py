@@ -47,12 +47,16 @@ def test_text_output_shows_verdict_table_and_steps() -> None:
     (["--count", "0"], "1 to 65536"),
     (["--model", "-7b"], "preset"),
     (["--model", "100000b"], "preset"),
-    (["--gpu", "rtx-3090"], "rtx-4090"),
+    (["--gpu", "rtx-2080-ti"], "rtx-4090"),
     (["--model", "llama-9"], "llama-2-7b"),
     (["--workload", "full", "--zero", "5"], "0, 1, 2 or 3"),
     (["--count", "abc"], "1 to 65536"),
     (["--precision", "fp9"], "fp32, bf16"),
     (["--tokens", "nan"], "positive"),
+    (["--gpu", "v100-32gb", "--precision", "bf16"], "instead: fp16"),  # a format the card cannot compute
+    (["--gpu", "t4", "--precision", "fp8"], "instead: int8, int4"),
+    (["--gpu", "RTX 2080 Ti"], "needs 18.1 GiB a card"),  # a card kb has no record of, no memory stated
+    (["--workload", "full", "--batch-schedule", "8388608"], "UNTIL:BATCH_TOKENS"),
 ])
 def test_bad_input_exits_2_with_one_line(args: list[str], accepted: str) -> None:
     opts = dict(zip(BASE[::2], BASE[1::2], strict=True))
@@ -63,6 +67,24 @@ def test_bad_input_exits_2_with_one_line(args: list[str], accepted: str) -> None
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "accepted" in lines[0] and accepted in lines[0]
     assert "Traceback" not in err
+
+
+def test_a_stated_card_offload_and_a_batch_schedule_from_the_command_line() -> None:
+    code, out, _ = run("--model", "7b", "--workload", "inference", "--gpu", "RTX 2080 Ti", "--vram-gib", "11",
+                       "--precision", "int4")
+    assert code == 0 and "RTX 2080 Ti" in out and "→ fits" in out and "unknown" in out and "Sources" not in out
+    code, _, err = run(*BASE[:2], "--workload", "full", "--gpu", "a100-80gb", "--zero", "2", "--offload-params")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "ZeRO stage 3" in err
+    code, out, _ = run("--model", "qwen2.5-72b", "--workload", "full", "--gpu", "a100-80gb", "--count", "8",
+                       "--zero", "3", "--offload", "--offload-params", "--host-memory-gib", "1024")
+    assert code == 0 and "→ does not fit" in out and "1,828.2 GiB of host memory a node against 1,024 GiB" in out
+    code, out, _ = run("--model", "llama-3.1-405b", "--workload", "full", "--gpu", "h100-sxm", "--count", "16384",
+                       "--tokens", "15.6e12", "--seq-len", "8192",
+                       "--batch-schedule", "252e6:4194304,2.87e12:8388608,:16777216", "--json")
+    assert code == 0 and 0.75 < json.loads(out)["train_gpu_hours"] / 30.84e6 < 1.25
+    code, out, _ = run("--model", "Qwen2.5-72B-Instruct-AWQ", "--workload", "inference", "--gpu", "a100-80gb",
+                       "--json")
+    assert code == 0 and json.loads(out)["precision"] == "int4"
 
 
 def test_missing_option_is_one_line_too() -> None:

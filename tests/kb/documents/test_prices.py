@@ -80,8 +80,8 @@ def test_a_range_keeps_both_ends_and_the_arithmetic_uses_the_dearer() -> None:
 
 @pytest.mark.parametrize("cells", [
     {"型号": "A100", "单价": "150000"},  # 40 GB or 80 GB? neither: not a price fact
-    {"型号": "RTX 3090", "单价": "8000"},  # a card kb has no record for
-    {"型号": "H200", "总价": "1,840,000"},  # a total with no count: not a card's price
+    {"型号": "RTX 2080 Ti", "单价": "4000"},  # a card kb has no record for
+    {"型号": "H200", "总价": "1,840,000"},  # a total, not a card's price
     {"项目": "机柜", "说明": "42U"},
 ])
 def test_rows_that_are_no_price_fact(cells: dict[str, str]) -> None:

@@ -73,15 +73,19 @@ def test_cases_name_every_preset_and_every_gpu() -> None:
                  "llama-3.1-70b", "llama-3.1-405b", "llama-4-scout", "llama-4-maverick", "gemma-2-9b", "gemma-2-27b",
                  "mistral-7b"}
     assert reference <= models
-    assert set(ENGINE.gpus) - {"h800", "a800", "h20"} <= gpus  # issue 16's cards: the question work names them
+    issue37 = {"rtx-3090", "rtx-3090-ti", "rtx-3080", "rtx-3060-12gb", "rtx-4090-d", "rtx-5080", "rtx-5070-ti",
+               "rtx-a6000", "a40", "a10", "l20", "t4", "p40", "v100-16gb", "v100-32gb", "h100-pcie", "h100-nvl",
+               "a800-pcie", "mi250x", "ascend-910b"}  # (held to questions by tests/kb/understand/test_query.py)
+    # issue 16's cards: the question work names them
+    assert set(ENGINE.gpus) - {"h800", "a800", "h20"} - issue37 <= gpus
     assert len(CASES) >= 40
 
 
 @pytest.mark.parametrize(("question", "unknown"), [
-    ("Can an RTX 3090 run Llama 3 8B?", ["RTX 3090"]),
+    ("Can an RTX 2080 Ti run Llama 3 8B?", ["RTX 2080 Ti"]),
     ("RX 7900 XTX for 13B?", ["RX 7900 XTX"]),
     ("Can GPT-4 run on an A100?", ["GPT-4"]),
-    ("V100 能跑 7B 吗", ["V100"]),
+    ("P100 能跑 7B 吗", ["P100"]),
     ("Claude 3 on H100", ["Claude 3"]),
 ])
 def test_unknown_names_are_said_and_never_substituted(question: str, unknown: list[str]) -> None:

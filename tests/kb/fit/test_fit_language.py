@@ -46,6 +46,11 @@ ALLOWED_LATIN = {
     "LM", "global", "batch", "e4m3", "OCP", "MX",
     # issue 35: cards named as people write them (H100 SXM, Gaudi 3, RTX 6000 Ada), not by their ids
     "SXM", "Gaudi", "Ada",
+    # issue 37: other makers' links, offload, FP8 training and the frameworks and papers the conventions cite
+    "DualPipe", "Core", "DeepSpeed", "Memory", "Requirements", "readthedocs", "io", "zero", "Init", "NVMe", "HCCS",
+    "NeMo", "AutoModel", "PaLM", "GFLOP", "OpenAI", "gpt", "oss", "Qwen", "Meta", "Mistral", "FP16", "FP32", "GPTQ",
+    "AWQ", "vp", "deepspeed", "Volta", "Turing", "Pascal", "Ampere", "Lovelace", "Hopper",
+    "Blackwell", "CDNA", "Da", "Vinci",
 }
 
 CHECKS = {
@@ -61,6 +66,20 @@ CHECKS = {
     "vendor-price": {"model": "65b", "workload": "qlora", "gpu": "rtx-4080", "vram_gib": 48, "seq_len": 512},
     "no-price-none-fit": {"model": "405b", "workload": "full", "gpu": "h100-sxm", "seq_len": 1_000_000,
                           "batch": 64},
+    # issue 37: a card kb has no record of, offload with host memory, a card without BF16, one without figures,
+    # weight-only FP8, FP8 training and a batch schedule
+    "stated-card": {"model": "qwen2.5-7b", "workload": "lora", "gpu": "RTX 2080 Ti", "vram_gib": 11},
+    "offload-host": {"model": "qwen2.5-72b", "workload": "full", "gpu": "a100-80gb", "count": 8, "offload": True,
+                     "offload_params": True, "host_memory_gib": 1024, "tokens": 1e9},
+    "offload-nvme": {"model": "llama-2-70b", "workload": "full", "gpu": "a100-80gb", "count": 8,
+                     "offload_device": "nvme"},
+    "no-bf16": {"model": "llama-2-7b", "workload": "full", "gpu": "v100-32gb", "count": 8, "tokens": 1e9},
+    "no-figures": {"model": "qwen2.5-14b", "workload": "inference", "gpu": "ascend-910b"},
+    "weight-only-fp8": {"model": "llama-3-70b", "workload": "inference", "gpu": "a100-80gb", "precision": "fp8"},
+    "fp8-schedule": {"model": "llama-3-8b", "workload": "full", "gpu": "h100-sxm", "count": 64, "precision": "fp8",
+                     "tokens": 1e11, "batch_schedule": [{"until_tokens": 1e10, "batch_tokens": 2097152},
+                                                        {"batch_tokens": 4194304}]},
+    "fp32-math": {"model": "qwen2.5-7b", "workload": "inference", "gpu": "p40", "count": 2},
 }
 QUESTIONS = [
     "能用一张4090 QLoRA微调13B模型吗？", "4090能跑13B吗", "A100能训练7B吗", "能用4090微调7B吗",

@@ -43,9 +43,9 @@ def test_the_framing_chapters_stay_for_questions_about_them_or_about_cards_alone
 
 
 def test_a_card_kb_lacks_leans_lexically_on_what_the_guide_says_of_its_maker() -> None:
-    assert _focus("昇腾 910b 多少钱一张").words == ("其他厂商的AI芯片发展",)
+    assert _focus("昇腾 310p 多少钱一张").words == ("其他厂商的AI芯片发展",)
     assert _focus("4 张 7900xtx 跑 70b 行吗").words == ("其他厂商的AI芯片发展",)
-    assert "NVIDIA新一代GPU" in _focus("a6000 显存多大").words
+    assert "NVIDIA新一代GPU" in _focus("a5000 显存多大").words
     assert "专用AI加速器" in _focus("is groq faster than an h100 for llama 3 8b").words
     assert _focus("a100 显存多大").words == ()  # a card kb has a record of needs none
 

@@ -25,11 +25,8 @@ def read(question: str):  # type: ignore[no-untyped-def]
 
 # Real accelerators and models kb has no record or shape for: each must land in `unknown`, never be read as
 # a card or a model kb knows, nor as a size or a count.
-UNKNOWN_GPUS = ["RTX 3090", "3090", "3080", "RTX 3060", "2080Ti", "2080 Ti", "GTX 1080 Ti", "RTX 4090 D", "V100",
-                "V100 32GB", "Tesla T4", "T4", "A10", "A10G", "A30", "A40", "RTX A6000", "A6000", "A5000", "L20",
-                "L40", "H20", "H800", "A800", "GH200", "GB200", "B100", "H100 NVL", "H100 PCIe", "Ascend 910B",
-                "昇腾910B", "MI250X", "MI325X", "RX 7900 XTX", "7900XTX", "RX 6800", "Apple M2 Ultra", "M3 Max",
-                "TPU v5e",
+UNKNOWN_GPUS = ["2080Ti", "2080 Ti", "GTX 1080 Ti", "A10G", "A30", "A5000", "L40", "GH200", "GB200", "B100",
+                "MI325X", "RX 7900 XTX", "7900XTX", "RX 6800", "Apple M2 Ultra", "M3 Max", "TPU v5e",
                 "TPU", "Gaudi 2", "Jetson Orin", "Trainium2", "Cerebras", "寒武纪", "Arc A770", "Radeon Pro W7900",
                 "W7800", "RTX PRO 6000 Blackwell", "RTX 5000 Ada", "RTX 4090 Laptop", "4060 laptop", "Ascend 310P",
                 "昇腾 310B", "天数智芯 BI-V150", "Iluvatar MR-V100", "Atlas 300I", "摩尔线程 MTT S80", "燧原i20",
@@ -37,7 +34,14 @@ UNKNOWN_GPUS = ["RTX 3090", "3090", "3080", "RTX 3060", "2080Ti", "2080 Ti", "GT
                 "Tenstorrent Wormhole n150",
                 # an Instinct by its code alone, a maker with its product line between
                 "AMD Instinct MI60", "MI100", "MI355X", "海光 DCU Z100", "沐曦 曦云 C500", "天数智芯 天垓 150",
-                "天垓150", "智铠100"]
+                "天垓150", "智铠100", "H20", "H800", "A800"]
+# Cards that were unknown until issue 37 gave them spec records: each is now read as its record.
+NOW_KNOWN_GPUS = {"RTX 3090": "rtx-3090", "3090": "rtx-3090", "3080": "rtx-3080", "RTX 3060": "rtx-3060-12gb",
+                  "RTX 4090 D": "rtx-4090-d", "V100": "v100-16gb", "V100 32GB": "v100-32gb", "Tesla T4": "t4",
+                  "T4": "t4", "A10": "a10", "A40": "a40", "RTX A6000": "rtx-a6000", "A6000": "rtx-a6000", "L20": "l20",
+                  "H100 NVL": "h100-nvl", "H100 PCIe": "h100-pcie", "Ascend 910B": "ascend-910b",
+                  "昇腾910B": "ascend-910b", "MI250X": "mi250x", "P40": "p40", "RTX 5080": "rtx-5080",
+                  "RTX 5070 Ti": "rtx-5070-ti", "3090 Ti": "rtx-3090-ti", "A800 PCIe": "a800-pcie"}
 UNKNOWN_MODELS = ["GPT-4", "GPT-4o", "gpt-3.5-turbo", "Claude", "Claude 3 Opus", "Gemini 1.5 Pro", "Grok", "文心一言",
                   "ChatGLM3", "Baichuan2", "Phi-3", "Kimi", "DBRX", "Jamba"]
 
@@ -47,11 +51,18 @@ def test_accelerators_kb_lacks_are_unknown_in_both_languages(name: str) -> None:
     assert len(UNKNOWN_GPUS) + len(UNKNOWN_MODELS) >= 40
     for question in (f"Can a {name} run Llama 3 8B?", f"4 张 {name} 能跑 70B 吗"):
         q = read(question)
-        if name in ("H20", "H800", "A800") and q.gpus:  # a record for them may exist by now: then it is known
+        if name in ("H20", "H800", "A800") and q.gpus:  # records for them exist: then they are known
             continue
         assert q.unknown_gpus and name.replace(" ", "").lower() in "".join(q.unknown_gpus).replace(" ", "").lower()
         assert q.gpus == [], (question, q.gpus)
         assert q.model in ("llama-3-8b", "70b"), (question, q.model)
+
+
+@pytest.mark.parametrize(("name", "gpu"), NOW_KNOWN_GPUS.items())
+def test_cards_with_records_since_issue_37_are_read_as_their_records(name: str, gpu: str) -> None:
+    for question in (f"Can a {name} run Llama 3 8B?", f"4 张 {name} 能跑 70B 吗"):
+        q = read(question)
+        assert [g for g, _ in q.gpus] == [gpu] and not q.unknown_gpus, (question, q.gpus, q.unknown_gpus)
 
 
 @pytest.mark.parametrize("name", UNKNOWN_MODELS)
@@ -230,10 +241,10 @@ def test_the_registry_is_the_records_aliases_and_the_presets() -> None:
     ("a100 80g 跑 70b int8", {"vram_gb": None}),
     # "A6000 Ada" is how many say the RTX 6000 Ada; a bare "RTX A6000" is the Ampere card kb lacks
     ("we have 2 a6000 ada cards, can they serve llama 3 70b int4", {"gpus": [("rtx-6000-ada", 2)]}),
-    ("rtx a6000 for 70b int4", {"gpus": [], "unknown_gpus": ["rtx a6000"]}),
-    # "H100 PCIe" is a card kb lacks; a figure asked of it is answered from the H100 record too (its PCIe link?)
-    ("H100 PCIe bandwidth?", {"unknown_gpus": ["H100 PCIe"], "gpus": [("h100-sxm", None)]}),
-    ("can an h100 pcie run llama 3 70b int4", {"unknown_gpus": ["h100 pcie"], "gpus": []}),
+    ("rtx a6000 for 70b int4", {"gpus": [("rtx-a6000", None)], "unknown_gpus": []}),
+    # "H100 PCIe" has its own record (issue 37), apart from the SXM card's
+    ("H100 PCIe bandwidth?", {"unknown_gpus": [], "gpus": [("h100-pcie", None)]}),
+    ("can an h100 pcie run llama 3 70b int4", {"unknown_gpus": [], "gpus": [("h100-pcie", 1)]}),
     # the memory said before a bare family name picks that record
     ("80gb的a800 vs h800", {"gpus": [("a800", None), ("h800", None)]}),
     ("two 40GB A100s for qwen2.5 14b", {"gpus": [("a100-40gb", 2)]}),

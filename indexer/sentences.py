@@ -24,10 +24,19 @@ _TITLE = re.compile(r"^(?:案例[一二三四五六七八九十\d]+|Case (?:one|
 _HINT = re.compile(r"^(?:出处|适用于|来源|Source|Sources|For questions (?:such as|like)|Applies to)\b", re.IGNORECASE)
 # "(memory bandwidth)", "[spec sheet]": the English glosses records add beside Chinese terms.
 _LATIN_GLOSS = re.compile(r"\s*[(\[（][^()\[\]（）\u4e00-\u9fff]*[A-Za-z][^()\[\]（）\u4e00-\u9fff]*[)\]）]")
+# A concept record's last section lists the names its term goes by: words to search by, not a sentence to quote.
+_NAMES_HEADING = re.compile(r"^#+\s*(?:又称|Also written)", re.IGNORECASE)
+
+
 def split(text: str, language: str) -> list[str]:
     """The sentences of a passage worth showing alone."""
     out = []
+    names = False
     for raw in (_ZH_SPLIT if language == "zh" else _EN_SPLIT).split(text):
+        if raw.lstrip().startswith("#"):
+            names = bool(_NAMES_HEADING.match(raw.strip()))
+        if names:
+            continue
         s = _BULLET.sub("", raw).strip()
         s = re.sub(r"^#+\s*", "", s)
         if language == "zh":

@@ -394,7 +394,8 @@ class Engine:
             gpus.insert(gpus.index("a100-80gb"), "a100-40gb")  # "the A100" is both cards
         intent = classify(text, self.domain, has_checks=bool(checks), has_selection=selection is not None,
                           names_gpu=len(set(query_gpus)), names_model=bool(found.models), names_unknown=bool(unknown),
-                          asked=query.asked, how_many=query.how_many, wants_pick=query.wants_selection)
+                          asked=query.asked, how_many=query.how_many, wants_pick=query.wants_selection,
+                          unnamed=query.unnamed)
         if outside:
             intent = Intent("not_covered")
         if intent.kind == "not_covered" and mechanisms(text) and not off_domain(text) and not outside:
@@ -411,6 +412,8 @@ class Engine:
         facts = Facts(question=text, language=language, intent=intent, passages=passages, checks=checks,
                       selection=selection, unknown=unknown, gpus=gpus, terms=terms, mfu=s.mfu,
                       budget_cny=found.budget_cny, asked=query.asked, unknown_gpus=list(query.unknown_gpus),
+                      stated_gib=query.vram_gb if query.unknown_gpus else None, needs=found.needs,
+                      refused=found.refused,
                       model_named=query.model is not None, model=self._model_params(query.model),
                       latency=query.latency,
                       counts={g: c for g, c in query.gpus if c},

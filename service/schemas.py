@@ -75,7 +75,9 @@ class Ready(BaseModel):
 class Figure(BaseModel):
     """One figure of a GPU spec record and where it comes from."""
 
-    value: float | int
+    value: float | int | Literal["unknown", "not supported"] = Field(
+        description="A number; `unknown` where no public source gives one, `not supported` where the card lacks it "
+                    "(a BF16 rate on a card without BF16)")
     unit: str
     source: str = Field(description="doc (the guide; see section and quote) or vendor (a datasheet)")
     section: str | None = None

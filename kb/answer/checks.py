@@ -12,11 +12,13 @@ from dataclasses import dataclass, field, replace
 
 from kb.errors import BadInput
 from kb.fit.alternatives import alternatives
+from kb.fit.check_parts import UnsupportedPrecision
 from kb.fit.engine import FitEngine
 from kb.fit.largest import largest_size_b
 from kb.fit.request import WORKLOAD_PRECISIONS, parse_request
-from kb.fit.result import FitResult, Selection
+from kb.fit.result import FitResult, MemoryNeed, Selection
 from kb.fit.select import budget_options, single_card_options
+from kb.fit.support import PrecisionSupport
 from kb.language import Language
 from kb.understand.query import Query
 from kb.words.fit import render, render_all
@@ -35,6 +37,9 @@ class QuestionFit:
     gpus: list[str] = field(default_factory=list)  # GPU ids recognised, even when no check ran
     models: list[str] = field(default_factory=list)  # model presets or sizes recognised
     budget_cny: float | None = None  # the budget the question states, even when no model is named
+    needs: list[MemoryNeed] = field(default_factory=list)  # a card kb has no figures for: the memory it would need
+    refused: list[PrecisionSupport] = field(default_factory=list)  # a format a card cannot compute, checked instead
+    # in the nearest one that runs ("V100, bf16": fp16)
 
 
 def _workload_and_precision(q: Query, workload: str, notes: list[Note]) -> tuple[str, str | None]:
@@ -63,8 +68,23 @@ def _read(q: Query, gpu: str, result: FitResult, workload: str) -> Note:
                 details=note("joined", parts=[d for d in details if d]))
 
 
-def _one(engine: FitEngine, q: Query, gpu: str, count: int | None, workload: str,
-         notes: list[Note]) -> FitResult | None:
+def _one(engine: FitEngine, q: Query, gpu: str, count: int | None, workload: str, notes: list[Note],
+         refused: list[PrecisionSupport] | None = None) -> FitResult | None:
+    """One check; a format the card cannot compute is checked in the nearest one that runs, the refusal kept."""
+    try:
+        return _checked_one(engine, q, gpu, count, workload, notes)
+    except UnsupportedPrecision as e:
+        if refused is None or not e.support.instead:
+            return None
+        refused.append(e.support)
+        try:
+            return _checked_one(engine, replace(q, precision=e.support.instead[0]), gpu, count, workload, notes)
+        except BadInput:
+            return None
+
+
+def _checked_one(engine: FitEngine, q: Query, gpu: str, count: int | None, workload: str,
+                 notes: list[Note]) -> FitResult | None:
     notes = list(notes)
     workload, precision = _workload_and_precision(q, workload, notes)
     # An unsaid ZeRO stage (and TP/PP) is the layout search's to choose (kb/fit/layout.py); said, it is pinned.
@@ -72,21 +92,50 @@ def _one(engine: FitEngine, q: Query, gpu: str, count: int | None, workload: str
         notes.append(note("one_card"))
     try:
         req = parse_request(model=q.model or "", workload=workload, gpu=gpu, count=count or 1, precision=precision,
-                            seq_len=q.seq_len, batch=q.batch or 1, zero=q.zero, tokens=q.tokens,
+                            seq_len=q.seq_len, batch=q.batch or 1, tokens=q.tokens,
                             concurrency=q.concurrency if workload == "inference" else None,
                             tp=q.tp if workload != "inference" else None,
-                            pp=q.pp if workload != "inference" else None)
+                            pp=q.pp if workload != "inference" else None,
+                            vram_gib=q.vram_gb if gpu in q.unknown_gpus else None,
+                            **({"zero": q.zero} | _offload(q, workload)))
         checked = engine.checked(req)
         r = checked.result
         if q.how_many and count is None and r.min_gpus and r.min_gpus != req.count:
             notes.append(note("how_many", gpu=gpu, count=r.min_gpus))
             req = req.model_copy(update={"count": r.min_gpus})
             checked = engine.checked(req)
+    except UnsupportedPrecision:
+        raise
     except (BadInput, ValueError):
         return None  # a figure the question garbled (a zero batch, say): no check rather than a wrong one
     extra = [_read(q, gpu, checked.result, workload), *notes]
     alts = alternatives(req, checked.result, engine.numbers)
     return engine.render(checked, q.language, extra).model_copy(update={"alternatives": alts})
+
+
+def _offload(q: Query, workload: str) -> dict[str, object]:
+    """What full training offloads, as the question says it (ZeRO-Offload: the optimizer; ZeRO-Infinity or 'the
+    parameters too': ZeRO-3 with the parameters), where, and the host memory a node has."""
+    if not q.offload or workload != "full":
+        return {}
+    params = q.offload == "params"
+    return {"offload": True, "offload_params": params, "zero": 3 if params else q.zero,
+            "offload_device": q.offload_device or "cpu", "host_memory_gib": q.host_memory_gib}
+
+
+def _needs(engine: FitEngine, q: Query, language: Language) -> list[MemoryNeed]:
+    """For each card kb has no figures for and no memory was said of: the memory the asked check would need."""
+    workload, precision = _workload_and_precision(q, (q.workloads or ["inference"])[0], [])
+    out = []
+    for name in q.unknown_gpus:
+        try:
+            req = parse_request(model=q.model or "", workload=workload, gpu=name, count=q.count or 1,
+                                precision=precision, seq_len=q.seq_len, batch=q.batch or 1, tokens=q.tokens,
+                                concurrency=q.concurrency if workload == "inference" else None)
+            out.append(engine.need(req, language))
+        except (BadInput, ValueError):
+            continue
+    return out
 
 
 def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit:
@@ -111,7 +160,10 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
     if q.asked == "largest" and q.model is None and q.gpus:
         found.checks = _largest(engine, q, notes=list(q.notes))
         return found
-    if q.model is None or (q.unknown_gpus and not q.gpus) or q.derived == "grad_sync":
+    if q.model is not None and q.unknown_gpus and not q.gpus and not q.vram_gb:
+        found.needs = _needs(engine, q, language)  # "can a 2080 Ti run qwen 7b": unknown, and what it would need
+        return found
+    if q.model is None or (q.unknown_gpus and not q.gpus and not q.vram_gb) or q.derived == "grad_sync":
         return found  # (a gradient all-reduce's time: the composer's arithmetic over the cards' links, no fit)
     notes = list(q.notes)
     workloads = q.workloads or ["inference"]
@@ -152,16 +204,19 @@ def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit
         found.checks, found.selection = checks, sel
         return found
     gpus = q.gpus or [(g, q.count) for g in DEFAULT_GPUS]  # "split over 8 cards": 8 of each default card
-    sized = _of_capacity(engine, q.vram_gb) if not q.gpus and q.vram_gb else []
+    if not q.gpus and q.unknown_gpus and q.vram_gb:  # "2080 Ti 11G": checked from the memory said of it
+        gpus = [(name, q.count) for name in q.unknown_gpus]
+    sized = _of_capacity(engine, q.vram_gb) if not q.gpus and not q.unknown_gpus and q.vram_gb else []
     if sized:  # "is 24gb enough for 13b": the cards kb has of that memory, the document's own first
         gpus = [(g, q.count) for g in sized]
         notes.append(note("vram_cards", gb=q.vram_gb, names=", ".join(engine.gpus[g].name for g in sized)))
-    elif not q.gpus:
+    elif not q.gpus and not q.unknown_gpus:
         notes.append(note("no_gpu"))
         if q.also:  # models compared: on the first default card, so each check has its twin
             gpus = gpus[:1]
     models = [replace(q, model=m, also=[]) for m in (q.model, *q.also)]
-    results = [_one(engine, m, gpu, count, w, notes) for m in models for gpu, count in gpus for w in workloads]
+    results = [_one(engine, m, gpu, count, w, notes, found.refused)
+               for m in models for gpu, count in gpus for w in workloads]
     found.checks = [r for r in results if r is not None]
     # "how long on one 4060 Ti", "ttft on one h100": it does not fit there, so how fast on enough cards
     if q.speed or q.latency or q.asked == "time":

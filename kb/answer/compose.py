@@ -44,6 +44,7 @@ from kb.understand.intent import KEY_FIGURES, also_asked_figures, asks_rent, ask
 from kb.understand.mechanisms import mechanisms
 from kb.words.answer import WORKLOADS, end, gib, gpu_name, money, rate, whole, workload_phrase
 from kb.words.catalog import cards, say
+from kb.words.fit import offload_note, render, support_note
 
 MAX_CHECKS = 3  # verdicts stated; the rest are in fit_checks
 # "why does X train slower than Y", "为什么 h800 比 h100 慢": two cards set against each other in a why
@@ -112,8 +113,9 @@ class Composer(CaseSentences):
 
     # -- the kinds of direct answer ------------------------------------------------------------------
     def _fit(self, f: Facts) -> list[Sentence]:
-        out: list[Sentence] = []
         lang = f.language
+        # a format asked that the card cannot compute: said first, with what the checks below ran instead
+        out: list[Sentence] = [Sentence(render(support_note(s), lang), ["F1"]) for s in f.refused[:2]]
         moe_said = False
         for i, c in enumerate(f.checks[:MAX_CHECKS], 1):
             m = [f"F{i}"]
@@ -124,7 +126,16 @@ class Composer(CaseSentences):
                       "need": gib(c.per_gpu_required_bytes), "avail": gib(c.per_gpu_available_bytes)}
             key = ("fit_count" if f.intent.how_many and c.min_gpus == c.gpu_count else "fit_yes") if c.fits \
                 else "fit_no"
+            host_short = c.offload is not None and c.offload.host_fits is False
+            if host_short and c.per_gpu_required_bytes <= c.per_gpu_available_bytes:
+                key = "fit_no_host"  # the GPUs hold their share; the host does not hold what is offloaded to it
             out.append(Sentence(say(key, lang, **values), m))
+            for key in ("no_fp8_cores", "no_fp4_cores"):  # a format the card stores but cannot compute in
+                said = say(key, lang, gpu=gpu_name(c.gpu))
+                if any(a.startswith(said) for a in c.assumptions):
+                    out.append(Sentence(said, m))
+            if c.offload is not None:  # what offload puts on the host, and the host memory said against it
+                out.append(Sentence(say("offload_said", lang, line=render(offload_note(c.offload), lang)), m))
             out += self._layout(c, m, lang)
             active = c.active_params
             if active and active < c.model_params and not moe_said:
@@ -547,7 +558,19 @@ class Composer(CaseSentences):
         sized = {c.model for c in f.checks if re.fullmatch(r"\d+(?:\.\d+)?b", c.model)}
         for name in f.unknown:
             size = next((m for m in sized if re.search(rf"(?<![\d.]){re.escape(m[:-1])}\s*b", name.lower())), None)
-            if name in f.unknown_gpus:
+            need = next((n for n in f.needs if n.gpu == name), None)
+            if name in f.unknown_gpus and f.stated_gib and f.checks:  # checked from the memory the asker gave
+                out.append(Sentence(say("unknown_gpu_stated", f.language, name=name, gib=f.stated_gib), ["F1"],
+                                    exempt=(name,), derived=(float(f.stated_gib),)))
+            elif name in f.unknown_gpus and need is not None:  # and the memory it would need
+                per, total = need.per_gpu_required_bytes / GIB, need.total_required_bytes / GIB
+                work = workload_phrase(need.model, need.workload, need.precision, f.language)
+                on = say("need_on_cards", f.language, count=need.gpu_count, total=f"{total:,.1f}") \
+                    if need.gpu_count > 1 else ""
+                out.append(Sentence(say("unknown_gpu_need", f.language, name=name, work=work, per_gpu=f"{per:,.1f}",
+                                        on=on), [], exempt=(name, need.model, "11"),
+                                    derived=(round(per, 1), round(total, 1), float(need.gpu_count))))
+            elif name in f.unknown_gpus:
                 out.append(Sentence(say("unknown_gpu", f.language, name=name), [], exempt=(name,)))
             elif size:  # "Yi-34B": checked below at the size its name states, as the checks' notes say
                 out.append(Sentence(say("unknown_model_sized", f.language, name=name, size=size[:-1].upper()),

@@ -65,6 +65,7 @@ def spec_facts(parts: list[Chunk], gpu: str, attributes: list[str],
     rows: list[tuple[Chunk, str]] = []
     notes: list[tuple[Chunk, str]] = []
     seen: set[str] = set()
+    no_link = False
     if "role" in attributes:
         rows += [(chunk, say("spec_role", language, gpu=gpu, role=role)) for chunk in parts[:1]
                  for role in [_role(chunk, language)] if role]
@@ -82,10 +83,14 @@ def spec_facts(parts: list[Chunk], gpu: str, attributes: list[str],
                         seen.add(shown)
                         written = f"source.{_cells(zh)[2].split(' ')[0]}"
                         source = say(written, language) if has(written) else cells[2]
-                        rows.append((chunk, say("spec_row", language, gpu=gpu, value=cells[1], source=source,
+                        if attr == "nvlink" and re.match(r"0\s*GB/s|none$|无$", cells[1].strip()):
+                            if not no_link:  # a link of 0 GB/s, or of kind "none", is no link: said once
+                                rows.append((chunk, say("spec_no_link", language, gpu=gpu, source=source)))
+                            no_link = True
+                            continue
+                        template = "spec_row" if re.match(r"[\d~≈约]", cells[1]) else "spec_row_words"
+                        rows.append((chunk, say(template, language, gpu=gpu, value=cells[1], source=source,
                                               **metric_words(_GLOSS.sub("", cells[0]), language))))
-                        if attr == "nvlink" and re.match(r"0\s*GB/s", cells[1]):
-                            rows.append((chunk, say("spec_no_link", language, gpu=gpu)))
                 elif note_p and zh.lstrip().startswith("- ") and re.search(note_p, zh) and shown not in seen:
                     seen.add(shown)
                     notes.append((chunk, say("spec_note", language, note=shown.lstrip()[2:].strip())))

@@ -142,5 +142,9 @@ class Costs:
         return purchase(self.prices).get(gpu)
 
     def power_cny(self, gpu: str, hours: float, count: int = 1) -> float:
-        """The energy of `count` cards running `hours` at their TDP and kb's energy price."""
-        return self.gpus[gpu].tdp_w / 1000 * hours * self.energy * count
+        """The energy of `count` cards running `hours` at their TDP and kb's energy price (callers check the TDP is
+        known: a record may leave it unknown)."""
+        watts = self.gpus[gpu].tdp_w
+        if watts is None:
+            raise ValueError(f"no TDP on record for {gpu}")
+        return watts / 1000 * hours * self.energy * count

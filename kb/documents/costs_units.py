@@ -40,6 +40,8 @@ def price_per_unit(costs: Book, unit: Literal["gb", "tflops", "card_hour"], lang
                 continue
             figure, shown_unit = ((spec.capacity_value or spec.vram_gib), spec.capacity_unit) if unit == "gb" else \
                 (spec.bf16_dense_tflops, "TFLOPS")
+            if not figure:  # a figure no public source gives: no price per unit of it
+                continue
             priced: list[tuple[float, str, list[str], CostFact, tuple[str, ...]]] = []
             figure_at = costs.spec_cite(gpu, figure)
             if gpu in team:

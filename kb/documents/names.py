@@ -20,6 +20,18 @@ def squeeze(text: str) -> str:
     return _SQUEEZE.sub("", text.lower())
 
 
+@lru_cache(maxsize=1024)
+def _key_pattern(key: str) -> re.Pattern[str]:
+    """A squeezed name found in a spaced cell: its characters with separators allowed between them, and a name
+    ending in a digit not followed by one ("A10" is not in "A100 40G"; "4090" is in "4090 24G")."""
+    return re.compile(r"\s*".join(map(re.escape, key)) + (r"(?!\d)" if key[-1].isdigit() else ""))
+
+
+def _spaced(text: str) -> str:
+    """The cell with its separators and makers' words as single spaces, so a name's last digit has a boundary."""
+    return _SQUEEZE.sub(" ", text.lower())
+
+
 def _names(corpus_dir: Path) -> tuple[tuple[str, frozenset[str]], ...]:
     return _names_in(_specs(str(corpus_dir)))
 
@@ -60,8 +72,9 @@ def gpu_named(cell: str, corpus_dir: Path) -> str | None:
     text = squeeze(cell)
     if not text or not _any_name(_specs(str(corpus_dir))).search(text):
         return None
+    spaced = _spaced(cell)
     for key, ids in _names(corpus_dir):
-        if re.search(re.escape(key) + (r"(?!\d)" if key[-1].isdigit() else ""), text):  # no "a10" in "a100"
+        if key in text and _key_pattern(key).search(spaced):  # (the substring test first: 10,000-row sheets)
             return next(iter(ids)) if len(ids) == 1 else None
     return None
 

@@ -36,6 +36,8 @@ def rent_or_buy(costs: Book, gpu: str, months: float, language: Language, count:
     if buy is None or spec is None:
         out.sentences.append(CostSentence(say("doc.no_buy", language, gpu=gpu_name(gpu)), []))
         return out
+    if spec.tdp_w is None:  # a card whose power no public figure gives: its rent is said, buying is not weighed
+        return out
     hours = months * HOURS_A_MONTH
     power = costs.power_cny(gpu, hours, count)
     price = buy.amount_cny * count
@@ -91,6 +93,8 @@ def _range_note(costs: Book, gpu: str, buy: PriceFact, months: float, count: int
 def _break_even(costs: Book, gpu: str, buy: PriceFact, language: Language) -> list[CostSentence]:
     """Buying against each rate without a commitment: the card-hours after which it pays off."""
     spec = costs.gpus[gpu]
+    if spec.tdp_w is None:
+        return []
     energy = spec.tdp_w / 1000 * costs.energy
     out = []
     for term in ("on_demand", "monthly"):

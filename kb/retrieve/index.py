@@ -63,7 +63,7 @@ def load_index(folder: Path, expected_embedder: str | None = None) -> LoadedInde
         glossary = [(list(en), list(zh)) for en, zh in
                     json.loads((folder / "glossary.json").read_text(encoding="utf-8"))]
         said = Sentences.load(folder, chunks)
-    except (OSError, ValueError, TypeError, KeyError, RuntimeError) as e:
+    except (OSError, ValueError, TypeError, LookupError, RuntimeError) as e:
         raise IndexUnavailable(f"index at {folder} cannot be read ({e}); rebuild with `{REBUILD}`") from None
     if flat.d != manifest.dim or len(chunks) != flat.ntotal or lexical.n_docs != len(chunks):
         raise IndexUnavailable(f"index at {folder} is inconsistent (vectors, chunks and BM25 disagree); "

@@ -384,7 +384,8 @@ def merge(prior: Query, new: Query, text: str, registry_ids: tuple[str, ...] = (
         carried = [k for k in ("gpu", "gpu_count") if after[k] is not None and after[k] == before[k]]
         changed = [k for k in SLOTS if after[k] != before[k] and after[k] is not None]
         return Turn(merged, True, carried, changed, {k: before[k] for k in changed})
-    merged = replace(prior, case=None, notes=list(new.notes), unknown_models=list(new.unknown_models),
+    merged = replace(prior, case=None, unnamed=new.unnamed, notes=list(new.notes),
+                     unknown_models=list(new.unknown_models),
                      unknown_gpus=list(new.unknown_gpus), gpus=list(prior.gpus), workloads=list(prior.workloads),
                      attributes=list(prior.attributes), count=None)
     said: set[str] = set()

@@ -467,12 +467,13 @@ SHEET = ["role", *KEY_FIGURES, "power", "nvlink", "price"]
 
 def classify(question: str, domain: Domain, *, has_checks: bool, has_selection: bool, names_gpu: int,
              names_model: bool, names_unknown: bool, asked: str | None = None, how_many: bool = False,
-             wants_pick: bool = False) -> Intent:
+             wants_pick: bool = False, unnamed: str | None = None) -> Intent:
     """The answer kind, from the question's words and what the fit engine found in it (`asked`, `how_many`,
-    `wants_pick`: as the Query read them)."""
+    `wants_pick`: as the Query read them; `unnamed`: the question with the cards' names read out, so "A800 PCIe"
+    asks no PCIe figure)."""
     q = normalise(question)
     speed, cost = bool(_SPEED.search(q)) or asked == "time", bool(_COST.search(q))  # (a training time asked)
-    attrs = spec_attributes(q)
+    attrs = spec_attributes(normalise(unnamed) if unnamed is not None else q)
     if asked == "price" and "price" not in attrs:  # "预算 3 万 买 4 张 4090 还差多少": the Query read a price
         attrs.append("price")
     if off_domain(q):  # "4090 打游戏怎么样": a card named in another field's question is still that field's

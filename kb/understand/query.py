@@ -36,7 +36,12 @@ class Query:
     tp: int | None = None  # tensor-parallel size the question pins ("TP 8", "张量并行 8")
     pp: int | None = None  # pipeline-parallel size it pins
     budget_cny: float | None = None
-    vram_gb: int | None = None  # a card's memory said without a card ("is 24gb enough for 13b"); not state
+    vram_gb: int | None = None  # a card's memory said without a card ("is 24gb enough for 13b"), or beside a card kb
+    # has no figures for ("2080 Ti 11G"): what its memory verdict is computed from; not state
+    unnamed: str | None = None  # the question with the cards' names read out (what figures it asks); not state
+    offload: str | None = None  # "optimizer" or "params": what full training offloads to the host; not state
+    offload_device: str | None = None  # "nvme" when said; the host's memory otherwise; not state
+    host_memory_gib: float | None = None  # a node's host memory said ("1,024 GB of CPU memory"); not state
     max_gpus: int | None = None
     how_many: bool = False
     wants_selection: bool = False

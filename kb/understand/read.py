@@ -192,14 +192,40 @@ def _gpus(t: Text, q: Query, found: list[tuple[str, int, int]]) -> None:
 _CAPACITIES = frozenset({8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80, 94, 96, 141, 180, 192, 288})
 
 
+_MEMORY = re.compile(r"(?<![0-9a-z.,])(\d{1,3})\s*(?:g|gb|gib|g显存|gb显存)(?![a-z0-9])")
+
+
 def _vram(t: Text, q: Query) -> None:
-    """'is 24gb enough for 13b', '16g显存能跑什么': the memory of the card meant, when no card is named."""
-    if q.gpus or q.unknown_gpus:
+    """'is 24gb enough for 13b', '16g显存能跑什么': the memory of the card meant, when no card is named; '2080 Ti
+    11G', 'my P100 has 16GB': the memory of a card kb has no figures for, whatever its size."""
+    if q.gpus:
         return
-    for m in re.finditer(r"(?<![0-9a-z.])(\d{1,3})\s*(?:g|gb|gib|g显存|gb显存)(?![a-z0-9])", t.s):
-        if int(m.group(1)) in _CAPACITIES:
+    for m in _MEMORY.finditer(t.s):
+        if q.unknown_gpus or int(m.group(1)) in _CAPACITIES:
             q.vram_gb = int(m.group(1))
             return
+
+
+# Offload as people say it: DeepSpeed's words, "to CPU / host memory / NVMe", 卸载 / offload 到内存.
+_OFFLOAD = re.compile(r"offload|卸载|zero[\s-]*infinity")
+_OFFLOAD_PARAMS = re.compile(r"param(?:eter)?s?\b|参数|权重|weights")
+_HOST_MEMORY = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(tb|tib|t|gb|gib|g)\s*(?:of\s+)?(?:cpu|host|system|主机|服务器)?\s*"
+                          r"(?:memory|ram|内存)|(?:内存|ram|cpu memory|host memory)\D{0,6}?(\d[\d,]*(?:\.\d+)?)\s*"
+                          r"(tb|tib|t|gb|gib|g)(?![a-z])")
+
+
+def _offload(t: Text, q: Query) -> None:
+    """'ZeRO-3 with CPU offload of optimizer and parameters', 'offload 到 NVMe', 'our node has 1,024 GB of CPU memory':
+    what full training puts on the host, where, and how much host memory a node has."""
+    if not _OFFLOAD.search(t.s):
+        return
+    q.offload = "params" if _OFFLOAD_PARAMS.search(t.s) or "infinity" in t.s else "optimizer"
+    q.offload_device = "nvme" if "nvme" in t.s else None
+    if m := _HOST_MEMORY.search(t.s):
+        amount, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        q.host_memory_gib = float(amount.replace(",", "")) * (1024 if unit.startswith("t") else 1)
+    if not q.workloads or q.workloads == ["full", "lora"]:  # offload is full training's (ZeRO's)
+        q.workloads = ["full"]
 
 
 def _size_first(t: Text, q: Query, registry: Registry) -> None:
@@ -427,7 +453,7 @@ _FOLLOWS_A_MODEL = ("kv", "concurrency", "memory", "time", "context")
 _VERSUS = re.compile(r"区别|差别|差异|差在哪|不同|不一样|有啥两样|对比|比较|哪个好|哪个强|哪个更|哪个适合|哪个合适|"
                      r"哪张(?:更|好|适合|合适)|选哪|挑哪|买哪|"
                      r"\bvs\.?\b|versus|which (?:one|should|would|is better)|"
-                     r"differ|\bdiff\b|compare|comparison|worth it over|better than|upgrade from|或者|还是",
+                     r"differ|\bdiff\b|compare|comparison|worth it over|better than|upgrade from|或者|还是|\bor\b",
                      re.IGNORECASE)
 # ...unless it names some other thing to compare (cores, architecture, slots): the guide's words answer that.
 _OTHER_THING = re.compile(r"how many|多少个|几个|number of|核心|cores?\b|架构|architecture|制程|process node|接口|"
@@ -523,11 +549,15 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     _gpus(t, q, found)
     _size_first(t, q, registry)
     _vram(t, q)
+    q.unnamed = t.original.lower()  # the cards' names read out: "A800 PCIe 规格" asks no PCIe figure
+    for _, start, end in found:
+        q.unnamed = q.unnamed[:start] + " " * (end - start) + q.unnamed[end:]
     _bare_count(t, q)
     _words(t, q)
+    _offload(t, q)
     amounts.bare_budget(t, q)
     if q.model is None and not q.unknown_models:  # a figure of a card (a model's fp8 is a precision, not a figure)
-        q.attributes = spec_attributes(t.original.lower())
+        q.attributes = spec_attributes(q.unnamed or "")
         _form_factor(q, registry)
         if not q.attributes and len(q.gpus) >= 2 and _VERSUS.search(t.original.lower()) \
                 and not _OTHER_THING.search(t.original.lower()):

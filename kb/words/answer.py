@@ -20,11 +20,14 @@ WORKLOADS = {w: dict(CATALOG[f"workload.{w}"]) for w in ("inference", "full", "l
 WORKLOADS["full"] = {"en": "full training (mixed-precision Adam)", "zh": "全参数训练（混合精度 Adam）"}
 
 # GPU ids as people write them (ids are lower-case with hyphens: rtx-4060-ti-16gb → RTX 4060 Ti 16GB).
-_GPU_WORDS = {"ti": "Ti", "ada": "Ada", "gaudi": "Gaudi", "sxm": "SXM"}
+_GPU_WORDS = {"ti": "Ti", "ada": "Ada", "gaudi": "Gaudi", "sxm": "SXM", "pcie": "PCIe", "ascend": "Ascend"}
 
 
 def gpu_name(gpu_id: str) -> str:
-    """A GPU id as a person writes it: a100-80gb → A100 80GB, rtx-4090 → RTX 4090."""
+    """A GPU id as a person writes it: a100-80gb → A100 80GB, rtx-4090 → RTX 4090; a card kb has no figures for
+    keeps the name its asker gave it ("2080 Ti")."""
+    if not re.fullmatch(r"[a-z0-9-]+", gpu_id):
+        return gpu_id
     return " ".join(_GPU_WORDS.get(w, w.upper()) for w in gpu_id.split("-"))
 
 

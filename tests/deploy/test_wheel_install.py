@@ -5,6 +5,7 @@ user cache folder (a temp one here) from the corpus the wheel carries, and `kb f
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from kb.words.catalog.labels import GUIDE_LINES
 from tests.support.paths import REPO
 
 LEFT_BEHIND = shutil.ignore_patterns(".venv", ".git", "build", "dist", "*.egg-info", ".kb-index*", "..kb-index*",
@@ -69,7 +71,11 @@ def test_the_wheel_installs_and_answers_outside_the_repository(tmp_path: Path, i
 
     ask = _run([str(kb), "ask", "A100 显存多大"], cwd=work, env=env)
     assert ask.returncode == 0, ask.stderr
-    assert "corpus/" in ask.stdout and "80" in ask.stdout  # cited passages, the A100's memory sizes
+    # Cited passages, each headed "[n] §3.2 heading  (指南第 93–122 行, score …)" (the guide's lines, never a
+    # repository path), and the A100's memory sizes.
+    lines = re.escape(GUIDE_LINES["zh"]).replace(re.escape("{a}"), r"\d+").replace(re.escape("{b}"), r"\d+")
+    assert re.search(rf"^\[\d+\] §[\d.]+ .*\({lines}, score ", ask.stdout, re.MULTILINE), ask.stdout
+    assert "corpus/" not in ask.stdout and "80" in ask.stdout
     assert (cache / "kb" / "index" / "manifest.json").is_file()
 
     info = _run([str(kb), "index", "--info"], cwd=work, env=env)

@@ -16,6 +16,13 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "No: {what} needs about {need} GiB per GPU on {cards}, more than the {avail} GiB each card has",
         "zh": "不能：{what}在 {cards} 上每卡约需 {need} GiB，超过每卡的 {avail} GiB",
     },
+    "fit_no_host": {
+        "en": "No: {what} on {cards} fits the GPUs ({need} GiB per GPU of the {avail} GiB each has), but what is "
+              "offloaded needs more host memory than a node has",
+        "zh": "不能：{what}在 {cards} 上显存够用（每卡约需 {need} GiB，每卡有 {avail} GiB），但卸载到主机的部分"
+              "超过了每台主机的内存",
+    },
+    "offload_said": {"en": "With {line}", "zh": "{line}"},
     "fit_count": {
         "en": "You need {cards} for {what}: about {need} GiB per GPU of the {avail} GiB each has",
         "zh": "{what}需要 {cards}：每卡约需 {need} GiB，每卡有 {avail} GiB",
@@ -527,9 +534,11 @@ ANSWER: dict[str, dict[str, str]] = {
     },
     # Specs.
     "spec_row": {"en": "The {gpu}'s {metric} {is} {value} ({source})", "zh": "{gpu} 的{metric}是 {value}（{source}）"},
+    # a row whose value is words ("up to 7", "not supported", "HBM3"), not a figure with its unit
+    "spec_row_words": {"en": "{gpu}, {metric}: {value} ({source})", "zh": "{gpu} 的{metric}：{value}（{source}）"},
     "spec_no_link": {
-        "en": "That is, the {gpu} has no NVLink: cards talk over PCIe",
-        "zh": "也就是说，{gpu} 没有 NVLink，多卡之间走 PCIe",
+        "en": "The {gpu} has no NVLink: its cards talk over PCIe ({source})",
+        "zh": "{gpu} 没有 NVLink，多卡之间走 PCIe（{source}）",
     },
     "spec_role": {"en": "{gpu}: {role}", "zh": "{gpu}：{role}"},
     "spec_note": {"en": "Note: {note}", "zh": "注意：{note}"},
@@ -545,6 +554,18 @@ ANSWER: dict[str, dict[str, str]] = {
         "en": "kb has no spec for the {name}, so it cannot check or quote it",
         "zh": "kb 没有 {name} 的规格数据，无法检查或给出它的数据",
     },
+    "unknown_gpu_stated": {
+        "en": "kb has no spec for the {name}: its memory is checked from the {gib} GB you gave; its speed, power and "
+              "price are unknown",
+        "zh": "kb 没有 {name} 的规格数据：显存按你给的 {gib} GB 检查，它的速度、功耗和价格未知",
+    },
+    "unknown_gpu_need": {
+        "en": "kb has no spec for the {name}; {work} needs about {per_gpu} GiB of memory a card{on}, so it fits "
+              "if the {name} has at least that much (say its memory, \"{name} 11GB\", and kb checks it)",
+        "zh": "kb 没有 {name} 的规格数据；{work}{on}每卡约需 {per_gpu} GiB 显存，{name} 的显存不少于这个数就放得下"
+              "（说明它的显存，如“{name} 11GB”，kb 就能检查）",
+    },
+    "need_on_cards": {"en": " on {count} cards ({total} GiB in all)", "zh": "按 {count} 张卡计（总共 {total} GiB）"},
     "records_held": {
         "en": "kb has the specifications of these cards: {names}",
         "zh": "kb 有规格数据的显卡：{names}",

@@ -36,8 +36,8 @@ DOCUMENTS: dict[str, dict[str, str]] = {
                  "zh": "我们上次买 {gpu}：{date} 买 {count} 张，共 {total}，每张 {each}（《{title}》）"},
     "doc.paid_unit": {"en": "What we paid for the {gpu} last: {each} a card on {date} (\"{title}\")",
                       "zh": "我们上次买 {gpu}：{date} 每张 {each}（《{title}》）"},
-    "doc.paid_none": {"en": "No team's document records a purchase of the {gpu}",
-                      "zh": "团队文档里没有 {gpu} 的采购记录"},
+    "doc.paid_none": {"en": "No team's document says what was paid for the {gpu}",
+                      "zh": "团队文档里没有 {gpu} 的采购价"},
     # The newest quote and its terms.
     "doc.quote": {"en": "The newest {kind} for the {gpu}: {money} ({vendor}\"{title}\", dated {date}{tax}{valid})",
                   "zh": "{gpu} 最新{kind}：{money}（{vendor}《{title}》，{date}{tax}{valid}）"},

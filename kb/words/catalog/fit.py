@@ -32,18 +32,18 @@ FIT: dict[str, dict[str, str]] = {
               "is checked",
         "zh": "{gpu}：每卡 {vram:g} GiB（{source}）；它的速度或功耗没有公开数字，只检查显存",
     },
-    "source_stated": {"en": "as stated: kb has no record of this card", "zh": "按所给显存：kb 没有这张卡的规格"},
+    "source_stated": {"en": "as stated: kb has no figures for this card", "zh": "按所给显存：kb 没有这张卡的规格"},
     "capacity_stated": {
-        "en": "capacity: {gib:g} GiB a card as stated (kb has no record of {gpu}); the memory verdict and the "
+        "en": "capacity: {gib:g} GiB a card as stated (kb has no figures for {gpu}); the memory verdict and the "
               "totals hold, its speed, power and price are unknown",
         "zh": "显存容量：按所给的每卡 {gib:g} GiB 计（kb 没有 {gpu} 的规格）；显存结论和总量成立，速度、功耗和价格未知",
     },
     "capacity_override": {
-        "en": "capacity: {gib:g} GiB a card as given, not the record's figure",
+        "en": "capacity: {gib:g} GiB a card as given, not the published figure",
         "zh": "显存容量：按所给的每卡 {gib:g} GiB 计，不用规格表的数字",
     },
     "stated_card": {
-        "en": "{gpu} is checked as a PCIe card, {per_node} to a server, since kb has no record of its links",
+        "en": "{gpu} is checked as a PCIe card, {per_node} to a server, since kb has no figures for its links",
         "zh": "kb 没有 {gpu} 的互连数据，按 PCIe 卡、每台服务器 {per_node} 张计算",
     },
     "shape_dims": {
@@ -266,7 +266,7 @@ FIT: dict[str, dict[str, str]] = {
         "zh": "在 {cards} 上每卡需要 {per_gpu:,.1f} GiB，每卡可用 {available:,.1f} GiB：{outcome}",
     },
     "total_need": {
-        "en": "kb has no record of {gpu}: the check needs {per_gpu:,.1f} GiB a card on {count} card(s)",
+        "en": "kb has no figures for {gpu}: the check needs {per_gpu:,.1f} GiB a card on {count} card(s)",
         "zh": "kb 没有 {gpu} 的规格：按 {count} 张卡计，每卡需要 {per_gpu:,.1f} GiB",
     },
     "total_term": {"en": "{term} {gib:,.1f} GiB", "zh": "{term} {gib:,.1f} GiB"},
@@ -289,7 +289,7 @@ FIT: dict[str, dict[str, str]] = {
         "zh": "{gpu}（{arch}，{cc}）不能用 {precision} 做{workload}：可以改用 {instead}",
     },
     "support.unchecked": {
-        "en": "kb has no record of {gpu}, so it cannot say whether it computes {precision}",
+        "en": "kb has no figures for {gpu}, so it cannot say whether it computes {precision}",
         "zh": "kb 没有 {gpu} 的规格，无法判断它能否计算 {precision}",
     },
     "feature.yes": {"en": "{gpu}: {feature}, yes{detail}", "zh": "{gpu}：{feature}，支持{detail}"},
@@ -343,7 +343,7 @@ FIT: dict[str, dict[str, str]] = {
         "zh": "通常的 {default} 在 {gpu}（{arch}）上不能运行：按 {precision} 计算",
     },
     "format_unchecked": {
-        "en": "kb has no record of {gpu}, so it cannot say whether the card computes {precision}",
+        "en": "kb has no figures for {gpu}, so it cannot say whether the card computes {precision}",
         "zh": "kb 没有 {gpu} 的规格，无法判断它能否计算 {precision}",
     },
     "upcast_fp32": {
@@ -398,7 +398,7 @@ FIT: dict[str, dict[str, str]] = {
     "unknown.speed": {"en": 'speed (bandwidth, compute)', "zh": '速度（带宽、算力）'},
     "unknown.power": {"en": 'power', "zh": '功耗'},
     "unknown.price": {"en": 'price', "zh": '价格'},
-    "energy_unknown": {"en": 'energy: no TDP on record for {gpu}', "zh": '电费：{gpu} 没有公开的 TDP'},
+    "energy_unknown": {"en": 'energy: no published TDP for {gpu}', "zh": '电费：{gpu} 没有公开的 TDP'},
     "train_flops_step": {
         "en": "training compute: 6 × {params:,} active params × {tokens:.3e} tokens = {six:.3e} FLOP for the weights' "
               "matmuls + causal attention at {seq:,} tokens, {attention:.3e} a token × {tokens:.3e} = {attn:.3e} FLOP; "

@@ -37,7 +37,7 @@ def test_a_figure_of_counted_cards_is_summed(ask: Any, question: str, pattern: s
     ("智能制造案例里工厂服务器那几张卡一共多少瓦", r"2 张 RTX 4090 的功耗合计 2 × 450 W = 900 W"),
     # one card of a case, which it does not count: that card's own row
     ("in the smart manufacturing case, the line units use 4060s - how much vram does each have",
-     r"^RTX 4060 VRAM: 8 GiB"),
+     r"^The RTX 4060's VRAM is 8 GiB"),
     # a full training's model states asked outright: 16 bytes a parameter
     ("全参数训练 13b 的模型状态有多大", r"模型状态：13,000,000,000 个参数 × 16 B"),
 ])
@@ -320,7 +320,7 @@ def test_a_price_asked_as_a_quote_or_cards_only(ask: Any, question: str, pattern
 
 @pytest.mark.parametrize(("question", "pattern"), [
     # a card a case names without a count, priced by its record
-    ("智能制造那个案例 产线边缘用的 4060 一张多少钱", r"^RTX 4060 参考价格：2399 元"),
+    ("智能制造那个案例 产线边缘用的 4060 一张多少钱", r"^RTX 4060 的参考价格是 2,399 元"),
     # a case's cards run flat out for a span at a price given: the bill, not the cards' price
     ("the university team's 8 4090s flat out for a month at 0.8 cny/kwh - cost?",
      r"^8 × RTX 4090 at 450 W \(TDP\), run around the clock: about 2,592 kWh a month"),
@@ -385,7 +385,7 @@ def test_money_spent_on_cards_says_what_is_left(ask: Any, question: str, pattern
     ("rtx 6000 ada: how much memory is left once ecc is on?",
      r"^With ECC on, the RTX 6000 Ada's driver reports 46,068 MiB \(45\.0 GiB\); with it off, 49,140 MiB"),
     ("l40s 关掉 ecc 能多出多少显存", r"^L40S 开启 ECC 时驱动报告 46,068 MiB.*ECC 占去 3,072 MiB（6\.25 %）"),
-    ("does ecc cost memory on an h100", r"^The H100 SXM's record does not say what ECC does to its memory"),
+    ("does ecc cost memory on an h100", r"^kb's figures for the H100 SXM do not say what ECC does to its memory"),
 ])
 def test_ecc_is_answered_from_the_records_two_driver_totals(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)
@@ -426,10 +426,10 @@ def test_what_the_driver_reports_is_the_records_driver_total(ask: Any, question:
 
 @pytest.mark.parametrize(("question", "pattern"), [
     ("a100 80gb 装机后驱动里报多少 MiB", r"^A100 80GB：标称 80 GiB；驱动报告 81,920 MiB"),
-    ("h200 bf16 with sparsity: how many tflops?", r"^H200 BF16 sparse[^.]*: 1979 TFLOPS"),
-    ("b200 的 FP8 稀疏算力是多少", r"^B200 FP8 稀疏：9000 TFLOPS"),
+    ("h200 bf16 with sparsity: how many tflops?", r"^The H200's BF16 sparse[^.]* is 1979 TFLOPS"),
+    ("b200 的 FP8 稀疏算力是多少", r"^B200 的FP8 稀疏是 9000 TFLOPS"),
     # sparsity turned off is the dense row, though the question says "稀疏"
-    ("h200 关掉稀疏以后 fp16 是多少 tflops", r"^H200 BF16 稠密[^。]*：989"),
+    ("h200 关掉稀疏以后 fp16 是多少 tflops", r"^H200 的BF16 稠密[^。]*是 989"),
 ])
 def test_the_driver_total_and_a_sparse_rate_are_the_rows_asked(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)
@@ -469,8 +469,8 @@ def test_why_a_model_does_not_fit_leads_with_what_its_memory_holds(ask: Any, que
      r"The RTX 6000 Ada's memory is 1\.86× the RTX 4090's \(48 GB = 44\.7 GiB vs 24"),
     ("is the h800's memory the same as the h100's", r"H100 SXM have the same memory: .* 80 GB and 80 GiB"),
     # a card judged for a workload: what the card is, then the figures that workload turns on
-    ("why is the l40s poor at training", r"^L40S: .*dense compute.*362 TFLOPS.*interconnect"),
-    ("why is the l40s poor at multi-gpu training", r"^L40S GPU-to-GPU interconnect .*: 0 GB/s .* no NVLink"),
+    ("why is the l40s poor at training", r"^L40S: .*dense compute.*362 TFLOPS.*no NVLink"),
+    ("why is the l40s poor at multi-gpu training", r"^The L40S has no NVLink"),
     ("为什么 h20 做训练不行", r"^H20：.*张量算力大幅削减.*148 TFLOPS"),
     # a price over dense compute, and compute over watts when efficiency is asked
     ("h100 no price, but 4080: rmb per dense tflops?", r"RTX 4080's price per dense BF16 TFLOPS: 9,499 CNY ÷ 97\.5 "
@@ -484,9 +484,9 @@ def test_memory_across_units_a_judged_card_and_prices_or_watts_per_tflops(ask: A
 
 @pytest.mark.parametrize(("question", "pattern"), [
     # how many isolated MIG slices a card splits into, from its record; a card that has none says so
-    ("h800 能分成几个 mig", r"^H800 MIG 实例：最多 7 个"),
-    ("does the l4 do multi-instance gpu", r"^L4 MIG instances: not supported"),
-    ("b200 mig instances?", r"^B200 MIG instances: up to 7"),
+    ("h800 能分成几个 mig", r"^H800 的MIG 实例：最多 7 个"),
+    ("does the l4 do multi-instance gpu", r"^L4, MIG instances: not supported"),
+    ("b200 mig instances?", r"^B200, MIG instances: up to 7"),
 ])
 def test_mig_instances_are_the_records_row(ask: Any, question: str, pattern: str) -> None:
     assert re.search(pattern, ask(question)), ask(question)
@@ -512,8 +512,8 @@ def test_first_token_latency_and_users_speed_are_what_is_said_first(ask: Any, qu
 
 @pytest.mark.parametrize(("question", "pattern"), [
     # several tenants on one card: its MIG instances, not a rental price ("多租户" is no "租")
-    ("a100 为啥适合给好几个团队共用一张卡", r"^A100 40GB MIG 实例：最多 7 个"),
-    ("why does the h100 suit a multi-tenant cluster", r"^H100 SXM MIG instances: up to 7"),
+    ("a100 为啥适合给好几个团队共用一张卡", r"^A100 40GB 的MIG 实例：最多 7 个"),
+    ("why does the h100 suit a multi-tenant cluster", r"^H100 SXM, MIG instances: up to 7"),
 ])
 def test_sharing_one_card_among_tenants_is_its_mig_instances(ask: Any, question: str, pattern: str) -> None:
     answer = ask(question)
@@ -558,7 +558,7 @@ def test_a_time_asked_of_too_few_cards_is_given_on_enough(ask: Any, question: st
     # a capacity said without a card: checked on the cards kb has of that memory, not the A100
     ("would 16gb be enough to serve mistral 7b in fp16", r"^No: inference of mistral-7b in fp16 needs .* on one RTX "
                                                          r"4060 Ti 16GB"),
-    ("48g 显存的卡 能跑 qwen2.5 32b int8 吗", r"^能：qwen2.5-32b int8 推理在 1 张 L40S 上"),
+    ("48g 显存的卡 能跑 qwen2.5 32b int8 吗", r"^能：qwen2.5-32b int8 推理在 1 张 (A40|L20|L40S|RTX A6000) 上"),
     # the memory to spare, asked beside the verdict
     ("qwen2.5 14b int8 on an rtx 4090 - fits? how much margin", r"That leaves about [\d.]+ GiB per card to spare on "
                                                                r"one RTX 4090"),

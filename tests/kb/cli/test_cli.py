@@ -60,7 +60,9 @@ def test_ask_text_is_for_people_in_the_question_language(index_dir: Path) -> Non
     assert zh.stdout.startswith("回答:") and "引用段落:" in zh.stdout and "[3] §" in zh.stdout
     en = kb("ask", "What are the downsides of the A100?", index_dir=index_dir)
     assert en.returncode == 0, en.stderr
-    assert en.stdout.startswith("Answer:") and "Passages:" in en.stdout and "corpus/" in en.stdout
+    # the passages cited, each with where it comes from in words (never a repository path)
+    assert en.stdout.startswith("Answer:") and "Passages:" in en.stdout and "corpus/" not in en.stdout
+    assert re.search(r"^\[1\] §\S+ .*\((the guide, lines \d+–\d+|card specifications|[a-z ]+), score", en.stdout, re.M)
 
 
 def test_missing_table_sections_say_so(index_dir: Path) -> None:

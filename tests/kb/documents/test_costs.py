@@ -69,7 +69,7 @@ def test_what_we_paid_last_is_the_newest_purchase_row_total_over_count(costs) ->
     en = c.paid("rtx-4090", "en").sentences[0].text
     assert en == ("What we paid for the RTX 4090 last: 4 on 2026-03-15 for 51,200 CNY in all, 12,800 CNY a card "
                   "(\"采购\")")
-    assert c.paid("h20", "en").sentences[0].text == "No team's document records a purchase of the H20"
+    assert c.paid("h20", "en").sentences[0].text == "No team's document says what was paid for the H20"
 
 
 def test_the_newest_quote_with_its_vendor_date_validity_and_the_terms_asked(costs) -> None:  # type: ignore[no-untyped-def]

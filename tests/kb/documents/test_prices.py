@@ -110,7 +110,7 @@ def test_capex_uses_the_newest_team_price_and_shows_the_guides_beside_it(library
     before, after = guide.check(req, "zh"), priced.check(req, "zh")
     assert before.capex_cny == 2 * 19000 and after.capex_cny == 2 * 12999
     step = next(s for s in after.steps if s.startswith("显卡投入"))
-    assert "2026-11-03 报价 ¥12,999" in step and "指南的价格：19,000 CNY" in step and "2025" in step
+    assert "2026-11-03 报价 ¥12,999" in step and "指南 2025 年的价格是 19,000 CNY" in step
     row = next(p for p in library.prices() if p.gpu == "rtx-4090" and p.kind == "quoted")
     assert row.chunk_id in after.citations
 

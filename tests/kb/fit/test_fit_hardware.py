@@ -14,6 +14,7 @@ from kb.fit.check_parts import UnsupportedPrecision
 from kb.fit.request import parse_request
 from kb.fit.result import FitResult
 from kb.numbers import GIB
+from kb.words.answer import gpu_name
 from kb.words.fit import cards_note, feature_note, need_note, offload_note, render, support_note, total_note
 from tests.support.fit_engine_helpers import ENGINE, check_fit
 
@@ -77,7 +78,7 @@ def test_a_default_the_card_cannot_compute_is_replaced_by_what_it_runs() -> None
 def test_support_in_words_names_what_runs_instead(lang: str) -> None:
     s = ENGINE.precision_support("v100-32gb", "bf16", "full")
     text = render(support_note(s), lang)  # type: ignore[arg-type]
-    assert "v100-32gb" in text and "Volta" in text and "fp16" in text and "7.0" in text
+    assert "V100 32GB" in text and "Volta" in text and "fp16" in text and "7.0" in text
 
 
 # -- "does card X support Y" ----------------------------------------------------------------------------------------
@@ -91,7 +92,7 @@ def test_support_in_words_names_what_runs_instead(lang: str) -> None:
 def test_card_features_come_from_the_records_with_their_source(gpu: str, feature: str, value: object) -> None:
     f = ENGINE.supports(gpu, feature)
     assert f.value == value and f.source and f.record_id.startswith("spec-")
-    assert gpu in render(feature_note(f), "en") and gpu in render(feature_note(f), "zh")
+    assert gpu_name(gpu) in render(feature_note(f), "en") and gpu_name(gpu) in render(feature_note(f), "zh")
 
 
 def test_a_feature_kb_does_not_record_is_bad_input() -> None:
@@ -221,7 +222,7 @@ def test_the_total_and_its_terms_in_zh_and_en(kw: dict[str, object]) -> None:
         total = render(total_note(r), lang)  # type: ignore[arg-type]
         cards = render(cards_note(r), lang)  # type: ignore[arg-type]
         assert f"{r.total_required_bytes / GIB:,.1f} GiB" in total
-        assert f"{r.per_gpu_required_bytes / GIB:,.1f} GiB" in cards and r.gpu in cards
+        assert f"{r.per_gpu_required_bytes / GIB:,.1f} GiB" in cards and gpu_name(r.gpu) in cards
         numbers[lang] = re.findall(r"[\d,]+\.\d", total + cards)
     assert numbers["en"] == numbers["zh"] and len(numbers["en"]) >= 3
     assert "in all" in render(total_note(r), "en") and "共需" in render(total_note(r), "zh")

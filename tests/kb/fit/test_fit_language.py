@@ -21,6 +21,7 @@ from kb.errors import BadInput
 from kb.fit.request import parse_request
 from kb.fit.result import FitResult
 from kb.language import LANGUAGES
+from kb.words.answer import gpu_name
 from kb.words.catalog import say
 from kb.words.catalog.fit import FIT as MESSAGES
 from tests.support.fit_engine_helpers import ENGINE, check_fit, fit_checks_for_question
@@ -51,7 +52,7 @@ ALLOWED_LATIN = {
     "NeMo", "AutoModel", "PaLM", "GFLOP", "OpenAI", "gpt", "oss", "Qwen", "Meta", "Mistral", "FP16", "FP32", "GPTQ",
     "AWQ", "vp", "deepspeed", "Volta", "Turing", "Pascal", "Ampere", "Lovelace", "Hopper",
     "Blackwell", "CDNA", "Da", "Vinci",
-}
+} | {word for gpu in ENGINE.gpus for word in gpu_name(gpu).split()}  # every card's name as people write it
 
 CHECKS = {
     "inference": {"model": "llama-2-70b", "workload": "inference", "gpu": "a100-80gb", "count": 2,

@@ -20,6 +20,7 @@ from indexer.chunks import Chunk
 from indexer.embedder import Embedder
 from kb.answer.checks import answer_query
 from kb.answer.compose import Composer
+from kb.answer.concepts import asks_what, named_concepts
 from kb.answer.conversation import carried_line, resolved_question
 from kb.answer.joined import join
 from kb.answer.parts import Facts, TeamPrices
@@ -82,6 +83,7 @@ class Engine:
         self.observe_retrieval = on_retrieval
         self.fit = FitEngine.from_settings(settings)
         self.reader = Reader.for_corpus(settings.corpus_dir, settings.usd_cny, settings.text_cache_size)
+        self._concepts = [c for c in index.chunks if c.kind == "concept" and c.aliases]
         self.composer = Composer(index.chunks, self._passage_of, len, self._figure, self._team_prices,
                                  self.index.by_id, self._lacks, self._cards_in,
                                  self.reader.gpus_named, index.sentences)
@@ -390,7 +392,8 @@ class Engine:
         checks, selection, unknown = found.checks, found.selection, found.unknown
         gpus = list(found.gpus)
         query_gpus = [g for g, _ in query.gpus] + list(query.unknown_gpus)
-        if any(n.key == "default_of" and n.values.get("gpu") == "a100-80gb" for n in query.notes):
+        if "a100-80gb" in gpus and any(n.key == "default_of" and n.values.get("gpu") == "a100-80gb"
+                                       for n in query.notes):
             gpus.insert(gpus.index("a100-80gb"), "a100-40gb")  # "the A100" is both cards
         intent = classify(text, self.domain, has_checks=bool(checks), has_selection=selection is not None,
                           names_gpu=len(set(query_gpus)), names_model=bool(found.models), names_unknown=bool(unknown),
@@ -400,6 +403,9 @@ class Engine:
             intent = Intent("not_covered")
         if intent.kind == "not_covered" and mechanisms(text) and not off_domain(text) and not outside:
             intent = Intent("why")  # "上下文拉长以后 同时服务的人为啥少了": how serving works, with no card named
+        if intent.kind == "not_covered" and not off_domain(text) and not outside and asks_what(text) \
+                and named_concepts(text, self._concepts):
+            intent = Intent("general")  # "what's MFU": a term kb holds a record of, asked what it is
         if ask is not None and ask.template in ("why", "case") and intent.kind not in ("not_covered", "case", "why") \
                 and not (ask.template == "why" and (found.models or intent.kind == "spec")):
             # (a why of models is their checks' arithmetic; of a card's figures, the figures themselves)

@@ -76,7 +76,8 @@ def _one(engine: FitEngine, q: Query, gpu: str, count: int | None, workload: str
     except UnsupportedPrecision as e:
         if refused is None or not e.support.instead:
             return None
-        refused.append(e.support)
+        if e.support not in refused:
+            refused.append(e.support)
         try:
             return _checked_one(engine, replace(q, precision=e.support.instead[0]), gpu, count, workload, notes)
         except BadInput:
@@ -138,10 +139,30 @@ def _needs(engine: FitEngine, q: Query, language: Language) -> list[MemoryNeed]:
     return out
 
 
+_SUPPORT_ASKED = ("bf16", "fp8", "fp4", "nvfp4", "mxfp4")  # formats some cards lack (kb.fit.support's rules)
+
+
+def _support(engine: FitEngine, q: Query) -> list[PrecisionSupport]:
+    """Each named card against each format the question names that a card may lack ("bf16 on my V100", "fp8 on
+    a 3090"): the ones it cannot compute natively, with how it runs them or what runs instead."""
+    workload = next((w for w in q.workloads if w != "fine-tune"), "inference")
+    out = []
+    for gpu, _ in q.gpus:
+        for fmt in dict.fromkeys(f for f in q.formats if f in _SUPPORT_ASKED):
+            try:
+                s = engine.precision_support(gpu, fmt, "full" if workload == "full" else workload)
+            except (BadInput, ValueError):
+                continue
+            if s.mode not in ("native", "unchecked"):
+                out.append(s)
+    return out
+
+
 def answer_query(engine: FitEngine, q: Query, language: Language) -> QuestionFit:
     """Run the checks a Query names (or the selection it asks for); prose in `language`."""
     found = QuestionFit(unknown=[*q.unknown_models, *q.unknown_gpus], gpus=[g for g, _ in q.gpus],
                         models=[q.model] if q.model else [], budget_cny=q.budget_cny)
+    found.refused = _support(engine, q)
     buys = q.how_many and len(q.gpus) == 1  # "40k cny - how many 4070 tis is that": the budget over one price
     # "预算十万 三张 4090 加两张 4080 还剩多少": counted cards priced against the budget, nothing to select
     priced = bool(q.gpus) and all(c for _, c in q.gpus) and "price" in q.attributes

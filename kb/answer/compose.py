@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 
 from indexer.chunks import Chunk
 from kb.answer.case_sentences import CaseSentences
+from kb.answer.concepts import concept_lead
 from kb.answer.facts import Corrections
 from kb.answer.guide_rules import (
     audience_rule,
@@ -83,6 +84,7 @@ class Composer(CaseSentences):
             self._groups.setdefault(c.group, []).append(c)
         self._to_passage = to_passage
         self._spec_chunks = [c for c in chunks if c.kind == "spec"]
+        self._concepts = [c for c in chunks if c.kind == "concept" and c.aliases]  # (a record's first part)
         self._corrections = Corrections([c for c in chunks if c.kind in ("spec", "tradeoff")])
         # A chunk's figures never change: read once, when an answer first cites it (not all at start-up).
         self._chunks_by_id = {c.id: c for c in chunks}
@@ -115,7 +117,9 @@ class Composer(CaseSentences):
     def _fit(self, f: Facts) -> list[Sentence]:
         lang = f.language
         # a format asked that the card cannot compute: said first, with what the checks below ran instead
-        out: list[Sentence] = [Sentence(render(support_note(s), lang), ["F1"]) for s in f.refused[:2]]
+        out: list[Sentence] = [Sentence(render(support_note(s), lang), ["F1"],
+                                        exempt=(gpu_name(s.gpu), s.compute_capability, "16", "32"))
+                               for s in f.refused[:2]]
         moe_said = False
         for i, c in enumerate(f.checks[:MAX_CHECKS], 1):
             m = [f"F{i}"]
@@ -229,7 +233,9 @@ class Composer(CaseSentences):
                         if re.match(r"model states|模型状态", step)][:1]
             elif i == 1 and (f.asked == "memory" or (
                     c.workload == "inference" and asks_why(f.question)
-                    and any(not k.fits for k in f.checks[:MAX_CHECKS]))):
+                    and any(not k.fits for k in f.checks[:MAX_CHECKS]))
+                    or (c.workload == "inference" and not c.fits and c.gpu_count > 1)):
+                # (a model that fits on none of several cards: the whole it needs, and of what, before the share)
                 # "why do people say a 13b doesnt fit a 24gb card in fp16": what the memory is made of, first
                 total = _memory_total(c)
                 what = workload_phrase(c.model, c.workload, c.precision, lang)
@@ -688,8 +694,17 @@ class Composer(CaseSentences):
             direct = self._driver_capacity(f, top_k) + [s for s in direct if not re.match(r"\d|[A-Z]", s.text)]
         if syncs := self._grad_syncs(f, top_k):  # "8 张 a800 同步一次梯度要多久": not the decode rate
             direct = syncs
+        if f.refused and not f.checks and kind not in ("case", "selection", "not_covered"):
+            # "my 3090 and fp8?", "bf16 on a V100": what the card cannot compute, from its record, first
+            direct = [Sentence(render(support_note(s), f.language),
+                               [self._cite(f, self._groups[f"spec-{s.gpu}"][0], top_k)]
+                               if self._groups.get(f"spec-{s.gpu}") else [],
+                               exempt=(gpu_name(s.gpu), s.compute_capability, "16", "32"))  # (capabilities)
+                      for s in f.refused[:2]] + direct
         if kind not in ("case", "selection"):  # "why does ZeRO-3 save so much": how it works, first
             direct = mechanism_sentences(f) + direct
+        if kind not in ("case", "selection"):  # "MIG 到底是啥": what the term is, from its record, before the rest
+            direct = concept_lead(f.question, self._concepts, f.language, lambda c: self._cite(f, c, top_k)) + direct
         if kind in ("fit", "speed"):
             direct = self._measured(f) + direct
         if f.match is not None:  # "how many 4090s to match one a100's memory, and is that cheaper?"
@@ -730,6 +745,7 @@ class Composer(CaseSentences):
         # by size or its lines for the reason asked (a chapter's sentence beside them is out of their block)
         if syncs or by_size or (reasons and len(reasons) == len(direct)):
             support = []
+        support = [s for s in support if not _contradicts(s.text, f.checks[:MAX_CHECKS])]
         dropped: list[str] = []
         text = self._join(lead + direct + support, f, dropped)
         if not text.strip():  # nothing survived: say so, and where the guide comes nearest, rather than nothing
@@ -814,6 +830,20 @@ def _kv_formula(c: FitResult, lang: Language, markers: list[str]) -> list[Senten
     return [Sentence(say("kv_formula", lang, model=c.model, layers=shape.layers, kv_heads=shape.kv_heads,
                          head_dim=shape.head_dim, bytes=whole(c.kv_bytes_per_token)), markers,
                      derived=(float(shape.layers), float(shape.kv_heads), float(shape.head_dim), 2.0))]
+
+
+# A guide sentence that calls a memory size enough ("24GB of VRAM is enough to support efficient inference").
+_ENOUGH = re.compile(r"enough|sufficient|suffices?|足以|足够|够用|能够支持|可以支持")
+
+
+def _contradicts(text: str, checks: list[FitResult]) -> bool:
+    """A sentence calling a card's memory enough, beside checks that find nothing fitting on that memory: the
+    guide's general line (its "models under 10B") would contradict the verdict just given."""
+    sizes = {round(c.per_gpu_available_bytes / GIB) for c in checks} | \
+        {int(c.per_gpu_available_bytes / 1e9 + 0.5) for c in checks}
+    if not checks or any(c.fits for c in checks) or not _ENOUGH.search(text):
+        return False
+    return any(re.search(rf"(?<![\d.]){n}\s*G", text) for n in sizes)
 
 
 def _memory_total(c: FitResult) -> int:

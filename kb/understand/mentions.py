@@ -115,8 +115,10 @@ def _amounts(s: str, usd_cny: float) -> list[Mention]:
         if hit is None:
             continue
         factor = float(hit.key)
-        kind = {"duration": "duration", "rate": "rate", "memory": "memory", "power": "power", "percent": "percent",
-                "energy": "energy"}.get(hit.kind)
+        if hit.kind == "per_token_time" and value > 0:  # "34ms per token": a rate of 1,000 ÷ 34 tokens/s
+            value, factor = 1000.0 / (value * factor), 1.0
+        kind = {"duration": "duration", "rate": "rate", "per_token_time": "rate", "memory": "memory", "power": "power",
+                "percent": "percent", "energy": "energy"}.get(hit.kind)
         if kind == "duration" and value == 1:
             kind = "span"  # "一年", "a month": the span words' own, not a figure of hours the asker worked out
         if kind:

@@ -38,6 +38,7 @@ class Query:
     budget_cny: float | None = None
     vram_gb: int | None = None  # a card's memory said without a card ("is 24gb enough for 13b"), or beside a card kb
     # has no figures for ("2080 Ti 11G"): what its memory verdict is computed from; not state
+    formats: list[str] = field(default_factory=list)  # every number format the question names; not state
     unnamed: str | None = None  # the question with the cards' names read out (what figures it asks); not state
     offload: str | None = None  # "optimizer" or "params": what full training offloads to the host; not state
     offload_device: str | None = None  # "nvme" when said; the host's memory otherwise; not state

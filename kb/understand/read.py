@@ -48,6 +48,23 @@ _QUANTITY_BEFORE = re.compile(r"(?:并发|用户|上下文|预算|token|tokens|u
 _OTHER_SIZE = re.compile(r"(?:和|与|跟|对比|vs\.?|versus|or|还是|and)\s*(?:the\s*)?(\d{2,3})\s*g(?:i?b)?(?![a-z0-9])")
 
 
+# A memory size said right beside a card's name ("V100（32G）", "A100 GPUs (40GB)", "32G 的 V100").
+_MEMORY_AFTER = re.compile(r"^\s*(?:gpus?|cards?|显卡|卡)?\s*[（(,，]?\s*(\d{2,3})\s*g(?:i?b)?(?![a-z0-9])")
+_MEMORY_BEFORE = re.compile(r"(?<![0-9.])(\d{2,3})\s*g(?:i?b)?\s*(?:显存)?\s*(?:的)?\s*$")
+
+
+def _memory_variant(t: Text, q: Query, found: list[tuple[str, int, int]], registry: Registry) -> None:
+    """A card whose record comes in several memory sizes, with one said beside its name: that size's record."""
+    for n, (gid, start, end) in enumerate(found):
+        said = _MEMORY_AFTER.search(t.s[end: end + 16]) or _MEMORY_BEFORE.search(t.s[max(0, start - 10): start])
+        if said is None:
+            continue
+        sibling = re.sub(r"-\d+gb$", f"-{said.group(1)}gb", gid)
+        if sibling != gid and sibling in registry.gpu_ids:
+            found[n] = (sibling, start, end)
+            q.notes = [x for x in q.notes if not (x.key == "default_of" and x.values.get("gpu") == gid)]
+
+
 def _names(t: Text, q: Query, registry: Registry) -> list[tuple[str, int, int]]:
     """GPU and model names from the one registry; returns the known GPUs with their spans, for counts."""
     gpus: list[tuple[str, int, int]] = []
@@ -80,8 +97,12 @@ def _names(t: Text, q: Query, registry: Registry) -> list[tuple[str, int, int]]:
 
 
 def _size(t: Text, q: Query) -> None:
-    """A model given by its size ("13B", "700亿参数", "6.7e9"), when no preset was named."""
+    """A model given by its size ("13B", "700亿参数", "6.7e9", "参数量 400M"), when no preset was named."""
     if q.model:
+        return
+    if m := re.search(r"(?:参数量?|params?|parameters?)\s*(?:约|大约|about|~|≈|=|为|是|:|of)?\s*(\d+(?:\.\d+)?)\s*"
+                      r"(?:m|million|百万)(?![a-z0-9])", t.s):
+        q.model = f"{float(m.group(1)) / 1000:g}b"  # a model of millions of parameters, said as such
         return
     for m in t.take(rf"(\d+(?:\.\d+)?e\d+)|({NUM})\s*(b|bn|billion|亿|千亿)(?![a-z0-9])"
                     r"\s*(?:参数|params?|parameters?)?"):
@@ -92,6 +113,9 @@ def _size(t: Text, q: Query) -> None:
             continue
         if re.match(r"\s*(?:模型)?\s*(?:的|那个|那家)?\s*(?:case|案例)", t.s[m.end():]):
             continue  # "the fintech 5b case": the size names a case of the guide, not a model to check
+        if re.search(r"tokens?\s*(?:数|数量|count)?\s*(?:约|大约|about|~|≈|=|为|是|:)?\s*$", t.s[max(0, m.start() - 14):
+                                                                                         m.start()]):
+            continue  # "总tokens 约11B": a count of tokens, not a model's size
         near = t.s[max(0, m.start() - 12): m.start()]
         owner = re.search(r"(?:their|its|他们的?|她们的?|它的|该公司的?|人家的?|fintech|金融(?:科技)?(?:公司)?|"
                           r"university|大学|高校|startup|创业公司|lab|实验室)\s*$", near)
@@ -132,7 +156,9 @@ _COUNT_ADJECTIVE = (r"(?:local|used|new|brand[- ]new|spare|old|identical|second[
                     r"二手|全新|本地|现有)")
 # (not the digits of a format: "bf16 a100", "int8 h100" name no count)
 _COUNT_BEFORE = re.compile(rf"(?<![a-z0-9.])(\d{{1,3}}(?:,\d{{3}})+|\d+|{CN_NUMERAL}|{EN_NUMBER_WORD})"
-                           r"\s*(?:x|\*|张|块|卡|片|台|个|路|pcs|-cards?|-gpus?)?\s*(?:的)?\s*"
+                           r"\s*(?:(?:x|\*|张|块|卡|片|台|个|路|pcs|-cards?|-gpus?)"
+                           # its memory between: "两张24g的 p40", "two 24gb 3090s"
+                           r"(?:\s*\d{1,3}\s*(?:g|gb|gib)(?:显存)?)?|\s+\d{1,3}\s*(?:gb|gib))?\s*(?:的)?\s*"
                            rf"(?:{_COUNT_ADJECTIVE}\s*)?$")
 _COUNT_AFTER = re.compile(rf"^\s*(?:s\b)?\s*(?:x|\*)\s*(\d+)|^\s*(\d+|{CN_NUMERAL})\s*(?:张|块|卡|片)")
 # Nodes of GPUs: "8 台 8 卡", "8台8卡", "8 nodes of 8", "8 nodes x 8", "8x8".
@@ -208,24 +234,29 @@ def _vram(t: Text, q: Query) -> None:
 
 # Offload as people say it: DeepSpeed's words, "to CPU / host memory / NVMe", 卸载 / offload 到内存.
 _OFFLOAD = re.compile(r"offload|卸载|zero[\s-]*infinity")
-_OFFLOAD_PARAMS = re.compile(r"param(?:eter)?s?\b|参数|权重|weights")
+# The parameters offloaded too (ZeRO-3's offload_param): said beside the optimizer, or as DeepSpeed's key.
+_OFFLOAD_PARAMS = re.compile(r"offload_param|offload(?:ing)?\s+(?:of\s+)?(?:the\s+)?(?:model\s+)?param|"
+                             r"zero[\s-]*infinity|"
+                             r"(?:optimizer|优化器)[^.。;；]{0,12}(?:and|和|与|及|加)\s*(?:the\s+)?(?:model\s+)?"
+                             r"(?:param|参数|模型|权重|weights)|(?:param\w*|参数|模型|权重)\s*(?:and|和|与)\s*(?:optimizer|优化器)")
 _HOST_MEMORY = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(tb|tib|t|gb|gib|g)\s*(?:of\s+)?(?:cpu|host|system|主机|服务器)?\s*"
-                          r"(?:memory|ram|内存)|(?:内存|ram|cpu memory|host memory)\D{0,6}?(\d[\d,]*(?:\.\d+)?)\s*"
-                          r"(tb|tib|t|gb|gib|g)(?![a-z])")
+                          r"(?:memory|ram|内存)|(?:内存|ram|cpu memory|host memory|shm[-_ ]?size)\D{0,12}?"
+                          r"(\d[\d,]*(?:\.\d+)?)\s*(tb|tib|t|gb|gib|g)(?![a-z])")
 
 
-def _offload(t: Text, q: Query) -> None:
+def _offload(t: Text, q: Query, raw: str) -> None:
     """'ZeRO-3 with CPU offload of optimizer and parameters', 'offload 到 NVMe', 'our node has 1,024 GB of CPU memory':
     what full training puts on the host, where, and how much host memory a node has."""
     if not _OFFLOAD.search(t.s):
         return
-    q.offload = "params" if _OFFLOAD_PARAMS.search(t.s) or "infinity" in t.s else "optimizer"
+    q.offload = "params" if _OFFLOAD_PARAMS.search(t.s) else "optimizer"
     q.offload_device = "nvme" if "nvme" in t.s else None
-    if m := _HOST_MEMORY.search(t.s):
+    if m := _HOST_MEMORY.search(raw.lower()):  # as written: "batch 为1，744G" is 744, not 1,744
         amount, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         q.host_memory_gib = float(amount.replace(",", "")) * (1024 if unit.startswith("t") else 1)
-    if not q.workloads or q.workloads == ["full", "lora"]:  # offload is full training's (ZeRO's)
-        q.workloads = ["full"]
+    training = re.search(r"train|训练|微调|fine[\s-]?tun", t.s)
+    if not q.workloads or q.workloads == ["full", "lora"] or (q.workloads == ["inference"] and training):
+        q.workloads = ["full"]  # offload is full training's (ZeRO's)
 
 
 def _size_first(t: Text, q: Query, registry: Registry) -> None:
@@ -325,8 +356,8 @@ def _words(t: Text, q: Query) -> None:
         q.workloads = ["full"]
     for name, pattern in _PRECISIONS:
         if t.has(pattern):
-            q.precision = name
-            break
+            q.precision = q.precision or name
+            q.formats.append(name)  # every format named: a card that cannot compute one is told so
     if m := re.search(r"zero[\s-]*(?:stage)?[\s-]*([0-3])(?!\d)", t.s):
         q.zero = int(m.group(1))
         if not q.workloads or q.workloads == ["full", "lora"]:  # "用 deepspeed zero3 呢": ZeRO shards training
@@ -535,6 +566,7 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
     t = Text(question)
     amounts.denied(t)
     found = _names(t, q, registry)
+    _memory_variant(t, q, found, registry)
     _distilled(t, q)
     amounts.energy_price(t, q, usd_cny)
     amounts.budget(t, q, usd_cny)
@@ -554,7 +586,7 @@ def read_query(question: str, registry: Registry, usd_cny: float = 7.2, language
         q.unnamed = q.unnamed[:start] + " " * (end - start) + q.unnamed[end:]
     _bare_count(t, q)
     _words(t, q)
-    _offload(t, q)
+    _offload(t, q, question)
     amounts.bare_budget(t, q)
     if q.model is None and not q.unknown_models:  # a figure of a card (a model's fp8 is a precision, not a figure)
         q.attributes = spec_attributes(q.unnamed or "")

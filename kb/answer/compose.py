@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from indexer.chunks import Chunk
 from kb.answer.case_sentences import CaseSentences
 from kb.answer.concepts import concept_lead
-from kb.answer.facts import Corrections
+from kb.answer.facts import Corrections, aligned
 from kb.answer.guide_rules import (
     audience_rule,
     budget_rule,
@@ -43,6 +43,7 @@ from kb.retrieve.sentences import Sentences
 from kb.understand.audience import asks_driver_focus
 from kb.understand.intent import KEY_FIGURES, also_asked_figures, asks_rent, asks_which, asks_why, derived_ask
 from kb.understand.mechanisms import mechanisms
+from kb.understand.terms import terms
 from kb.words.answer import WORKLOADS, end, gib, gpu_name, money, rate, whole, workload_phrase
 from kb.words.catalog import cards, say
 from kb.words.fit import offload_note, render, support_note
@@ -538,6 +539,20 @@ class Composer(CaseSentences):
         chunk, rule = found
         return [Sentence(say(key, f.language, rule=rule.rstrip("。.")), [self._cite(f, chunk, top_k)])]
 
+    def _rent_once(self, f: Facts, top_k: int) -> list[Sentence]:
+        """A need that comes once ("one large training run, then nothing"): §8.4's line on renting A100s by the
+        hour for the largest training, beside the pick."""
+        if not any(h.kind == "operation" and h.key == "one_off" for h in terms("cues.yaml").find(f.question.lower())):
+            return []
+        for chunk in self._groups.get("guide-8.4", []):
+            for zh, shown in aligned(chunk, f.language):
+                if "云" in zh and "训练" in zh:
+                    return [Sentence(say("section_line", f.language, section="8.4",
+                                         heading=re.sub(r"^[\d.]+\s*", "", chunk.shown_heading(f.language)),
+                                         line=shown.lstrip("- ").strip()), [self._cite(f, chunk, top_k)],
+                                     exempt=("8.4",))]
+        return []
+
     def _budget_rule(self, f: Facts, budget: float | None, top_k: int) -> list[Sentence]:
         """The guide's §11.3 rule for the budget band, when the question states a budget."""
         if budget is None:
@@ -722,6 +737,8 @@ class Composer(CaseSentences):
             rule = self._budget_rule(f, f.budget_cny, top_k)  # (after a verdict or a time: the asked answer leads)
             direct = direct + rule if kind in ("fit", "speed", "cost") and direct else rule + direct
         direct = buys if buys and len(f.gpus) >= 2 else buys + direct  # (a two-step budget: the whole answer)
+        if kind not in ("case", "why") and re.search(r"训|train|pre-?train", f.question, re.I):
+            direct += self._rent_once(f, top_k)  # (a one-off training run: rent it, as §8.4 says)
         prefer = ("tradeoff", "case") if kind in ("why", "case") else ("guide",)
         if f.unknown_gpus and f.gpus and not direct and not f.checks and kind not in ("case", "selection"):
             # "4090 vs 3090 for inference": what kb holds of the card it knows, to set beside the one it lacks

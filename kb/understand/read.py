@@ -209,9 +209,10 @@ def _gpus(t: Text, q: Query, found: list[tuple[str, int, int]]) -> None:
             count = None
         if gid not in [g for g, _ in q.gpus]:
             q.gpus.append((gid, count))
-    card = re.search(rf"(?:{CN_NUMERAL}|\d+)\s*卡", t.s)
+    # one card named without a count, and a number of cards said elsewhere ("8卡", "a trial node, 8 cards")
+    card = re.search(rf"({CN_NUMERAL}|\d+)\s*卡|(?<![\d.])(\d+|{EN_NUMBER_WORD})[\s-]*(?:cards?|gpus?)\b", t.s)
     if card and q.gpus and all(c is None for _, c in q.gpus) and len(q.gpus) == 1:
-        q.gpus = [(q.gpus[0][0], to_int(card.group(0)[:-1].strip()))]
+        q.gpus = [(q.gpus[0][0], to_int((card.group(1) or card.group(2)).strip()))]
 
 
 # Memory sizes cards are sold with: "24gb", "16g 显存", "a 48 GB card" said with no card is one of these.
@@ -342,7 +343,17 @@ _PRECISIONS = [
 ]
 
 
+# Training said only to be denied ("基本不训练", "no training here", "not lora") or done elsewhere ("训练走云"):
+# not a workload asked of these cards.
+_NOT_TRAINING = re.compile(r"(?:不|没有|没|无需|不用|不做|不搞|\bno\b|\bnot\b|without|don'?t|do not|won'?t|never)"
+                           r"\s*(?:怎么|太|再|会|需要|need to|do|any|much|plan to)?\s*"
+                           r"(?:训练|微调|train(?:ing)?|fine[\s-]?tun(?:e|ing)|q?lora)|"
+                           r"(?:训练|train(?:ing)?)\s*(?:走云|上云|用云|放云上|在云上|on the cloud|in the cloud)")
+
+
 def _words(t: Text, q: Query) -> None:
+    for denied in _NOT_TRAINING.finditer(t.s):
+        t.blank(denied.start(), denied.end())
     for name, pattern in _WORKLOADS:
         if t.has(pattern) and name not in q.workloads:
             q.workloads.append(name)

@@ -22,12 +22,14 @@ LEAD_SENTENCES = 2  # of one term's definition; one each when two terms are set 
 _SECTION = {"zh": re.compile(r"^##\s*是什么.*$", re.M), "en": re.compile(r"^##\s*What it is.*$", re.M | re.I)}
 _NEXT = re.compile(r"^##\s", re.M)
 _VERSUS = re.compile(r"\bvs\.?\b|versus|区别|差别|不同|differ|difference|compared? (?:to|with)", re.I)
+# "what exactly is …", "what actually does … do": a what-is with words between the cue's parts
+_WHAT_IS = re.compile(r"\bwhat\b(?:\s+\w+){0,2}\s+(?:is|are|does|do)\b|是(?:个)?(?:什么|啥)", re.I)
 
 
 def asks_what(question: str) -> bool:
     """The question asks what something is, means, or how two things differ (the cue words' "define")."""
     q = question.lower()
-    return bool(_VERSUS.search(q)) or any(h.kind == "operation" and h.key == "define"
+    return bool(_VERSUS.search(q) or _WHAT_IS.search(q)) or any(h.kind == "operation" and h.key == "define"
                                           for h in terms("cues.yaml").find(q))
 
 

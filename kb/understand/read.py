@@ -101,8 +101,9 @@ def _size(t: Text, q: Query) -> None:
     if q.model:
         return
     if m := re.search(r"(?:参数量?|params?|parameters?)\s*(?:约|大约|about|~|≈|=|为|是|:|of)?\s*(\d+(?:\.\d+)?)\s*"
-                      r"(?:m|million|百万)(?![a-z0-9])", t.s):
-        q.model = f"{float(m.group(1)) / 1000:g}b"  # a model of millions of parameters, said as such
+                      r"(?:m|million|百万)(?![a-z0-9])|(\d+(?:\.\d+)?)\s*(?:m|million|百万)\s*(?:个)?\s*"
+                      r"(?:参数|params?\b|parameters?\b)", t.s):
+        q.model = f"{float(m.group(1) or m.group(2)) / 1000:g}b"  # a model of millions of parameters, said as such
         return
     for m in t.take(rf"(\d+(?:\.\d+)?e\d+)|({NUM})\s*(b|bn|billion|亿|千亿)(?![a-z0-9])"
                     r"\s*(?:参数|params?|parameters?)?"):

@@ -137,3 +137,4 @@ if __name__ == "__main__":
             print(f"{name:24s} {n:5d}  {'cues (phrasings)' if name in CUE_FILES else 'vocabulary'}")
         cues = sum(n for name, n in counts.items() if name in CUE_FILES)
         print(f"cues {cues}, vocabulary {sum(counts.values()) - cues}")
+

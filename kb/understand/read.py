@@ -236,6 +236,8 @@ def _vram(t: Text, q: Query) -> None:
 
 # Offload as people say it: DeepSpeed's words, "to CPU / host memory / NVMe", 卸载 / offload 到内存.
 _OFFLOAD = re.compile(r"offload|卸载|zero[\s-]*infinity")
+_NO_OFFLOAD = re.compile(r"(?:不|没|无|\bno\b|without|w/o|\bnot\b|don'?t)\s*(?:用|开|使用|做|需要|use|using|need)?\s*"
+                         r"(?:[a-z]+\s+(?:or|and|nor)\s+|\S{1,4}(?:或|和|也不)\s*)?(?:any\s+|cpu\s*|nvme\s*)?$")
 # The parameters offloaded too (ZeRO-3's offload_param): said beside the optimizer, or as DeepSpeed's key.
 _OFFLOAD_PARAMS = re.compile(r"offload_param|offload(?:ing)?\s+(?:of\s+)?(?:the\s+)?(?:model\s+)?param|"
                              r"zero[\s-]*infinity|"
@@ -249,7 +251,9 @@ _HOST_MEMORY = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(tb|tib|t|gb|gib|g)\s*(?:of\s
 def _offload(t: Text, q: Query, raw: str) -> None:
     """'ZeRO-3 with CPU offload of optimizer and parameters', 'offload 到 NVMe', 'our node has 1,024 GB of CPU memory':
     what full training puts on the host, where, and how much host memory a node has."""
-    if not _OFFLOAD.search(t.s):
+    said = [m for m in _OFFLOAD.finditer(t.s)
+            if not _NO_OFFLOAD.search(t.s[max(0, m.start() - 24): m.start()])]  # "（不 offload）", "without offload"
+    if not said:
         return
     q.offload = "params" if _OFFLOAD_PARAMS.search(t.s) else "optimizer"
     q.offload_device = "nvme" if "nvme" in t.s else None
@@ -333,7 +337,7 @@ _WORKLOADS = [
              r"(?:所有|全部)参数.{0,6}(?:训练|更新)|\badamw?\b|mixed[\s-]*precision|混合精度"),
     ("fine-tune", r"微调|fine[\s-]*tun|finetun|\bsft\b|\bft\b"),
     ("inference", r"推理|部署|inference|infer|serv(?:e|ing)|\brun\b|跑|运行|上线|生成|decode|tokens?/s|latency|延迟|"
-                  r"吞吐|throughput|聊天|chat|加载|(?<!full )(?<!peak )(?<!under )(?<!max )load(?! ?balanc)"),
+                  r"吞吐|throughput|聊天|chat|加载|(?<!full )(?<!peak )(?<!under )(?<!max )(?<!off)load(?! ?balanc)"),
 ]
 _PRECISIONS = [
     ("nvfp4", r"nvfp4"), ("mxfp4", r"mxfp4"), ("fp4", r"fp4|4[\s-]*bit\s*float"),

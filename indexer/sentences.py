@@ -39,8 +39,8 @@ def split(text: str, language: str) -> list[str]:
             continue
         s = _BULLET.sub("", raw).strip()
         s = re.sub(r"^#+\s*", "", s)
-        if language == "zh":
-            s = _LATIN_GLOSS.sub("", s).strip()
+        if language == "zh":  # (a gloss between two Chinese words leaves no space behind: "键 (key) 和值" → "键和值")
+            s = re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", "", _LATIN_GLOSS.sub("", s)).strip()
         if len(s) < 8 or s.endswith(("：", ":")) or s.startswith(("|", "---")) or _HINT.match(s) or _TITLE.match(s):
             continue
         out.append(s)

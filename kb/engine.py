@@ -351,6 +351,17 @@ class Engine:
         asks = read_asks(text, query, self.reader.read, self.reader.mentions, language)
         if self._outside(text, language):  # a team's message about hiring, wifi or a filing: nothing kb holds
             return self._answer(text, query, k, language, outside=True)
+        if len(asks) == 1 and (apart := self._outside_clauses(text, language)):
+            # "how much VRAM does a 4090 have, and what's a good salary in Berlin?": the rest answered, the clause
+            # about something else said at the end as what kb could not answer
+            rest = text
+            for clause in apart:
+                rest = rest.replace(clause, " ")
+            inside = self.reader.read(rest, language)
+            said = [(rest.strip(" ,，;；"), self._answer(rest, inside, k, language)),
+                    *((c, self._answer(c, self.reader.read(c, language), k, language, outside=True))
+                      for c in apart)]
+            return join(said, language, k)
         if len(asks) == 1:
             return self._answer(text, asks[0].query, k, language, ask=asks[0])
         parts: list[tuple[str, Answer]] = []
@@ -365,6 +376,21 @@ class Engine:
         return joined.model_copy(update={"state": {**parts[0][1].state,
                                                    "asks": [{"template": a.template, "question": a.text}
                                                             for a in asks]}})
+
+    def _outside_clauses(self, text: str, language: Language) -> list[str]:
+        """The asking clauses of a message that are about something outside the guide, when others are not."""
+        clauses = ask_clauses(text)
+        if len(clauses) < 2:
+            return []
+        apart = [c.text.strip(" ,，;；") for c in clauses if self._clause_outside(c.text, language)]
+        apart = [re.sub(r"^(?:and|also|plus|then|还有|以及|另外)\s+", "", c, flags=re.I) for c in apart]
+        return apart if len(apart) < len(clauses) else []
+
+    def _clause_outside(self, clause: str, language: Language) -> bool:
+        own = self.reader.read(clause, language)
+        if own.model or own.gpus or own.unknown or own.attributes:
+            return False
+        return bool(self.domain.foreign(clause) or off_domain(clause))
 
     def _outside(self, text: str, language: Language) -> bool:
         """Whether every ask of a message is about something outside the guide: no card, model or workload of its
@@ -404,7 +430,7 @@ class Engine:
         if intent.kind == "not_covered" and mechanisms(text) and not off_domain(text) and not outside:
             intent = Intent("why")  # "上下文拉长以后 同时服务的人为啥少了": how serving works, with no card named
         if intent.kind == "not_covered" and not off_domain(text) and not outside and asks_what(text) \
-                and named_concepts(text, self._concepts):
+                and named_concepts(query.unnamed or text, self._concepts):
             intent = Intent("general")  # "what's MFU": a term kb holds a record of, asked what it is
         if ask is not None and ask.template in ("why", "case") and intent.kind not in ("not_covered", "case", "why") \
                 and not (ask.template == "why" and (found.models or intent.kind == "spec")):
@@ -419,7 +445,7 @@ class Engine:
                       selection=selection, unknown=unknown, gpus=gpus, terms=terms, mfu=s.mfu,
                       budget_cny=found.budget_cny, asked=query.asked, unknown_gpus=list(query.unknown_gpus),
                       stated_gib=query.vram_gb if query.unknown_gpus else None, needs=found.needs,
-                      refused=found.refused,
+                      refused=found.refused, unnamed=query.unnamed,
                       model_named=query.model is not None, model=self._model_params(query.model),
                       latency=query.latency,
                       counts={g: c for g, c in query.gpus if c},

@@ -589,7 +589,7 @@ class Composer(CaseSentences):
                 on = say("need_on_cards", f.language, count=need.gpu_count, total=f"{total:,.1f}") \
                     if need.gpu_count > 1 else ""
                 out.append(Sentence(say("unknown_gpu_need", f.language, name=name, work=work, per_gpu=f"{per:,.1f}",
-                                        on=on), [], exempt=(name, need.model, "11"),
+                                        on=on), [], exempt=(name, need.model),
                                     derived=(round(per, 1), round(total, 1), float(need.gpu_count))))
             elif name in f.unknown_gpus:
                 out.append(Sentence(say("unknown_gpu", f.language, name=name), [], exempt=(name,)))
@@ -719,7 +719,8 @@ class Composer(CaseSentences):
         if kind not in ("case", "selection"):  # "why does ZeRO-3 save so much": how it works, first
             direct = mechanism_sentences(f) + direct
         if kind not in ("case", "selection"):  # "MIG 到底是啥": what the term is, from its record, before the rest
-            direct = concept_lead(f.question, self._concepts, f.language, lambda c: self._cite(f, c, top_k)) + direct
+            direct = concept_lead(f.unnamed or f.question, self._concepts, f.language,
+                                  lambda c: self._cite(f, c, top_k)) + direct
         if kind in ("fit", "speed"):
             direct = self._measured(f) + direct
         if f.match is not None:  # "how many 4090s to match one a100's memory, and is that cheaper?"

@@ -27,10 +27,15 @@ _WHAT_IS = re.compile(r"\bwhat\b(?:\s+\w+){0,2}\s+(?:is|are|does|do)\b|是(?:个
 
 
 def asks_what(question: str) -> bool:
-    """The question asks what something is, means, or how two things differ (the cue words' "define")."""
+    """The question asks what something is or means (the cue words' "define", "what exactly is …")."""
     q = question.lower()
-    return bool(_VERSUS.search(q) or _WHAT_IS.search(q)) or any(h.kind == "operation" and h.key == "define"
-                                          for h in terms("cues.yaml").find(q))
+    return bool(_WHAT_IS.search(q)) or any(h.kind == "operation" and h.key == "define"
+                                           for h in terms("cues.yaml").find(q))
+
+
+def asks_versus(question: str) -> bool:
+    """The question sets two things against each other ("张量并行 vs 流水线并行", "hbm vs gddr")."""
+    return bool(_VERSUS.search(question))
 
 
 @lru_cache(maxsize=4096)
@@ -65,9 +70,11 @@ def definition(chunk: Chunk, language: Language, n: int = LEAD_SENTENCES) -> lis
 
 def concept_lead(question: str, chunks: Iterable[Chunk], language: Language,
                  cite: Callable[[Chunk], str]) -> list[Sentence]:
-    """The definitions an answer leads with: of the terms the question names, when it asks what they are."""
-    if not asks_what(question):
-        return []
+    """The definitions an answer leads with: of the terms the question names, when it asks what they are or sets
+    two of them against each other (`question`: with the cards' and models' names read out, so "A800 PCIe" names
+    no PCIe term)."""
     named = named_concepts(question, chunks)[:2]
+    if not (asks_what(question) or (asks_versus(question) and len(named) == 2)):
+        return []
     each = LEAD_SENTENCES if len(named) == 1 else 1
     return [Sentence(s, [cite(c)], exempt=tuple(c.aliases)) for c in named for s in definition(c, language, each)]

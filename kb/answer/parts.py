@@ -60,6 +60,7 @@ class Facts:
     stated_gib: int | None = None  # the memory said of a card kb has no figures for ("2080 Ti 11G")
     needs: list[Any] = field(default_factory=list)  # the memory an unknown card would need (MemoryNeed)
     refused: list[Any] = field(default_factory=list)  # formats a checked card cannot compute (PrecisionSupport)
+    unnamed: str | None = None  # the question with the cards' and models' names read out
     model_named: bool = False  # the question names a model (so it asks for a check, not about a card)
     model: tuple[str, int] | None = None  # the model named and its parameters, for arithmetic that needs no check
     latency: bool = False  # the question asks the time to the first token

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from indexer.chunks import Chunk
 from kb.language import Language
 from kb.models import DocumentSource, Passage, Source
@@ -28,11 +30,21 @@ def source_of(chunk: Chunk) -> Source | DocumentSource:
     return DocumentSource(path=chunk.path, **chunk.location)
 
 
+# A concept record's list of the names its term goes by, in both languages: words to search by, which the answer's
+# language need not show (an English passage would carry the Chinese names).
+_NAMES_SECTION = re.compile(r"\n*^##\s*(?:又称|Also written).*", re.M | re.S | re.I)
+
+
+def _shown(chunk: Chunk, language: Language) -> str:
+    text = chunk.shown_text(language)
+    return _NAMES_SECTION.sub("", text).rstrip() if chunk.kind == "concept" else text
+
+
 def to_passage(chunk: Chunk, rank: int, score: float, tables: dict[str, Chunk], language: Language) -> Passage:
     return Passage(
         id=chunk.id, rank=rank, section=chunk.section, heading=chunk.shown_heading(language),
         kind=chunk.kind,  # type: ignore[arg-type]
-        text=chunk.shown_text(language), original=chunk.text, score=round(score, 4),
+        text=_shown(chunk, language), original=chunk.text, score=round(score, 4),
         source=source_of(chunk),
         notes=passage_notes(chunk, tables, language),
     )

@@ -561,9 +561,9 @@ ANSWER: dict[str, dict[str, str]] = {
     },
     "unknown_gpu_need": {
         "en": "kb has no spec for the {name}; {work} needs about {per_gpu} GiB of memory a card{on}, so it fits "
-              "if the {name} has at least that much (say its memory, \"{name} 11GB\", and kb checks it)",
+              "if the {name} has at least that much (say how much memory it has and kb checks it)",
         "zh": "kb 没有 {name} 的规格数据；{work}{on}每卡约需 {per_gpu} GiB 显存，{name} 的显存不少于这个数就放得下"
-              "（说明它的显存，如“{name} 11GB”，kb 就能检查）",
+              "（说明它有多少显存，kb 就能检查）",
     },
     "need_on_cards": {"en": " on {count} cards ({total} GiB in all)", "zh": "按 {count} 张卡计（总共 {total} GiB）"},
     "records_held": {

@@ -25,6 +25,7 @@ from kb.answer.conversation import carried_line, resolved_question
 from kb.answer.joined import join
 from kb.answer.parts import Facts, TeamPrices
 from kb.answer.sentences import question_terms
+from kb.answer.team_costs import cost_asks, team_cost_sentences
 from kb.cache import LruCache
 from kb.documents.live import LiveDocuments
 from kb.documents.store import Store
@@ -147,6 +148,12 @@ class Engine:
             return TeamPrices()
         return TeamPrices(spec.team_price, break_even(spec, self.documents.prices,
                                                       self.settings.energy_price_cny_per_kwh, language))
+
+    def _team_costs(self, text: str, query: Query, language: Language, ask: Ask | None) -> list[Any]:
+        """The documents' answers to the question's cost asks (none asked, or no team price: none)."""
+        if self.documents is None or not cost_asks(text):
+            return []
+        return team_cost_sentences(self.costs(), query, text, language, hours=ask.hours if ask else None)
 
     def costs(self) -> Costs | None:
         """The cost arithmetic over the teams' price facts in force (kb/documents/costs.py: what we paid, the newest
@@ -429,6 +436,9 @@ class Engine:
             intent = Intent("not_covered")
         if intent.kind == "not_covered" and mechanisms(text) and not off_domain(text) and not outside:
             intent = Intent("why")  # "上下文拉长以后 同时服务的人为啥少了": how serving works, with no card named
+        team = [] if outside else self._team_costs(text, query, language, ask)
+        if intent.kind == "not_covered" and team:
+            intent = Intent("cost")  # "what did we pay for our last 4090s": the team's own documents answer it
         if intent.kind == "not_covered" and not off_domain(text) and not outside and asks_what(text) \
                 and named_concepts(query.unnamed or text, self._concepts):
             intent = Intent("general")  # "what's MFU": a term kb holds a record of, asked what it is
@@ -446,6 +456,7 @@ class Engine:
                       budget_cny=found.budget_cny, asked=query.asked, unknown_gpus=list(query.unknown_gpus),
                       stated_gib=query.vram_gb if query.unknown_gpus else None, needs=found.needs,
                       refused=found.refused, unnamed=query.unnamed,
+                      costs=team,
                       model_named=query.model is not None, model=self._model_params(query.model),
                       latency=query.latency,
                       counts={g: c for g, c in query.gpus if c},

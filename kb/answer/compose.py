@@ -661,7 +661,7 @@ class Composer(CaseSentences):
             said = [Sentence(say("not_covered", f.language), [], exempt=("A100", "RTX 40"))]
             if f.passages:  # what it covers nearby, by name only: no figures in an answer about nothing it holds
                 heading = re.sub(r"^\d+(?:\.\d+)?\s+", "", f.passages[0].heading)
-                if not re.search(r"\d", heading):
+                if heading.strip() and not re.search(r"\d", heading):
                     said.append(Sentence(say("nearest", f.language, heading=heading), [f"@{f.passages[0].id}"]))
             return Composition(self._join(said, f, []), "not_covered", f.passages)
         lead = self._unknown(f)
@@ -718,6 +718,11 @@ class Composer(CaseSentences):
                       for s in f.refused[:2]] + direct
         if kind not in ("case", "selection"):  # "why does ZeRO-3 save so much": how it works, first
             direct = mechanism_sentences(f) + direct
+        if f.costs:  # "what did we pay for our last 4090s": the team's own figures lead, before kb's
+            direct = [Sentence(s.text, [self._cite(f, chunk, top_k) for c in s.cites
+                                        if (chunk := self._by_id.get(c)) is not None],
+                               exempt=(*s.exempt, *map(gpu_name, f.gpus)), derived=tuple(s.derived))
+                      for s in f.costs] + direct
         if kind not in ("case", "selection"):  # "MIG 到底是啥": what the term is, from its record, before the rest
             direct = concept_lead(f.unnamed or f.question, self._concepts, f.language,
                                   lambda c: self._cite(f, c, top_k)) + direct

@@ -61,6 +61,7 @@ class Facts:
     needs: list[Any] = field(default_factory=list)  # the memory an unknown card would need (MemoryNeed)
     refused: list[Any] = field(default_factory=list)  # formats a checked card cannot compute (PrecisionSupport)
     unnamed: str | None = None  # the question with the cards' and models' names read out
+    costs: list[Any] = field(default_factory=list)  # the teams' documents' answers to its cost asks (CostSentence)
     model_named: bool = False  # the question names a model (so it asks for a check, not about a card)
     model: tuple[str, int] | None = None  # the model named and its parameters, for arithmetic that needs no check
     latency: bool = False  # the question asks the time to the first token

@@ -23,7 +23,8 @@ _SECTION = {"zh": re.compile(r"^##\s*是什么.*$", re.M), "en": re.compile(r"^#
 _NEXT = re.compile(r"^##\s", re.M)
 _VERSUS = re.compile(r"\bvs\.?\b|versus|区别|差别|不同|differ|difference|compared? (?:to|with)", re.I)
 # "what exactly is …", "what actually does … do": a what-is with words between the cue's parts
-_WHAT_IS = re.compile(r"\bwhat\b(?:\s+\w+){0,2}\s+(?:is|are|does|do)\b|是(?:个)?(?:什么|啥)", re.I)
+_WHAT_IS = re.compile(r"\bwhat(?:\s+(?:exactly|actually|really|even|precisely))?\s+(?:is|are)\b|"
+                      r"\bwhat\s+does\b.{0,40}\bmean\b|是(?:个)?(?:什么|啥)", re.I)
 
 
 def asks_what(question: str) -> bool:

@@ -365,9 +365,12 @@ class Engine:
             for clause in apart:
                 rest = rest.replace(clause, " ")
             inside = self.reader.read(rest, language)
-            said = [(rest.strip(" ,，;；"), self._answer(rest, inside, k, language)),
+            kept = self._answer(rest, inside, k, language)
+            if kept.coverage == "not_covered":  # nothing of the rest is the guide's either: the message is outside
+                return self._answer(text, query, k, language, outside=True)
+            said = [(rest.strip(" ,，;；"), kept),
                     *((c, self._answer(c, self.reader.read(c, language), k, language, outside=True))
-                      for c in apart)]
+                      for c in apart)]  # (the rest's answer first, then what kb could not answer)
             return join(said, language, k)
         if len(asks) == 1:
             return self._answer(text, asks[0].query, k, language, ask=asks[0])

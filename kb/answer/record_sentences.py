@@ -134,6 +134,7 @@ class RecordSentences:
         if (on is None) != (off is None) or (on is None and driver and state):
             one, said = (on, "on") if on else (off, "off") if off else (driver, state)
             assert one is not None
+            marker = [self._cite(f, self._part_with(gpu, one[0]), top_k)]  # (the part whose table states it)
             return [Sentence(say(f"ecc_one.{said}", f.language, gpu=gpu_name(gpu), mib=f"{one[0]:,.0f}",
                                  gib=f"{one[0] / 1024:.1f}"), marker, exempt=(gpu_name(gpu),),
                              derived=(one[0], round(one[0] / 1024, 1)))]

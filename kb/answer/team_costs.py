@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kb.documents.cost_facts import CostSentence
 from kb.language import Language
 from kb.understand.query import Query
 from kb.understand.terms import terms
@@ -26,7 +25,7 @@ def cost_asks(question: str) -> list[str]:
 
 
 def team_cost_sentences(costs: Any, query: Query, question: str, language: Language,
-                        hours: float | None = None) -> list[CostSentence]:
+                        hours: float | None = None) -> list[Any]:
     """The documents' answer to each cost ask of the question, for each card it names (none: no sentence).
 
     `costs`: the Engine's Costs over the documents in force, or None when no team has added a price."""
@@ -37,7 +36,7 @@ def team_cost_sentences(costs: Any, query: Query, question: str, language: Langu
     # the cards named (one no document prices is told so), else the one card the documents price
     gpus = [g for g, _ in query.gpus][:2] or ([next(iter(priced))] if len(priced) == 1 else [])
     months = (hours / HOURS_A_MONTH) if hours else DEFAULT_MONTHS
-    out: list[CostSentence] = []
+    out: list[Any] = []  # the documents' CostSentences: text, the passage ids cited, figures, names
     for ask in asks:
         if ask == "per_gb" or ask == "per_tflops":
             out += costs.price_per("gb" if ask == "per_gb" else "tflops", language, gpus=gpus or None).sentences

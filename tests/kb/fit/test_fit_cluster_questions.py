@@ -86,7 +86,7 @@ def test_pretraining_from_scratch_never_falls_back_to_adapters() -> None:
 def test_the_fallback_is_said_before_the_pick_and_hours_name_their_tokens(engine: Engine) -> None:
     a = engine.answer("about 300k cny to train a 32b model in-house, what should we buy").answer
     # the asked job's own verdict on the most memory the budget buys, then the fallback, then the pick
-    assert re.search(r"^No: full training [^.]* 32b [^.]*\. Nothing within the budget fits full training .* the "
+    assert re.search(r"^No: full training .*? of 32b .*?\[F1\]\. Nothing within the budget fits full training .* the "
                      r"nearest that works is (Q?LoRA)", a), a
     assert "hours a billion training tokens" in a and "stated tokens" not in a, a
 

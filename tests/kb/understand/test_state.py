@@ -84,7 +84,7 @@ def test_a_slot_a_later_turn_would_refuse_is_left_out_of_the_state(question: str
     ({"how_many": "yes"}, "state.how_many"),
     ({"how_many": 1}, "state.how_many"),
     ({"gpus": "rtx-4090"}, "state.gpus"),
-    ({"gpus": [{"id": "rtx-3090", "count": 1}]}, "state.gpus[0].id"),  # a card kb has no record of
+    ({"gpus": [{"id": "rtx-2080-ti", "count": 1}]}, "state.gpus[0].id"),  # a card kb has no record of
     ({"gpus": [{"id": "rtx-4090", "count": 0}]}, "state.gpus[0].count"),
     ({"gpus": [{"id": "rtx-4090", "count": 2, "price": 1}]}, "state.gpus[0].price"),
     ({"gpus": [{"id": "rtx-4090"}] * 33}, "state.gpus"),
@@ -140,7 +140,7 @@ def test_states_of_real_answers_pass_back_unchanged_and_forged_ones_are_not_echo
     case = engine.answer("聊天机器人那个案例 换卡以后成本降了多少")
     assert check_state(case.state, engine.known).case == "case-7.4-chatbot-service"
     for forged in ({"precision": "zz"}, {"seq_len": -1}, {"attributes": ["x"]}, {"workload": "x"},
-                   {"models": ["x"], "model": "x"}, {"gpus": [{"id": "rtx-3090", "count": 2}]}):
+                   {"models": ["x"], "model": "x"}, {"gpus": [{"id": "rtx-2080-ti", "count": 2}]}):
         with pytest.raises(BadInput) as e:
             engine.answer("换成 L40S 呢", state={**first.state, **forged})
         assert e.value.field.startswith("state."), e.value.field

@@ -1,7 +1,7 @@
 """Cost questions on teams' price facts: what we paid, the newest quote and its terms, rent for a period at each
 term, rent or buy (with power) and break-even, price per GB / TFLOPS / card-hour beside the guide's.
 
-The question router calls one method per ask (the README of kb/documents says which); each returns a
+The question router (kb/answer/team_costs.py) calls one method per cost ask; each returns a
 `CostAnswer`: the facts used (document, row, date, currency; CNY beside USD) and sentences in the asker's language
 (kb/words/catalog/documents.py) with the passage ids they cite and the figures they compute, so the composer adds
 its markers and the verifier holds every number to a cited row or record. Conventions (stated in the sentences):

@@ -22,8 +22,10 @@ _CURRENCY = r"(?:CNY|USD|RMB|元|美元|人民币)"
 INTERNALS: dict[str, re.Pattern[str]] = {
     "a repository path": re.compile(rf"\.\./|(?<![\w./-])(?:{_TOP})/[\w.]"),
     "a file name": re.compile(r"(?<![\w/.-])[\w-]+\.(?:py|md|jsonl?|ya?ml|toml|txt|sqlite|cfg|sh|js|css)\b"),
-    # (llama.cpp's quantization types, Q4_K or Q8_0, are names people use, not settings)
-    "an environment variable": re.compile(r"\bKB_\w*|\b(?!Q\d_)[A-Z][A-Z0-9]+_[A-Z0-9_]*[A-Z0-9]\b"),
+    # (llama.cpp's quantization types, Q4_K or Q8_0, and PyTorch FSDP's sharding strategies, FULL_SHARD …, are
+    # names people set in their own tools, not kb's settings)
+    "an environment variable": re.compile(r"\bKB_\w*|\b(?!Q\d_|(?:FULL|NO|HYBRID)_SHARD\b|SHARD_GRAD_OP\b)"
+                                          r"[A-Z][A-Z0-9]+_[A-Z0-9_]*[A-Z0-9]\b"),
     "an internal noun": re.compile(r"\b(?:spec )?records?\b|\bpresets?\b|spec[- ]sheet id|记录|预设", re.IGNORECASE),
     "an internal id": re.compile(r"\b(?:spec|table|guide|case|tradeoff|glossary)-\d*[a-z][\w.-]*|\b(?:spec|table|guide|"
                                  r"case|tradeoff)-\d+(?:\.\d+)*\b|(?<![\w-])(?:" + "|".join(map(re.escape, _CARD_IDS))

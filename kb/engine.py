@@ -397,6 +397,7 @@ class Engine:
         return apart if len(apart) < len(clauses) else []
 
     def _clause_outside(self, clause: str, language: Language) -> bool:
+        """A clause with no card, model or figure of its own, in words the guide never uses or about another field."""
         own = self.reader.read(clause, language)
         if own.model or own.gpus or own.unknown or own.attributes:
             return False
@@ -409,13 +410,8 @@ class Engine:
         clauses = ask_clauses(text)
         if len(clauses) < 2 and len(text) < 120:
             return False  # (a short question is judged whole, as it always was)
-        for clause in clauses:
-            own = self.reader.read(clause.text, language)
-            if own.model or own.gpus or own.unknown or own.attributes:  # (a workload word alone may be context:
-                return False  # "我们的大模型应用要上线了，…备案流程怎么走")
-            if not (self.domain.foreign(clause.text) or off_domain(clause.text)):
-                return False
-        return True
+        # (a workload word alone may be context: "我们的大模型应用要上线了，…备案流程怎么走")
+        return all(self._clause_outside(clause.text, language) for clause in clauses)
 
     def _answer(self, text: str, query: Query, k: int, language: Language, *, ask: Ask | None = None,
                 search_text: str | None = None, outside: bool = False) -> Answer:
